@@ -1,0 +1,9 @@
+import type { OperationsByGroup } from '../shared/http/context';
+import { accountOperations } from './accounts/operations';
+import { authOperations } from './auth/operations';
+
+/** Every group's operations, for the local server (the cloud loads one group per Lambda). */
+export const operationsByGroup: OperationsByGroup = {
+  auth: authOperations,
+  accounts: accountOperations,
+};

@@ -1,0 +1,66 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { iso } from '../clock';
+import { ConflictError } from '../errors';
+import { slugify } from '../slug';
+import { failedConditions, nextId, queryAll, type Store, strip } from '../store/store';
+import { keys } from './keys';
+import type { App, Site } from './model';
+import type { AccountsDeps } from './users';
+
+/** Creates an app in a site; the slug is unique within the site. */
+export async function createApp(
+  deps: AccountsDeps,
+  site: Site,
+  input: { name: string; slug?: string | undefined; description?: string | undefined },
+): Promise<App> {
+  const slug = input.slug ?? slugify(input.name);
+  const app: App = {
+    id: await nextId(deps.store, 'app'),
+    slug,
+    name: input.name,
+    description: input.description ?? '',
+    site: site.slug,
+    created_at: iso(deps.clock()),
+  };
+  try {
+    await deps.store.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: deps.store.table,
+              Item: { ...keys.app(site.slug, slug), ...app },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          { Put: { TableName: deps.store.table, Item: { ...keys.appId(app.id), site: site.slug, slug } } },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (failedConditions(error)?.includes(0)) {
+      throw new ConflictError('app_exists', `An app with the slug "${slug}" already exists in this site.`);
+    }
+    throw error;
+  }
+  return app;
+}
+
+export async function getApp(store: Store, site: string, slug: string): Promise<App | undefined> {
+  const result = await store.doc.send(new GetCommand({ TableName: store.table, Key: keys.app(site, slug) }));
+  return result.Item ? strip<App>(result.Item) : undefined;
+}
+
+/** An app by its integer id, limited to one site (ids never cross tenants). */
+export async function getAppById(store: Store, site: string, id: number): Promise<App | undefined> {
+  const result = await store.doc.send(new GetCommand({ TableName: store.table, Key: keys.appId(id) }));
+  if (!result.Item || result.Item.site !== site) return undefined;
+  return getApp(store, site, String(result.Item.slug));
+}
+
+export async function listApps(store: Store, site: string): Promise<App[]> {
+  return queryAll<App>(store, {
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.site(site).PK, ':prefix': 'APP#' },
+  });
+}

@@ -1,0 +1,89 @@
+/** The accounts domain: users, organizations, sites (tenants), site permissions, apps and groups. */
+
+export interface User {
+  id: number;
+  uuid: string;
+  username: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  is_active: boolean;
+  is_superuser: boolean;
+  date_joined: string;
+  last_login: string | null;
+}
+
+/** A stored user: the public fields plus the password hash, which never leaves the accounts module. */
+export interface StoredUser extends User {
+  password_hash: string | null;
+}
+
+export type OrganizationRole = 'owner' | 'admin' | 'member';
+
+export interface Organization {
+  id: number;
+  slug: string;
+  name: string;
+  owner_id: number;
+  created_at: string;
+}
+
+export interface OrganizationMember {
+  organization: string;
+  user_id: number;
+  role: OrganizationRole;
+  joined_at: string;
+}
+
+export interface Site {
+  id: number;
+  slug: string;
+  name: string;
+  organization_id: number;
+  organization_slug: string;
+  created_at: string;
+}
+
+export const sitePermissions = [
+  'access_site',
+  'view_site',
+  'change_site',
+  'delete_site',
+  'manage_site',
+  'manage_site_users',
+  'admin_site',
+] as const;
+
+export type SitePermission = (typeof sitePermissions)[number];
+
+export interface SitePermissionGrant {
+  site: string;
+  user_id: number;
+  permissions: SitePermission[];
+  updated_at: string;
+}
+
+export interface App {
+  id: number;
+  slug: string;
+  name: string;
+  description: string;
+  site: string;
+  created_at: string;
+}
+
+/** The fields of a user that may be shown to clients. */
+export function publicUser(user: User): User {
+  return {
+    id: user.id,
+    uuid: user.uuid,
+    username: user.username,
+    email: user.email,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    is_active: user.is_active,
+    is_superuser: user.is_superuser,
+    date_joined: user.date_joined,
+    last_login: user.last_login,
+  };
+}

@@ -1,0 +1,114 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { iso } from '../clock';
+import { ConflictError } from '../errors';
+import { slugify } from '../slug';
+import { isConditionalCheckFailure, nextId, queryAll, type Store, strip } from '../store/store';
+import { gsi, keys } from './keys';
+import type { Organization, Site, SitePermission, SitePermissionGrant } from './model';
+import type { AccountsDeps } from './users';
+
+/** Creates a site (tenant) of an organization; the slug is unique platform-wide because hosts carry it. */
+export async function createSite(
+  deps: AccountsDeps,
+  organization: Organization,
+  input: { name: string; slug?: string | undefined },
+): Promise<Site> {
+  const slug = input.slug ?? slugify(input.name);
+  const site: Site = {
+    id: await nextId(deps.store, 'site'),
+    slug,
+    name: input.name,
+    organization_id: organization.id,
+    organization_slug: organization.slug,
+    created_at: iso(deps.clock()),
+  };
+  try {
+    await deps.store.doc.send(
+      new PutCommand({
+        TableName: deps.store.table,
+        Item: {
+          ...keys.site(slug),
+          GSI1PK: gsi.organizationSites(organization.slug),
+          GSI1SK: `SITE#${slug}`,
+          ...site,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  } catch (error) {
+    if (isConditionalCheckFailure(error)) {
+      throw new ConflictError('site_exists', `A site with the slug "${slug}" already exists.`);
+    }
+    throw error;
+  }
+  return site;
+}
+
+export async function getSite(store: Store, slug: string): Promise<Site | undefined> {
+  const result = await store.doc.send(new GetCommand({ TableName: store.table, Key: keys.site(slug) }));
+  return result.Item ? strip<Site>(result.Item) : undefined;
+}
+
+export async function listOrganizationSites(store: Store, org: string): Promise<Site[]> {
+  return queryAll<Site>(store, {
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': gsi.organizationSites(org) },
+  });
+}
+
+export async function getSitePermissions(
+  store: Store,
+  site: string,
+  userId: number,
+): Promise<SitePermission[]> {
+  const result = await store.doc.send(
+    new GetCommand({ TableName: store.table, Key: keys.sitePermission(site, userId) }),
+  );
+  return (result.Item?.permissions as SitePermission[] | undefined) ?? [];
+}
+
+/** Replaces a user's permissions on a site; an empty list removes the user's access. */
+export async function setSitePermissions(
+  deps: AccountsDeps,
+  site: string,
+  userId: number,
+  permissions: readonly SitePermission[],
+): Promise<SitePermissionGrant> {
+  const grant: SitePermissionGrant = {
+    site,
+    user_id: userId,
+    permissions: [...new Set(permissions)],
+    updated_at: iso(deps.clock()),
+  };
+  await deps.store.doc.send(
+    new PutCommand({
+      TableName: deps.store.table,
+      Item: {
+        ...keys.sitePermission(site, userId),
+        GSI1PK: gsi.userSitePermissions(userId),
+        GSI1SK: `SITE#${site}`,
+        ...grant,
+      },
+    }),
+  );
+  return grant;
+}
+
+/** Adds permissions to what a user already holds on a site (invitation acceptance). */
+export async function grantSitePermissions(
+  deps: AccountsDeps,
+  site: string,
+  userId: number,
+  permissions: readonly SitePermission[],
+): Promise<SitePermissionGrant> {
+  const current = await getSitePermissions(deps.store, site, userId);
+  return setSitePermissions(deps, site, userId, [...current, ...permissions]);
+}
+
+export async function listSitePermissions(store: Store, site: string): Promise<SitePermissionGrant[]> {
+  return queryAll<SitePermissionGrant>(store, {
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.site(site).PK, ':prefix': 'PERM#' },
+  });
+}

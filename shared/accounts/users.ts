@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { hashPassword, verifyPassword } from '../auth/passwords';
+import { type Clock, iso } from '../clock';
+import { ValidationError } from '../errors';
+import { failedConditions, nextId, queryAll, type Store, strip, uniqueKey } from '../store/store';
+import { gsi, keys, pad } from './keys';
+import { publicUser, type StoredUser, type User } from './model';
+
+export interface AccountsDeps {
+  store: Store;
+  clock: Clock;
+}
+
+export interface NewUser {
+  email: string;
+  username?: string | undefined;
+  password?: string | null | undefined;
+  first_name?: string | undefined;
+  last_name?: string | undefined;
+  is_active?: boolean | undefined;
+  is_superuser?: boolean | undefined;
+}
+
+export const usernamePattern = '^[\\w.@+-]+$';
+
+/**
+ * Creates a user. Every path that creates users (admin API, invitations, social login, bootstrap) goes through
+ * this one function, so that user-creation events wrap exactly one place. Username and e-mail are unique
+ * case-insensitively, guarded by sentinel items in the same transaction.
+ */
+export async function createUser(deps: AccountsDeps, input: NewUser): Promise<User> {
+  const email = input.email.trim();
+  const username = (input.username ?? email).trim();
+  const id = await nextId(deps.store, 'user');
+  const user: StoredUser = {
+    id,
+    uuid: randomUUID(),
+    username,
+    email,
+    first_name: input.first_name ?? '',
+    last_name: input.last_name ?? '',
+    is_active: input.is_active ?? true,
+    is_superuser: input.is_superuser ?? false,
+    date_joined: iso(deps.clock()),
+    last_login: null,
+    password_hash: input.password ? await hashPassword(input.password) : null,
+  };
+  const table = deps.store.table;
+  try {
+    await deps.store.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: table,
+              Item: { ...keys.usernameSentinel(uniqueKey(username)), user_id: id },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          {
+            Put: {
+              TableName: table,
+              Item: { ...keys.emailSentinel(uniqueKey(email)), user_id: id },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          {
+            Put: {
+              TableName: table,
+              Item: { ...keys.user(id), GSI1PK: gsi.allUsers, GSI1SK: pad(id), ...user },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (!failed) throw error;
+    const fields: Record<string, string[]> = {};
+    if (failed.includes(0)) fields.username = ['A user with that username already exists.'];
+    if (failed.includes(1)) fields.email = ['A user with that email already exists.'];
+    throw new ValidationError(fields, Object.values(fields).flat().join(' '), 'user_exists');
+  }
+  return publicUser(user);
+}
+
+async function getStoredUser(store: Store, id: number): Promise<StoredUser | undefined> {
+  const result = await store.doc.send(new GetCommand({ TableName: store.table, Key: keys.user(id) }));
+  return result.Item ? strip<StoredUser>(result.Item) : undefined;
+}
+
+export async function getUser(store: Store, id: number): Promise<User | undefined> {
+  const user = await getStoredUser(store, id);
+  return user ? publicUser(user) : undefined;
+}
+
+async function idBySentinel(store: Store, key: { PK: string; SK: string }): Promise<number | undefined> {
+  const result = await store.doc.send(new GetCommand({ TableName: store.table, Key: key }));
+  return result.Item ? Number(result.Item.user_id) : undefined;
+}
+
+export async function findUserByEmail(store: Store, email: string): Promise<User | undefined> {
+  const id = await idBySentinel(store, keys.emailSentinel(uniqueKey(email)));
+  return id === undefined ? undefined : getUser(store, id);
+}
+
+export async function findUserByUsername(store: Store, username: string): Promise<User | undefined> {
+  const id = await idBySentinel(store, keys.usernameSentinel(uniqueKey(username)));
+  return id === undefined ? undefined : getUser(store, id);
+}
+
+/** Looks a user up by username, then by e-mail address. */
+export async function findUserByLogin(store: Store, login: string): Promise<User | undefined> {
+  return (await findUserByUsername(store, login)) ?? (await findUserByEmail(store, login));
+}
+
+/** The active user whose login (username or e-mail) and password match; undefined otherwise. */
+export async function checkCredentials(
+  deps: AccountsDeps,
+  login: string,
+  password: string,
+): Promise<User | undefined> {
+  const found = await findUserByLogin(deps.store, login);
+  const stored = found ? await getStoredUser(deps.store, found.id) : undefined;
+  // Hash even when the user is unknown, so that timing does not tell which usernames exist.
+  const ok = await verifyPassword(password, stored?.password_hash ?? DUMMY_HASH);
+  if (!stored || !ok || !stored.is_active) return undefined;
+  await deps.store.doc.send(
+    new UpdateCommand({
+      TableName: deps.store.table,
+      Key: keys.user(stored.id),
+      UpdateExpression: 'SET last_login = :now',
+      ExpressionAttributeValues: { ':now': iso(deps.clock()) },
+    }),
+  );
+  return publicUser(stored);
+}
+
+const DUMMY_HASH =
+  'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==';
+
+export interface UserChanges {
+  password?: string | undefined;
+  first_name?: string | undefined;
+  last_name?: string | undefined;
+  is_active?: boolean | undefined;
+  is_superuser?: boolean | undefined;
+}
+
+/** Changes a user's names, flags or password. */
+export async function updateUser(
+  deps: AccountsDeps,
+  id: number,
+  changes: UserChanges,
+): Promise<User | undefined> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const set = (field: string, value: unknown) => {
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+    sets.push(`#${field} = :${field}`);
+  };
+  if (changes.password !== undefined) set('password_hash', await hashPassword(changes.password));
+  for (const field of ['first_name', 'last_name', 'is_active', 'is_superuser'] as const) {
+    if (changes[field] !== undefined) set(field, changes[field]);
+  }
+  if (sets.length === 0) return getUser(deps.store, id);
+  try {
+    const result = await deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.table,
+        Key: keys.user(id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return result.Attributes ? publicUser(strip<StoredUser>(result.Attributes)) : undefined;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return undefined;
+    throw error;
+  }
+}
+
+/** All users, by id (superuser administration; one GSI partition, read page by page). */
+export async function listUsers(store: Store): Promise<User[]> {
+  const users = await queryAll<StoredUser>(store, {
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': gsi.allUsers },
+  });
+  return users.map(publicUser);
+}
+
+/** Puts a user in a group (groups are platform-wide names, as invitations carry them). */
+export async function addUserToGroup(store: Store, userId: number, group: string): Promise<void> {
+  await store.doc.send(
+    new PutCommand({ TableName: store.table, Item: { ...keys.userGroup(userId, group), group } }),
+  );
+}
+
+export async function userGroups(store: Store, userId: number): Promise<string[]> {
+  const result = await store.doc.send(
+    new QueryCommand({
+      TableName: store.table,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': 'GROUP#' },
+    }),
+  );
+  return (result.Items ?? []).map((item) => String(item.group));
+}

@@ -1,0 +1,42 @@
+import type { Context } from 'aws-lambda';
+import type { Deps } from '../../deps';
+import type { OperationsByGroup } from '../../http/context';
+import {
+  createGroupHandler,
+  errorResponse,
+  type HttpEvent,
+  type HttpHandler,
+  type HttpResponse,
+} from '../../http/handler';
+import type { GroupName } from '../../http/route';
+import { Router } from '../../http/router';
+import { routes } from '../../http/routes';
+
+export type Dispatch = (event: HttpEvent) => Promise<HttpResponse>;
+
+/**
+ * The whole API in one process: finds the endpoint group of a request from the route table and calls that group's
+ * handler, as API Gateway would call the group's Lambda.
+ */
+export function createLocalApp(deps: Deps, operations: OperationsByGroup): Dispatch {
+  const router = new Router(routes);
+  const handlers = new Map<GroupName, HttpHandler>();
+  for (const group of Object.keys(operations) as GroupName[]) {
+    handlers.set(
+      group,
+      createGroupHandler(group, operations[group], () => deps),
+    );
+  }
+  return async (event) => {
+    let group: GroupName;
+    try {
+      group = router.match(event.requestContext.http.method, event.rawPath).route.group;
+    } catch (error) {
+      return errorResponse(deps, 'auth', error, event.requestContext.requestId);
+    }
+    const handler = handlers.get(group);
+    if (!handler) throw new Error(`No handler for group ${group}`);
+    const context = { awsRequestId: event.requestContext.requestId, functionName: group } as Context;
+    return handler(event, context);
+  };
+}

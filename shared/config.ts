@@ -1,0 +1,96 @@
+/**
+ * Typed configuration, read once from the environment. This is the only module that reads `process.env`.
+ */
+export type Runtime = 'local' | 'aws';
+
+export interface Config {
+  readonly runtime: Runtime;
+  /** Local HTTP server. */
+  readonly port: number;
+  readonly host: string;
+  /** Where the local adapters keep their data (DynamoDB file, PGlite, keys, outbox). */
+  readonly dataDir: string;
+  /** Bootstrap superuser; generated when absent. */
+  readonly adminEmail: string | undefined;
+  readonly adminPassword: string | undefined;
+  /** Any PostgreSQL; when absent locally, embedded PGlite is used. */
+  readonly databaseUrl: string | undefined;
+  /** Connections per container; 1 against the embedded PGlite, which serves one connection at a time. */
+  readonly databasePoolSize: number;
+  /** Any DynamoDB endpoint; when absent locally, the embedded DynamoDB is started. */
+  readonly dynamodbEndpoint: string | undefined;
+  readonly tableName: string;
+  readonly region: string;
+  /** Site used when a request names none (single-tenant installs). */
+  readonly defaultSite: string | undefined;
+  /** Sites are resolved from `{site}.{baseDomain}` hosts when set. */
+  readonly baseDomain: string | undefined;
+  /** JWT issuer (`iss`) and audience (`aud`). */
+  readonly jwtIssuer: string;
+  readonly jwtAudience: string;
+  readonly accessTokenSeconds: number;
+  readonly refreshTokenSeconds: number;
+  /** KMS asymmetric key (ECC_NIST_P256) that signs JWTs in the cloud. */
+  readonly jwtSigningKeyId: string | undefined;
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, key: string, fallback: number): number {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0)
+    throw new ConfigError(`${key} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function optional(env: Env, key: string): string | undefined {
+  const raw = env[key];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+function required(env: Env, key: string): string {
+  const value = optional(env, key);
+  if (value === undefined) throw new ConfigError(`${key} is required in the cloud runtime`);
+  return value;
+}
+
+const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+
+/** Reads the configuration from an environment, failing fast with the missing or malformed key's name. */
+export function loadConfig(env: Env = process.env): Config {
+  const runtime: Runtime = env.AWS_LAMBDA_FUNCTION_NAME || env.PLATFORM_RUNTIME === 'aws' ? 'aws' : 'local';
+  const logLevel = (optional(env, 'LOG_LEVEL') ?? 'info') as Config['logLevel'];
+  if (!logLevels.includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be one of ${logLevels.join(', ')}`);
+  const port = integer(env, 'PORT', 3000);
+  const host = optional(env, 'HOST') ?? '127.0.0.1';
+  return {
+    runtime,
+    port,
+    host,
+    dataDir: optional(env, 'DATA_DIR') ?? '.data',
+    adminEmail: optional(env, 'ADMIN_EMAIL'),
+    adminPassword: optional(env, 'ADMIN_PASSWORD'),
+    databaseUrl: optional(env, 'DATABASE_URL'),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 2),
+    dynamodbEndpoint: optional(env, 'DYNAMODB_ENDPOINT'),
+    tableName: runtime === 'aws' ? required(env, 'TABLE_NAME') : (optional(env, 'TABLE_NAME') ?? 'platform'),
+    region: optional(env, 'AWS_REGION') ?? 'us-east-1',
+    defaultSite: optional(env, 'DEFAULT_SITE'),
+    baseDomain: optional(env, 'BASE_DOMAIN'),
+    jwtIssuer: optional(env, 'JWT_ISSUER') ?? `http://${host}:${port}`,
+    jwtAudience: optional(env, 'JWT_AUDIENCE') ?? 'platform-api',
+    accessTokenSeconds: integer(env, 'ACCESS_TOKEN_SECONDS', 3600),
+    refreshTokenSeconds: integer(env, 'REFRESH_TOKEN_SECONDS', 7 * 24 * 3600),
+    jwtSigningKeyId:
+      runtime === 'aws' ? required(env, 'JWT_SIGNING_KEY_ID') : optional(env, 'JWT_SIGNING_KEY_ID'),
+    logLevel,
+  };
+}

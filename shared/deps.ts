@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { KMSClient } from '@aws-sdk/client-kms';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { KmsSigner } from './adapters/aws/kms-signer';
+import { LocalKeySigner } from './adapters/local/key-signer';
+import type { TokenSigner } from './auth/signer';
+import { TokenService } from './auth/tokens';
+import { type Clock, systemClock } from './clock';
+import type { Config } from './config';
+import { createLogger, type Logger } from './log';
+import { createSql, type Sql } from './sql/client';
+import type { Store } from './store/store';
+
+/** Everything services need, built once per container (cold start) and passed explicitly. */
+export interface Deps {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly clock: Clock;
+  /** Control plane (DynamoDB). */
+  readonly store: Store;
+  /** Data plane (PostgreSQL); the connection opens on first use. */
+  readonly sql: () => Sql;
+  readonly tokens: TokenService;
+}
+
+export type DepsOverrides = Partial<Pick<Deps, 'clock' | 'log'>> & { signer?: TokenSigner };
+
+function createStore(config: Config): Store {
+  const local = config.runtime === 'local';
+  const client = new DynamoDBClient({
+    region: config.region,
+    ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}),
+    // The embedded DynamoDB accepts any credentials; a real endpoint uses the default provider chain.
+    ...(local && config.dynamodbEndpoint?.startsWith('http://127.0.0.1')
+      ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+  });
+  const doc = DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  });
+  return { doc, table: config.tableName };
+}
+
+function createSigner(config: Config): TokenSigner {
+  if (config.jwtSigningKeyId)
+    return new KmsSigner(new KMSClient({ region: config.region }), config.jwtSigningKeyId);
+  return new LocalKeySigner(join(config.dataDir, 'keys', 'jwt-signing-key.pem'));
+}
+
+/** Builds the dependencies of the handlers from configuration, choosing each port's adapter once. */
+export function buildDeps(config: Config, overrides: DepsOverrides = {}): Deps {
+  const clock = overrides.clock ?? systemClock;
+  const log = overrides.log ?? createLogger(config.logLevel);
+  const signer = overrides.signer ?? createSigner(config);
+  let sql: Sql | undefined;
+  return {
+    config,
+    log,
+    clock,
+    store: createStore(config),
+    sql: () => {
+      if (!config.databaseUrl) throw new Error('DATABASE_URL is not configured');
+      sql ??= createSql(config.databaseUrl, config.databasePoolSize);
+      return sql;
+    },
+    tokens: new TokenService(
+      signer,
+      {
+        issuer: config.jwtIssuer,
+        audience: config.jwtAudience,
+        accessSeconds: config.accessTokenSeconds,
+        refreshSeconds: config.refreshTokenSeconds,
+      },
+      clock,
+    ),
+  };
+}

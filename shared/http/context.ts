@@ -1,0 +1,56 @@
+import type { User } from '../accounts/model';
+import type { Deps } from '../deps';
+import type { SiteAccess } from '../policy/policy';
+import type { GroupName, RouteDef } from './route';
+
+/** What an operation gets: validated input, the authenticated user and, for site routes, the site access. */
+export interface RequestContext<Body = unknown, Query = Record<string, unknown>> {
+  readonly deps: Deps;
+  readonly route: RouteDef;
+  readonly requestId: string;
+  readonly params: Record<string, string>;
+  /** Query parameters after validation and coercion. */
+  readonly query: Query;
+  /** The raw query string, for parameters that repeat or are open-ended (filters). */
+  readonly searchParams: URLSearchParams;
+  readonly body: Body;
+  readonly headers: Record<string, string | undefined>;
+  readonly user: User | null;
+  /** Present on site-scoped routes. */
+  readonly access: SiteAccess | null;
+}
+
+/** A site-scoped context: the site has been resolved. */
+export type SiteContext<Body = unknown, Query = Record<string, unknown>> = RequestContext<Body, Query> & {
+  readonly access: SiteAccess;
+};
+
+export interface HttpResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: operations narrow their own body and query types.
+export type Operation = (ctx: RequestContext<any, any>) => Promise<HttpResult>;
+
+/** The operations of one endpoint group, keyed by operationId. */
+export type Operations = Readonly<Record<string, Operation>>;
+
+export type OperationsByGroup = Readonly<Record<GroupName, Operations>>;
+
+export const ok = (body: unknown, status = 200): HttpResult => ({ status, body });
+export const created = (body: unknown): HttpResult => ({ status: 201, body });
+export const noContent = (): HttpResult => ({ status: 204 });
+
+/** The site of a site-scoped route; a route-table error otherwise. */
+export function siteContext<B, Q>(ctx: RequestContext<B, Q>): SiteContext<B, Q> {
+  if (!ctx.access) throw new Error(`Route ${ctx.route.operationId} is not site-scoped`);
+  return ctx as SiteContext<B, Q>;
+}
+
+/** The authenticated user of a bearer route. */
+export function currentUser(ctx: RequestContext<unknown, unknown>): User {
+  if (!ctx.user) throw new Error(`Route ${ctx.route.operationId} has no authenticated user`);
+  return ctx.user;
+}

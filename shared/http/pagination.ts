@@ -1,0 +1,51 @@
+import type { RequestContext } from './context';
+
+/** Query-schema fragment for `page` and `page_size` with a default and a maximum page size. */
+export function pageQuery(defaultSize: number, maxSize = 100) {
+  return {
+    page: { type: 'integer', minimum: 1, default: 1 },
+    page_size: { type: 'integer', minimum: 1, maximum: maxSize, default: defaultSize },
+  } as const;
+}
+
+export interface PageRequest {
+  page: number;
+  page_size: number;
+}
+
+/** The slice of `items` for a page. */
+export function pageOf<T>(items: readonly T[], { page, page_size }: PageRequest): T[] {
+  return items.slice((page - 1) * page_size, page * page_size);
+}
+
+export function totalPages(count: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(count / pageSize));
+}
+
+/** The absolute URL of this request with `page` replaced, or null when there is no such page. */
+function pageUrl(ctx: RequestContext<unknown, unknown>, page: number | null): string | null {
+  if (page === null) return null;
+  const params = new URLSearchParams(ctx.searchParams);
+  params.set('page', String(page));
+  const proto = ctx.headers['x-forwarded-proto'] ?? 'https';
+  const host = ctx.headers.host ?? 'localhost';
+  return `${proto}://${host}${requestPath(ctx)}?${params.toString()}`;
+}
+
+function requestPath(ctx: RequestContext<unknown, unknown>): string {
+  return ctx.route.path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) =>
+    encodeURIComponent(ctx.params[name] ?? ''),
+  );
+}
+
+/** The `{count, next, previous, results}` page that doc 1 and doc 2 lists use. */
+export function linkedPage<T>(ctx: RequestContext<unknown, PageRequest>, items: readonly T[]) {
+  const { page, page_size } = ctx.query;
+  const pages = totalPages(items.length, page_size);
+  return {
+    count: items.length,
+    next: pageUrl(ctx, page < pages ? page + 1 : null),
+    previous: pageUrl(ctx, page > 1 ? Math.min(page - 1, pages) : null),
+    results: pageOf(items, ctx.query),
+  };
+}

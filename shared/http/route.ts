@@ -1,0 +1,45 @@
+/**
+ * The shape of one route in the route table. A route is declared once; the local server, the Lambda handlers, the
+ * CDK stack and the OpenAPI document are all derived from these declarations.
+ */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** public: no token needed; bearer: a valid token is required; optional: a token is used when present. */
+export type AuthRequirement = 'public' | 'bearer' | 'optional';
+
+/** platform: not tied to a site; site: the request resolves its site (tenant) before the operation runs. */
+export type Scope = 'platform' | 'site';
+
+/** The error-body styles the specs use; each endpoint group has exactly one. */
+export type EnvelopeStyle = 'detail' | 'roles' | 'secrets' | 'data' | 'events';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface RouteDef {
+  /** Unique, stable name of the operation; the group's handler implements it. */
+  readonly operationId: string;
+  readonly method: Method;
+  /** Path with `{param}` placeholders, as the spec writes it. Matched with or without a trailing slash. */
+  readonly path: string;
+  /** Endpoint group: one Lambda function per group. */
+  readonly group: GroupName;
+  readonly auth: AuthRequirement;
+  readonly scope: Scope;
+  readonly summary: string;
+  /** JSON Schema of the body; absent means the body is ignored. */
+  readonly body?: JsonSchema;
+  /** JSON Schema of the query string (values arrive as strings; coerced by ajv). */
+  readonly query?: JsonSchema;
+  /** JSON Schema of the path parameters. */
+  readonly params?: JsonSchema;
+}
+
+export interface GroupDef {
+  readonly name: GroupName;
+  readonly description: string;
+  readonly envelope: EnvelopeStyle;
+  /** Needs the data plane (PostgreSQL): the cloud function runs in the VPC. */
+  readonly usesSql?: boolean;
+}
+
+export type GroupName = 'auth' | 'accounts';

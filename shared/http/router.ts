@@ -1,0 +1,73 @@
+import { MethodNotAllowedError, NotFoundError } from '../errors';
+import type { Method, RouteDef } from './route';
+
+interface CompiledRoute {
+  route: RouteDef;
+  segments: (string | { param: string })[];
+  /** Static segments first: `/data/upsert` wins over `/data/{id}`. */
+  rank: string;
+}
+
+export interface RouteMatch {
+  route: RouteDef;
+  params: Record<string, string>;
+}
+
+function splitPath(path: string): string[] {
+  return path.split('/').filter((segment) => segment !== '');
+}
+
+function compile(route: RouteDef): CompiledRoute {
+  const segments = splitPath(route.path).map((segment) => {
+    const param = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(segment);
+    return param?.[1] ? { param: param[1] } : segment;
+  });
+  const rank = segments.map((segment) => (typeof segment === 'string' ? '0' : '1')).join('');
+  return { route, segments, rank };
+}
+
+/** Matches request paths against a set of routes; paths match with or without a trailing slash. */
+export class Router {
+  private readonly compiled: CompiledRoute[];
+
+  constructor(routes: readonly RouteDef[]) {
+    this.compiled = routes.map(compile).sort((a, b) => a.rank.localeCompare(b.rank));
+  }
+
+  /** Finds the route for a method and path; 404 when no path matches, 405 when only other methods do. */
+  match(method: string, path: string): RouteMatch {
+    const parts = splitPath(path);
+    const allowed: string[] = [];
+    for (const candidate of this.compiled) {
+      const params = matchSegments(candidate.segments, parts);
+      if (!params) continue;
+      if (candidate.route.method === (method.toUpperCase() as Method))
+        return { route: candidate.route, params };
+      allowed.push(candidate.route.method);
+    }
+    if (allowed.length > 0) throw new MethodNotAllowedError([...new Set(allowed)]);
+    throw new NotFoundError('Not found.', 'route_not_found');
+  }
+}
+
+function matchSegments(
+  segments: CompiledRoute['segments'],
+  parts: string[],
+): Record<string, string> | undefined {
+  if (segments.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i];
+    const part = parts[i] as string;
+    if (typeof segment === 'string') {
+      if (segment !== part) return undefined;
+    } else if (segment) {
+      try {
+        params[segment.param] = decodeURIComponent(part);
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return params;
+}

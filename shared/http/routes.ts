@@ -1,0 +1,20 @@
+import { accountRoutes } from '../accounts/routes';
+import { authRoutes } from '../auth/routes';
+import type { GroupDef, GroupName, RouteDef } from './route';
+
+/** Every endpoint group, one Lambda each. */
+export const groups: Record<GroupName, GroupDef> = {
+  auth: { name: 'auth', description: 'JWT login, refresh and the JWKS', envelope: 'detail' },
+  accounts: {
+    name: 'accounts',
+    description: 'Users, organizations, sites, site permissions and apps',
+    envelope: 'detail',
+  },
+};
+
+/** The one route table of the platform. */
+export const routes: readonly RouteDef[] = [...authRoutes, ...accountRoutes];
+
+export function routesOf(group: GroupName): RouteDef[] {
+  return routes.filter((route) => route.group === group);
+}
