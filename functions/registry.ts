@@ -1,9 +1,13 @@
 import type { OperationsByGroup } from '../shared/http/context';
 import { accountOperations } from './accounts/operations';
 import { authOperations } from './auth/operations';
+import { dataOperations } from './data/operations';
+import { roleOperations } from './roles/operations';
 
 /** Every group's operations, for the local server (the cloud loads one group per Lambda). */
 export const operationsByGroup: OperationsByGroup = {
   auth: authOperations,
   accounts: accountOperations,
+  roles: roleOperations,
+  data: dataOperations,
 };

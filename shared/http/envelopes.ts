@@ -24,7 +24,6 @@ export function errorBody(style: EnvelopeStyle, error: AppError): unknown {
         error: error.title ?? error.message,
         detail: fields ? summarize(fields) : error.message,
         code: error.code,
-        ...(fields ? { fields } : {}),
         ...extra,
       };
     case 'secrets':

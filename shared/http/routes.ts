@@ -1,5 +1,7 @@
 import { accountRoutes } from '../accounts/routes';
 import { authRoutes } from '../auth/routes';
+import { dataRoutes } from '../data/routes';
+import { roleRoutes } from '../roles/routes';
 import type { GroupDef, GroupName, RouteDef } from './route';
 
 /** Every endpoint group, one Lambda each. */
@@ -10,10 +12,21 @@ export const groups: Record<GroupName, GroupDef> = {
     description: 'Users, organizations, sites, site permissions and apps',
     envelope: 'detail',
   },
+  roles: {
+    name: 'roles',
+    description: 'Application roles, site roles, memberships and the role hierarchy',
+    envelope: 'roles',
+  },
+  data: {
+    name: 'data',
+    description: 'Data tables: table schemas and records',
+    envelope: 'data',
+    usesSql: true,
+  },
 };
 
 /** The one route table of the platform. */
-export const routes: readonly RouteDef[] = [...authRoutes, ...accountRoutes];
+export const routes: readonly RouteDef[] = [...authRoutes, ...accountRoutes, ...roleRoutes, ...dataRoutes];
 
 export function routesOf(group: GroupName): RouteDef[] {
   return routes.filter((route) => route.group === group);

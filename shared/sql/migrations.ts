@@ -1,3 +1,4 @@
+import { dataMigrations } from '../data/migrations';
 import type { Sql } from './client';
 
 /** A versioned change of the platform's own SQL objects; applied once, in order, each in one transaction. */
@@ -14,6 +15,7 @@ export const migrations: Migration[] = [
     name: 'platform schema',
     up: (sql) => sql`CREATE SCHEMA IF NOT EXISTS platform`,
   },
+  ...dataMigrations,
 ];
 
 // Any constant shared by every process that migrates: serialises concurrent cold starts.

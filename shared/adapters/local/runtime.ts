@@ -25,6 +25,8 @@ export interface LocalOptions {
   /** Keep the embedded stores' data under `config.dataDir` (default) or in memory. */
   persist?: boolean;
   overrides?: DepsOverrides;
+  /** Start the embedded PGlite from this data-directory dump instead of running initdb. */
+  postgresTemplate?: Blob;
 }
 
 /**

@@ -1,0 +1,5 @@
+import { cloudDeps } from '../../shared/cloud';
+import { createGroupHandler } from '../../shared/http/handler';
+import { roleOperations } from './operations';
+
+export const handler = createGroupHandler('roles', roleOperations, cloudDeps);

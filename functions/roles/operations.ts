@@ -1,0 +1,3 @@
+import type { Operations } from '../../shared/http/context';
+
+export const roleOperations: Operations = {};

@@ -1,0 +1,37 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedDynamoDb } from '../../shared/adapters/local/embedded-dynamodb';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    dynamodbEndpoint: string;
+    /** A real PostgreSQL (DATABASE_URL); when absent each test file runs on its own PGlite. */
+    databaseUrl: string | undefined;
+    /** A freshly initialised PGlite data directory, dumped once, loaded by each test file (initdb is slow). */
+    pgliteTemplate: string | undefined;
+  }
+}
+
+/** Starts what every test file shares: one embedded DynamoDB (each file gets its own table). */
+export default async function setup(project: TestProject) {
+  const dynamo = await startEmbeddedDynamoDb();
+  project.provide('dynamodbEndpoint', dynamo.url);
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  project.provide('databaseUrl', databaseUrl);
+  let template: string | undefined;
+  if (!databaseUrl) {
+    const db = await PGlite.create();
+    const dump = await db.dumpDataDir('none');
+    await db.close();
+    const dir = join(process.cwd(), '.test-data');
+    mkdirSync(dir, { recursive: true });
+    template = join(dir, 'pglite-template.tar');
+    writeFileSync(template, Buffer.from(await dump.arrayBuffer()));
+  }
+  project.provide('pgliteTemplate', template);
+  return async () => {
+    await dynamo.stop();
+  };
+}

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import { inject } from 'vitest';
+import { operationsByGroup } from '../../functions/registry';
+import { type LocalPlatform, startLocalPlatform } from '../../shared/adapters/local/runtime';
+import { loadConfig } from '../../shared/config';
+import type { DepsOverrides } from '../../shared/deps';
+import { ApiClient } from './client';
+
+export const adminPassword = 'admin-password-1';
+
+export interface TestPlatform extends LocalPlatform {
+  /** An anonymous client. */
+  api: ApiClient;
+  /** A client signed in as the bootstrap superuser. */
+  admin: LocalPlatform['admin'] & {};
+  adminApi: ApiClient;
+}
+
+/** A private database per test file on a shared real PostgreSQL, so files never see each other's schemas. */
+async function privateDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return {
+    url: target.toString(),
+    drop: async () => {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/**
+ * Starts the whole platform in this test file's process, on the real local stores: its own DynamoDB table on the
+ * shared embedded DynamoDB, and its own PostgreSQL (a PGlite from the template, or a private database).
+ */
+export async function startTestPlatform(
+  env: Record<string, string> = {},
+  overrides: DepsOverrides = {},
+): Promise<TestPlatform> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'platform-test-'));
+  const sharedUrl = inject('databaseUrl');
+  const database = sharedUrl ? await privateDatabase(sharedUrl) : undefined;
+  const template = inject('pgliteTemplate');
+  const config = loadConfig({
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    TABLE_NAME: `test-${randomBytes(6).toString('hex')}`,
+    DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+    ADMIN_EMAIL: 'admin@example.com',
+    ADMIN_PASSWORD: adminPassword,
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...env,
+  });
+  const platform = await startLocalPlatform(config, operationsByGroup, {
+    persist: false,
+    overrides,
+    ...(template ? { postgresTemplate: new Blob([readFileSync(template)]) } : {}),
+  });
+  if (!platform.admin) throw new Error('The test platform did not create its superuser');
+  const api = new ApiClient(platform.baseUrl);
+  const adminApi = await api.login('admin', adminPassword);
+  return {
+    ...platform,
+    admin: platform.admin,
+    api,
+    adminApi,
+    stop: async () => {
+      await platform.stop();
+      await database?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
