@@ -23,9 +23,12 @@ function createAjv(coerce: boolean): Ajv {
 const bodyAjv = createAjv(false);
 const textAjv = createAjv(true);
 
-const cache = new WeakMap<JsonSchema, ValidateFunction>();
+// One cache per ajv instance: the same schema may validate a body (as is) and a query string (coerced).
+const bodyCache = new WeakMap<JsonSchema, ValidateFunction>();
+const textCache = new WeakMap<JsonSchema, ValidateFunction>();
 
 function compiled(schema: JsonSchema, coerce: boolean): ValidateFunction {
+  const cache = coerce ? textCache : bodyCache;
   let validate = cache.get(schema);
   if (!validate) {
     validate = (coerce ? textAjv : bodyAjv).compile(schema);

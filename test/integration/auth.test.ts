@@ -13,7 +13,10 @@ afterAll(async () => {
 
 describe('POST /api/auth/jwt/token/', () => {
   it('returns access and refresh tokens for the bootstrap superuser', async () => {
-    const response = await platform.api.post('/api/auth/jwt/token/', { username: 'admin', password: adminPassword });
+    const response = await platform.api.post('/api/auth/jwt/token/', {
+      username: 'admin',
+      password: adminPassword,
+    });
     expect(response.status).toBe(200);
     expect(Object.keys(response.body).sort()).toEqual(['access', 'refresh']);
     expect(response.body.access.split('.')).toHaveLength(3);
@@ -34,7 +37,10 @@ describe('POST /api/auth/jwt/token/', () => {
   });
 
   it('returns 401 for an unknown user', async () => {
-    const response = await platform.api.post('/api/auth/jwt/token/', { username: 'ghost', password: 'whatever' });
+    const response = await platform.api.post('/api/auth/jwt/token/', {
+      username: 'ghost',
+      password: 'whatever',
+    });
     expect(response.status).toBe(401);
   });
 
@@ -75,7 +81,10 @@ describe('POST /api/auth/jwt/token/', () => {
 
 describe('POST /api/auth/jwt/refresh/', () => {
   it('returns a new access token for a refresh token', async () => {
-    const login = await platform.api.post('/api/auth/jwt/token/', { username: 'admin', password: adminPassword });
+    const login = await platform.api.post('/api/auth/jwt/token/', {
+      username: 'admin',
+      password: adminPassword,
+    });
     const response = await platform.api.post('/api/auth/jwt/refresh/', { refresh: login.body.refresh });
     expect(response.status).toBe(200);
     const me = await platform.api.withToken(response.body.access).get('/api/cloud/users/me/');
@@ -84,7 +93,10 @@ describe('POST /api/auth/jwt/refresh/', () => {
   });
 
   it('refuses an access token in place of a refresh token', async () => {
-    const login = await platform.api.post('/api/auth/jwt/token/', { username: 'admin', password: adminPassword });
+    const login = await platform.api.post('/api/auth/jwt/token/', {
+      username: 'admin',
+      password: adminPassword,
+    });
     const response = await platform.api.post('/api/auth/jwt/refresh/', { refresh: login.body.access });
     expect(response.status).toBe(401);
     expect(response.body).toEqual({ detail: 'Given token not valid for any token type' });
@@ -99,7 +111,10 @@ describe('bearer authentication', () => {
   });
 
   it('returns 401 for a forged token', async () => {
-    const login = await platform.api.post('/api/auth/jwt/token/', { username: 'admin', password: adminPassword });
+    const login = await platform.api.post('/api/auth/jwt/token/', {
+      username: 'admin',
+      password: adminPassword,
+    });
     const [header, payload] = login.body.access.split('.');
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
     const forged = Buffer.from(JSON.stringify({ ...claims, sub: '999' })).toString('base64url');
@@ -108,13 +123,18 @@ describe('bearer authentication', () => {
   });
 
   it('refuses a refresh token used as a bearer token', async () => {
-    const login = await platform.api.post('/api/auth/jwt/token/', { username: 'admin', password: adminPassword });
+    const login = await platform.api.post('/api/auth/jwt/token/', {
+      username: 'admin',
+      password: adminPassword,
+    });
     const response = await platform.api.withToken(login.body.refresh).get('/api/cloud/users/me/');
     expect(response.status).toBe(401);
   });
 
   it('returns 401 for another scheme than Bearer', async () => {
-    const response = await platform.api.get('/api/cloud/users/me/', { headers: { authorization: 'Basic YTpi' } });
+    const response = await platform.api.get('/api/cloud/users/me/', {
+      headers: { authorization: 'Basic YTpi' },
+    });
     expect(response.status).toBe(401);
     expect(response.body).toEqual({ detail: 'Authentication credentials were not provided.' });
   });

@@ -31,11 +31,17 @@ export class ApiClient {
   /** Signs in with the JWT login endpoint and returns a client carrying the access token. */
   async login(username: string, password: string): Promise<ApiClient> {
     const response = await this.post('/api/auth/jwt/token/', { username, password });
-    if (response.status !== 200) throw new Error(`login failed for ${username}: ${response.status} ${response.text}`);
+    if (response.status !== 200)
+      throw new Error(`login failed for ${username}: ${response.status} ${response.text}`);
     return this.withToken(response.body.access);
   }
 
-  async request<T = any>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (this.site) headers['x-site'] = this.site;

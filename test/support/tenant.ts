@@ -18,7 +18,13 @@ export function unique(prefix: string): string {
 /** Creates a user through the admin API and signs it in; the client names `site` when given. */
 export async function createUser(
   platform: TestPlatform,
-  fields: { username?: string; email?: string; password?: string; first_name?: string; last_name?: string } = {},
+  fields: {
+    username?: string;
+    email?: string;
+    password?: string;
+    first_name?: string;
+    last_name?: string;
+  } = {},
   site?: string,
 ): Promise<{ user: { id: number; username: string; email: string }; api: ApiClient; password: string }> {
   const username = fields.username ?? unique('user');
@@ -39,8 +45,11 @@ export async function createUser(
 export async function createTenant(platform: TestPlatform): Promise<Tenant> {
   const { user, api } = await createUser(platform);
   const organization = await api.post('/api/cloud/organizations/', { name: unique('Org') });
-  if (organization.status !== 201) throw new Error(`createTenant org: ${organization.status} ${organization.text}`);
-  const site = await api.post(`/api/cloud/organizations/${organization.body.slug}/sites/`, { name: unique('Site') });
+  if (organization.status !== 201)
+    throw new Error(`createTenant org: ${organization.status} ${organization.text}`);
+  const site = await api.post(`/api/cloud/organizations/${organization.body.slug}/sites/`, {
+    name: unique('Site'),
+  });
   if (site.status !== 201) throw new Error(`createTenant site: ${site.status} ${site.text}`);
   const owner = api.forSite(site.body.slug);
   const app = await owner.post('/api/apps/', { name: unique('App') });

@@ -1,0 +1,59 @@
+import type { JsonSchema, RouteDef } from './route';
+import { groups } from './routes';
+
+function parameters(route: RouteDef) {
+  const path = [...route.path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((match) => {
+    const name = match[1] as string;
+    const schema = (route.params?.properties as Record<string, JsonSchema> | undefined)?.[name] ?? {
+      type: 'string',
+    };
+    return { name, in: 'path', required: true, schema };
+  });
+  const query = Object.entries((route.query?.properties as Record<string, JsonSchema> | undefined) ?? {}).map(
+    ([name, schema]) => ({ name, in: 'query', required: false, schema }),
+  );
+  return [...path, ...query];
+}
+
+/** The OpenAPI 3.1 document of the API, generated from the route table. */
+export function openApiDocument(routes: readonly RouteDef[], serverUrl = '/'): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const operations = paths[route.path] ?? {};
+    operations[route.method.toLowerCase()] = {
+      operationId: route.operationId,
+      summary: route.summary,
+      tags: [route.group],
+      ...(route.auth === 'public' ? { security: [] } : {}),
+      ...(route.auth === 'optional' ? { security: [{}, { bearer: [] }] } : {}),
+      parameters: [
+        ...parameters(route),
+        ...(route.scope === 'site'
+          ? [
+              {
+                name: 'X-Site',
+                in: 'header',
+                required: false,
+                schema: { type: 'string' },
+                description: 'Site slug',
+              },
+            ]
+          : []),
+      ],
+      ...(route.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } }
+        : {}),
+      responses: { default: { description: 'See the specification of the endpoint group' } },
+    };
+    paths[route.path] = operations;
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Platform API', version: '1.0.0' },
+    servers: [{ url: serverUrl }],
+    tags: Object.values(groups).map((group) => ({ name: group.name, description: group.description })),
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    security: [{ bearer: [] }],
+    paths,
+  };
+}

@@ -1,0 +1,89 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { gatewayPath } from '../../infra/api-routes';
+import { PlatformStack } from '../../infra/stack';
+import { groups, routes, routesOf } from '../../shared/http/routes';
+
+let template: Template;
+
+beforeAll(() => {
+  // Skip esbuild bundling of the function assets: the template is what these tests check.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new PlatformStack(app, 'Test', { deletionProtection: true });
+  template = Template.fromStack(stack);
+});
+
+const groupsWithRoutes = Object.values(groups).filter((group) => routesOf(group.name).length > 0);
+
+describe('PlatformStack', () => {
+  it('creates one Node.js 22 arm64 Lambda per endpoint group that has routes', () => {
+    const functions = template.findResources('AWS::Lambda::Function', {
+      Properties: { Runtime: 'nodejs22.x', Architectures: ['arm64'] },
+    });
+    expect(Object.keys(functions)).toHaveLength(groupsWithRoutes.length);
+    for (const group of groupsWithRoutes) {
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Description: group.description,
+        Runtime: 'nodejs22.x',
+        Environment: {
+          Variables: Match.objectLike({ TABLE_NAME: Match.anyValue(), JWT_SIGNING_KEY_ID: Match.anyValue() }),
+        },
+      });
+    }
+  });
+
+  it('creates an API Gateway route for every route of the route table', () => {
+    const created = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (resource) => resource.Properties.RouteKey as string,
+    );
+    const expected = routes.map((route) => `${route.method} ${gatewayPath(route)}`);
+    expect(created.sort()).toEqual([...expected].sort());
+  });
+
+  it('integrates each route with the Lambda of its group', () => {
+    const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
+    expect(Object.keys(integrations)).toHaveLength(groupsWithRoutes.length);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
+      IntegrationType: 'AWS_PROXY',
+      PayloadFormatVersion: '2.0',
+    });
+  });
+
+  it('creates the control-plane table on demand, with PITR, TTL, GSI1 and deletion protection', () => {
+    template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      KeySchema: [
+        { AttributeName: 'PK', KeyType: 'HASH' },
+        { AttributeName: 'SK', KeyType: 'RANGE' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: 'expires_at_epoch', Enabled: true },
+      GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'GSI1' })],
+      Replicas: [
+        Match.objectLike({
+          DeletionProtectionEnabled: true,
+          PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        }),
+      ],
+    });
+  });
+
+  it('creates an ECC P-256 signing key and lets only the auth function sign', () => {
+    template.hasResourceProperties('AWS::KMS::Key', { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
+    const policies = Object.values(template.findResources('AWS::IAM::Policy'));
+    const signers = policies.filter((policy) =>
+      JSON.stringify(policy.Properties.PolicyDocument).includes('"kms:Sign"'),
+    );
+    expect(signers).toHaveLength(1);
+    expect(JSON.stringify(signers[0]?.Properties.Roles)).toContain('AuthFunction');
+  });
+
+  it('grants every function read and write on the table and nothing on a wildcard resource', () => {
+    const policies = Object.values(template.findResources('AWS::IAM::Policy'));
+    for (const policy of policies) {
+      for (const statement of policy.Properties.PolicyDocument.Statement as { Resource: unknown }[]) {
+        expect(statement.Resource).not.toBe('*');
+      }
+    }
+  });
+});

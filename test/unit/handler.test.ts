@@ -1,0 +1,75 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Context } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { authOperations } from '../../functions/auth/operations';
+import { loadConfig } from '../../shared/config';
+import { buildDeps } from '../../shared/deps';
+import { createGroupHandler, type HttpEvent } from '../../shared/http/handler';
+import type { Logger } from '../../shared/log';
+
+function event(method: string, path: string, body?: string, headers: Record<string, string> = {}): HttpEvent {
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: path,
+    rawQueryString: '',
+    headers,
+    body,
+    isBase64Encoded: false,
+    requestContext: { requestId: 'req-1', http: { method, path } },
+  } as unknown as HttpEvent;
+}
+
+function setup(operations = authOperations) {
+  const lines: { message: string; fields?: Record<string, unknown> }[] = [];
+  const log: Logger = {
+    debug: () => {},
+    info: () => {},
+    warn: () => {},
+    error: (message, fields) => lines.push({ message, fields }),
+  };
+  const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'handler-')), LOG_LEVEL: 'silent' });
+  const deps = buildDeps(config, { log });
+  return { handler: createGroupHandler('auth', operations, () => deps), lines };
+}
+
+describe('createGroupHandler', () => {
+  it('turns an unexpected error into a 500 with the request id, logged, without stack or message', async () => {
+    const { handler, lines } = setup({
+      ...authOperations,
+      jwks: async () => {
+        throw new Error('relation "secret_table" does not exist');
+      },
+    });
+    const response = await handler(event('GET', '/.well-known/jwks.json'), {} as Context);
+    expect(response.statusCode).toBe(500);
+    expect(JSON.parse(response.body ?? '')).toEqual({
+      detail: 'A server error occurred.',
+      request_id: 'req-1',
+    });
+    expect(response.body).not.toContain('secret_table');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.fields).toMatchObject({ request_id: 'req-1', group: 'auth' });
+  });
+
+  it('refuses to start when the group does not implement one of its routes', () => {
+    const { jwks: _missing, ...incomplete } = authOperations;
+    expect(() => setup(incomplete)).toThrow('Group auth does not implement jwks');
+  });
+
+  it('answers a route of the group without touching any store', async () => {
+    const { handler } = setup();
+    const response = await handler(event('GET', '/.well-known/jwks.json/'), {} as Context);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers?.['content-type']).toBe('application/json');
+  });
+
+  it('returns 404 in the group envelope for a path of another group', async () => {
+    const { handler } = setup();
+    const response = await handler(event('GET', '/api/cloud/users/me/'), {} as Context);
+    expect(response.statusCode).toBe(404);
+    expect(JSON.parse(response.body ?? '')).toEqual({ detail: 'Not found.' });
+  });
+});

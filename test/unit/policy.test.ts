@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { Site, SitePermission, User } from '../../shared/accounts/model';
+import { can, type SiteAccess } from '../../shared/policy/policy';
+
+const site: Site = {
+  id: 1,
+  slug: 's',
+  name: 'S',
+  organization_id: 1,
+  organization_slug: 'o',
+  created_at: '',
+};
+const user: User = {
+  id: 2,
+  uuid: 'u',
+  username: 'u',
+  email: 'u@example.com',
+  first_name: '',
+  last_name: '',
+  is_active: true,
+  is_superuser: false,
+  date_joined: '',
+  last_login: null,
+};
+
+function access(permissions: SitePermission[], extra: Partial<SiteAccess> = {}): SiteAccess {
+  return { site, user, organizationRole: 'member', permissions: new Set(permissions), ...extra };
+}
+
+describe('can', () => {
+  it('gives access_site alone access and nothing else', () => {
+    expect(can(access(['access_site']), 'access')).toBe(true);
+    expect(can(access(['access_site']), 'view')).toBe(false);
+  });
+
+  it('lets change_site view and change but not delete or configure', () => {
+    const a = access(['change_site']);
+    expect([can(a, 'view'), can(a, 'change'), can(a, 'delete'), can(a, 'configure')]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it('lets admin_site do everything', () => {
+    for (const action of [
+      'administer',
+      'configure',
+      'manage_users',
+      'change',
+      'delete',
+      'view',
+      'access',
+    ] as const) {
+      expect(can(access(['admin_site']), action)).toBe(true);
+    }
+  });
+
+  it('lets organization owners and admins and superusers do everything', () => {
+    expect(can(access([], { organizationRole: 'owner' }), 'configure')).toBe(true);
+    expect(can(access([], { organizationRole: 'admin' }), 'delete')).toBe(true);
+    expect(
+      can(access([], { user: { ...user, is_superuser: true }, organizationRole: null }), 'administer'),
+    ).toBe(true);
+  });
+
+  it('refuses anonymous and inactive users', () => {
+    expect(can(access(['admin_site'], { user: null }), 'view')).toBe(false);
+    expect(can(access(['admin_site'], { user: { ...user, is_active: false } }), 'view')).toBe(false);
+  });
+});
