@@ -1,0 +1,289 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { App } from '../accounts/model';
+import { iso } from '../clock';
+import { slugify } from '../slug';
+import { nextId } from '../store/store';
+import { chunks, transactionLimit } from './batch';
+import { loadCatalog, type RoleCatalog } from './catalog';
+import { cancelled, optimistic, StaleCatalog, versionCheck } from './concurrency';
+import { roleErrors } from './errors';
+import { roleKeys } from './keys';
+import { type RolesDeps, removeAllMembers } from './memberships';
+import { describeRole, type StoredAppRole, type StoredRole } from './model';
+import { pruneBundles } from './site-roles';
+
+export interface NewAppRole {
+  name: string;
+  description?: string | undefined;
+  /** Omitted, null or empty: a root role. */
+  parent_role_slug?: string | null | undefined;
+}
+
+export interface AppRoleChanges {
+  description?: string | undefined;
+  /** Empty string: move to the root; null or omitted: keep the parent. */
+  parent_role_slug?: string | null | undefined;
+}
+
+/** The slug of an application role: `{app-slug}-{role-name-slug}`. */
+export function appRoleSlug(app: App, name: string): string {
+  const nameSlug = slugify(name);
+  if (!nameSlug) throw roleErrors.invalidName();
+  return `${app.slug}-${nameSlug}`;
+}
+
+/** The 409 for a slug that is taken: the same name in the app, or another role whose slug happens to match. */
+function slugConflict(existing: StoredRole, app: App) {
+  return existing.kind === 'app_role' && existing.app_slug === app.slug
+    ? roleErrors.roleExists(existing.name, app.slug)
+    : roleErrors.slugTaken(existing.slug, describeRole(existing));
+}
+
+/** An application role of this app; 404 otherwise (including a site role's slug or another app's role). */
+export function appRoleOf(catalog: RoleCatalog, app: App, slug: string): StoredAppRole {
+  const role = catalog.appRole(slug);
+  if (!role || role.app_slug !== app.slug) throw roleErrors.roleNotFound([slug]);
+  return role;
+}
+
+function parentIn(catalog: RoleCatalog, app: App, slug: string): StoredAppRole {
+  const parent = catalog.appRole(slug);
+  if (!parent || parent.app_slug !== app.slug) throw roleErrors.parentNotFound(slug, app.slug);
+  return parent;
+}
+
+/** An update that only bumps a role's version: its children changed, or it must not change meanwhile. */
+function bump(table: string, site: string, role: StoredRole) {
+  const check = versionCheck(role.version);
+  return {
+    Update: {
+      TableName: table,
+      Key: roleKeys.role(site, role.slug),
+      UpdateExpression: 'SET #version = #version + :one',
+      ...check,
+      ExpressionAttributeValues: { ...check.ExpressionAttributeValues, ':one': 1 },
+    },
+  };
+}
+
+function unchanged(table: string, site: string, role: StoredRole) {
+  return {
+    ConditionCheck: { TableName: table, Key: roleKeys.role(site, role.slug), ...versionCheck(role.version) },
+  };
+}
+
+/**
+ * Creates an application role. The slug is unique across every role of the site (both kinds share the catalog's
+ * key space), which also makes the name unique within the app; the parent's version is bumped in the same
+ * transaction, so a concurrent delete of the parent cannot miss the new child.
+ */
+export async function createAppRole(deps: RolesDeps, app: App, input: NewAppRole): Promise<StoredAppRole> {
+  const name = input.name.trim();
+  const slug = appRoleSlug(app, name);
+  const site = app.site;
+  return optimistic(async () => {
+    const catalog = await loadCatalog(deps.store, site);
+    const existing = catalog.get(slug);
+    if (existing) throw slugConflict(existing, app);
+    const parent = input.parent_role_slug ? parentIn(catalog, app, input.parent_role_slug) : undefined;
+    const now = iso(deps.clock());
+    const role: StoredAppRole = {
+      kind: 'app_role',
+      id: await nextId(deps.store, 'role'),
+      site,
+      slug,
+      name,
+      description: input.description ?? '',
+      app_id: app.id,
+      app_slug: app.slug,
+      parent_slug: parent?.slug ?? null,
+      parent_id: parent?.id ?? null,
+      created_at: now,
+      updated_at: now,
+      version: 1,
+    };
+    const table = deps.store.table;
+    try {
+      await deps.store.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: table,
+                Item: { ...roleKeys.role(site, slug), ...role },
+                ConditionExpression: 'attribute_not_exists(PK)',
+              },
+            },
+            ...(parent ? [bump(table, site, parent)] : []),
+          ],
+        }),
+      );
+    } catch (error) {
+      cancelled(error);
+      throw new StaleCatalog();
+    }
+    return role;
+  });
+}
+
+/**
+ * Changes an application role's description and parent. A new parent must be in the same app and not the role
+ * itself or below it (400); the transaction holds the new parent's whole line of ancestors to the versions that
+ * were checked, so two concurrent moves cannot close a cycle.
+ */
+export async function updateAppRole(
+  deps: RolesDeps,
+  app: App,
+  slug: string,
+  changes: AppRoleChanges,
+): Promise<StoredAppRole> {
+  const site = app.site;
+  const table = deps.store.table;
+  return optimistic(async () => {
+    const catalog = await loadCatalog(deps.store, site);
+    const role = appRoleOf(catalog, app, slug);
+    const current = catalog.parentOf(role);
+    let parent = current;
+    if (changes.parent_role_slug === '') parent = undefined;
+    else if (typeof changes.parent_role_slug === 'string') {
+      parent = parentIn(catalog, app, changes.parent_role_slug);
+      if (catalog.wouldCycle(role.slug, parent.slug)) throw roleErrors.cycle(role.slug, parent.slug);
+    }
+    if (changes.description === undefined && parent?.slug === current?.slug) return role;
+    const updated: StoredAppRole = {
+      ...role,
+      description: changes.description ?? role.description,
+      parent_slug: parent?.slug ?? null,
+      parent_id: parent?.id ?? null,
+      updated_at: iso(deps.clock()),
+      version: role.version + 1,
+    };
+    const moved = parent !== undefined && parent.slug !== current?.slug;
+    const check = versionCheck(role.version);
+    try {
+      await deps.store.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: table,
+                Key: roleKeys.role(site, role.slug),
+                UpdateExpression:
+                  'SET description = :description, parent_slug = :parent, parent_id = :parentId, updated_at = :now, #version = :next',
+                ...check,
+                ExpressionAttributeValues: {
+                  ...check.ExpressionAttributeValues,
+                  ':description': updated.description,
+                  ':parent': updated.parent_slug,
+                  ':parentId': updated.parent_id,
+                  ':now': updated.updated_at,
+                  ':next': updated.version,
+                },
+              },
+            },
+            ...(moved && parent
+              ? [
+                  bump(table, site, parent),
+                  ...catalog
+                    .ancestors(parent.slug)
+                    .slice(0, transactionLimit - 2)
+                    .map((ancestor) => unchanged(table, site, ancestor)),
+                ]
+              : []),
+          ],
+        }),
+      );
+    } catch (error) {
+      cancelled(error);
+      throw new StaleCatalog();
+    }
+    return updated;
+  });
+}
+
+export interface AppRoleDeletion {
+  /** Every role deleted: the role and, when cascading, its descendants. */
+  deleted: StoredAppRole[];
+  /** Children moved to the deleted role's parent (when not cascading). */
+  moved: StoredAppRole[];
+  /** The parent the children moved to; undefined when they became root roles. */
+  parent: StoredAppRole | undefined;
+}
+
+/**
+ * Deletes an application role. With `removeChildren`, every descendant goes too, deepest first, so that what
+ * remains after any step is a valid tree; without it, the children move to the deleted role's parent (or the root)
+ * before the role goes. Memberships of deleted roles are removed, and site roles stop bundling them.
+ */
+export async function deleteAppRole(
+  deps: RolesDeps,
+  app: App,
+  slug: string,
+  removeChildren: boolean,
+): Promise<AppRoleDeletion> {
+  const site = app.site;
+  const table = deps.store.table;
+  const deleted = new Map<string, StoredAppRole>();
+  const moved = new Map<string, StoredAppRole>();
+  let parent: StoredAppRole | undefined;
+  const send = async (items: object[]) => {
+    try {
+      await deps.store.doc.send(new TransactWriteCommand({ TransactItems: items as never }));
+    } catch (error) {
+      cancelled(error);
+      throw new StaleCatalog();
+    }
+  };
+  const remove = (role: StoredAppRole) => ({
+    Delete: { TableName: table, Key: roleKeys.role(site, role.slug), ...versionCheck(role.version) },
+  });
+  const catalog = await optimistic(async () => {
+    const catalog = await loadCatalog(deps.store, site);
+    // The role itself goes last, so a retry after partial progress still finds it.
+    const role = appRoleOf(catalog, app, slug);
+    if (removeChildren) {
+      // Breadth-first order reversed: the deepest level goes first, the role itself last.
+      const doomed = [role, ...catalog.descendants(role.slug)].reverse();
+      for (const chunk of chunks(doomed, transactionLimit)) {
+        await send(chunk.map(remove));
+        for (const gone of chunk) deleted.set(gone.slug, gone);
+      }
+      return catalog;
+    }
+    parent = catalog.parentOf(role);
+    let parentVersion = parent?.version ?? 0;
+    for (const chunk of chunks(catalog.children(role.slug), transactionLimit - 1)) {
+      const now = iso(deps.clock());
+      await send([
+        ...chunk.map((child) => {
+          const check = versionCheck(child.version);
+          return {
+            Update: {
+              TableName: table,
+              Key: roleKeys.role(site, child.slug),
+              UpdateExpression:
+                'SET parent_slug = :parent, parent_id = :parentId, updated_at = :now, #version = #version + :one',
+              ...check,
+              ExpressionAttributeValues: {
+                ...check.ExpressionAttributeValues,
+                ':parent': parent?.slug ?? null,
+                ':parentId': parent?.id ?? null,
+                ':now': now,
+                ':one': 1,
+              },
+            },
+          };
+        }),
+        ...(parent ? [bump(table, site, { ...parent, version: parentVersion })] : []),
+      ]);
+      parentVersion += 1;
+      for (const child of chunk) moved.set(child.slug, child);
+    }
+    await send([remove(role)]);
+    deleted.set(role.slug, role);
+    return catalog;
+  });
+  for (const role of deleted.values()) await removeAllMembers(deps.store, site, role);
+  await pruneBundles(deps, site, catalog, [...deleted.values()]);
+  return { deleted: [...deleted.values()], moved: [...moved.values()], parent };
+}

@@ -1,0 +1,227 @@
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { iso } from '../clock';
+import { NotFoundError } from '../errors';
+import { slugify } from '../slug';
+import { isConditionalCheckFailure, nextId, uniqueKey } from '../store/store';
+import { loadCatalog, type RoleCatalog } from './catalog';
+import { cancelled, optimistic, StaleCatalog, versionCheck } from './concurrency';
+import { roleErrors } from './errors';
+import { roleKeys } from './keys';
+import { type RolesDeps, removeAllMembers } from './memberships';
+import { type BundledRole, describeRole, type StoredAppRole, type StoredSiteRole } from './model';
+
+export interface NewSiteRole {
+  name: string;
+  description?: string | undefined;
+  role_slugs?: string[] | undefined;
+}
+
+export interface SiteRoleChanges {
+  name?: string | undefined;
+  description?: string | undefined;
+  /** Replaces the bundle; omitted keeps it. */
+  role_slugs?: string[] | undefined;
+}
+
+/** A site role of the catalog; 404 for an unknown slug or an application role's slug. */
+export function siteRoleOf(catalog: RoleCatalog, slug: string): StoredSiteRole {
+  const role = catalog.get(slug);
+  if (role?.kind !== 'site_role') {
+    throw new NotFoundError(`No site role with the slug "${slug}" exists in this site.`, 'role_not_found', {
+      title: 'Role not found',
+    });
+  }
+  return role;
+}
+
+/** The bundle for these slugs: each must be an application role of the site (400 naming the others). */
+function bundleOf(catalog: RoleCatalog, slugs: readonly string[]): BundledRole[] {
+  const distinct = [...new Set(slugs)];
+  const invalid = distinct.filter((slug) => !catalog.appRole(slug));
+  if (invalid.length > 0) throw roleErrors.invalidRoleSlugs(invalid);
+  return distinct.map((slug) => ({ slug, id: (catalog.appRole(slug) as StoredAppRole).id }));
+}
+
+/**
+ * Creates a site role. Its slug comes from the name and shares the catalog's key space with application roles, so
+ * the two kinds never collide; the name is unique case-insensitively through a sentinel in the same transaction.
+ */
+export async function createSiteRole(
+  deps: RolesDeps,
+  site: string,
+  input: NewSiteRole,
+): Promise<StoredSiteRole> {
+  const name = input.name.trim();
+  const slug = slugify(name);
+  if (!slug) throw roleErrors.invalidName();
+  const catalog = await loadCatalog(deps.store, site);
+  const bundle = bundleOf(catalog, input.role_slugs ?? []);
+  const now = iso(deps.clock());
+  const role: StoredSiteRole = {
+    kind: 'site_role',
+    id: await nextId(deps.store, 'role'),
+    site,
+    slug,
+    name,
+    description: input.description ?? '',
+    bundle,
+    created_at: now,
+    updated_at: now,
+    version: 1,
+  };
+  const table = deps.store.table;
+  try {
+    await deps.store.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: table,
+              Item: { ...roleKeys.siteRoleName(site, name), role_slug: slug },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          {
+            Put: {
+              TableName: table,
+              Item: { ...roleKeys.role(site, slug), ...role },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    const failed = cancelled(error);
+    if (failed.includes(0)) throw roleErrors.siteRoleExists(name);
+    const holder = (await loadCatalog(deps.store, site)).get(slug);
+    throw roleErrors.slugTaken(slug, holder ? describeRole(holder) : 'another role');
+  }
+  return role;
+}
+
+/** Renames a site role (its slug stays), changes its description or replaces its bundle. */
+export async function updateSiteRole(
+  deps: RolesDeps,
+  site: string,
+  slug: string,
+  changes: SiteRoleChanges,
+): Promise<StoredSiteRole> {
+  const table = deps.store.table;
+  return optimistic(async () => {
+    const catalog = await loadCatalog(deps.store, site);
+    const role = siteRoleOf(catalog, slug);
+    const name = changes.name?.trim() ?? role.name;
+    if (!slugify(name)) throw roleErrors.invalidName();
+    const updated: StoredSiteRole = {
+      ...role,
+      name,
+      description: changes.description ?? role.description,
+      bundle: changes.role_slugs
+        ? bundleOf(catalog, changes.role_slugs)
+        : catalog.bundled(role).map(({ slug, id }) => ({ slug, id })),
+      updated_at: iso(deps.clock()),
+      version: role.version + 1,
+    };
+    const renamed = uniqueKey(name) !== uniqueKey(role.name);
+    const check = versionCheck(role.version);
+    try {
+      await deps.store.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: table,
+                Key: roleKeys.role(site, slug),
+                UpdateExpression:
+                  'SET #name = :name, description = :description, bundle = :bundle, updated_at = :now, #version = :next',
+                ...check,
+                ExpressionAttributeNames: { ...check.ExpressionAttributeNames, '#name': 'name' },
+                ExpressionAttributeValues: {
+                  ...check.ExpressionAttributeValues,
+                  ':name': updated.name,
+                  ':description': updated.description,
+                  ':bundle': updated.bundle,
+                  ':now': updated.updated_at,
+                  ':next': updated.version,
+                },
+              },
+            },
+            ...(renamed
+              ? [
+                  {
+                    Put: {
+                      TableName: table,
+                      Item: { ...roleKeys.siteRoleName(site, name), role_slug: slug },
+                      ConditionExpression: 'attribute_not_exists(PK)',
+                    },
+                  },
+                  { Delete: { TableName: table, Key: roleKeys.siteRoleName(site, role.name) } },
+                ]
+              : []),
+          ],
+        }),
+      );
+    } catch (error) {
+      const failed = cancelled(error);
+      if (failed.includes(1)) throw roleErrors.siteRoleExists(name);
+      throw new StaleCatalog();
+    }
+    return updated;
+  });
+}
+
+/** Deletes a site role, its name sentinel and every membership of it. */
+export async function deleteSiteRole(deps: RolesDeps, site: string, slug: string): Promise<StoredSiteRole> {
+  const table = deps.store.table;
+  const role = await optimistic(async () => {
+    const role = siteRoleOf(await loadCatalog(deps.store, site), slug);
+    try {
+      await deps.store.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Delete: { TableName: table, Key: roleKeys.role(site, slug), ...versionCheck(role.version) } },
+            { Delete: { TableName: table, Key: roleKeys.siteRoleName(site, role.name) } },
+          ],
+        }),
+      );
+    } catch (error) {
+      cancelled(error);
+      throw new StaleCatalog();
+    }
+    return role;
+  });
+  await removeAllMembers(deps.store, site, role);
+  return role;
+}
+
+/**
+ * Drops deleted application roles from the site roles that bundle them. Best effort: a site role changed meanwhile
+ * is left alone, which is harmless because bundles are read by role id and a deleted role's id never returns.
+ */
+export async function pruneBundles(
+  deps: RolesDeps,
+  site: string,
+  catalog: RoleCatalog,
+  deleted: readonly StoredAppRole[],
+): Promise<void> {
+  const gone = new Set(deleted.map((role) => role.id));
+  for (const siteRole of catalog.siteRoles()) {
+    const bundle = siteRole.bundle.filter((entry) => !gone.has(entry.id));
+    if (bundle.length === siteRole.bundle.length) continue;
+    const check = versionCheck(siteRole.version);
+    try {
+      await deps.store.doc.send(
+        new UpdateCommand({
+          TableName: deps.store.table,
+          Key: roleKeys.role(site, siteRole.slug),
+          UpdateExpression: 'SET bundle = :bundle, #version = #version + :one',
+          ...check,
+          ExpressionAttributeValues: { ...check.ExpressionAttributeValues, ':bundle': bundle, ':one': 1 },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+    }
+  }
+}
