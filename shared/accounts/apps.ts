@@ -2,7 +2,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { iso } from '../clock';
 import { ConflictError } from '../errors';
 import { slugify } from '../slug';
-import { failedConditions, nextId, queryAll, type Store, strip } from '../store/store';
+import { failedConditions, nextId, putNew, queryAll, type Store, strip } from '../store/store';
 import { keys } from './keys';
 import type { App, Site } from './model';
 import type { AccountsDeps } from './users';
@@ -26,13 +26,7 @@ export async function createApp(
     await deps.store.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Put: {
-              TableName: deps.store.table,
-              Item: { ...keys.app(site.slug, slug), ...app },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
+          putNew(deps.store.table, { ...keys.app(site.slug, slug), ...app }),
           { Put: { TableName: deps.store.table, Item: { ...keys.appId(app.id), site: site.slug, slug } } },
         ],
       }),

@@ -6,6 +6,7 @@ import {
   failedConditions,
   isConditionalCheckFailure,
   nextId,
+  putNew,
   queryAll,
   type Store,
   strip,
@@ -30,18 +31,12 @@ export async function createOrganization(
     await deps.store.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Put: {
-              TableName: table,
-              Item: {
-                ...keys.organization(slug),
-                GSI1PK: gsi.allOrganizations,
-                GSI1SK: pad(id),
-                ...organization,
-              },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
+          putNew(table, {
+            ...keys.organization(slug),
+            GSI1PK: gsi.allOrganizations,
+            GSI1SK: pad(id),
+            ...organization,
+          }),
           { Put: { TableName: table, Item: { ...keys.organizationId(id), slug } } },
           {
             Put: {

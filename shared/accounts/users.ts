@@ -9,7 +9,7 @@ import {
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { type Clock, iso } from '../clock';
 import { ValidationError } from '../errors';
-import { failedConditions, nextId, queryAll, type Store, strip, uniqueKey } from '../store/store';
+import { failedConditions, nextId, putNew, queryAll, type Store, strip, uniqueKey } from '../store/store';
 import { gsi, keys, pad } from './keys';
 import { publicUser, type StoredUser, type User } from './model';
 
@@ -57,27 +57,9 @@ export async function createUser(deps: AccountsDeps, input: NewUser): Promise<Us
     await deps.store.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Put: {
-              TableName: table,
-              Item: { ...keys.usernameSentinel(uniqueKey(username)), user_id: id },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-          {
-            Put: {
-              TableName: table,
-              Item: { ...keys.emailSentinel(uniqueKey(email)), user_id: id },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-          {
-            Put: {
-              TableName: table,
-              Item: { ...keys.user(id), GSI1PK: gsi.allUsers, GSI1SK: pad(id), ...user },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
+          putNew(table, { ...keys.usernameSentinel(uniqueKey(username)), user_id: id }),
+          putNew(table, { ...keys.emailSentinel(uniqueKey(email)), user_id: id }),
+          putNew(table, { ...keys.user(id), GSI1PK: gsi.allUsers, GSI1SK: pad(id), ...user }),
         ],
       }),
     );

@@ -2,7 +2,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { App } from '../accounts/model';
 import { iso } from '../clock';
 import { slugify } from '../slug';
-import { nextId } from '../store/store';
+import { nextId, putNew } from '../store/store';
 import { chunks, transactionLimit } from './batch';
 import { loadCatalog, type RoleCatalog } from './catalog';
 import { cancelled, optimistic, StaleCatalog, versionCheck } from './concurrency';
@@ -107,13 +107,7 @@ export async function createAppRole(deps: RolesDeps, app: App, input: NewAppRole
       await deps.store.doc.send(
         new TransactWriteCommand({
           TransactItems: [
-            {
-              Put: {
-                TableName: table,
-                Item: { ...roleKeys.role(site, slug), ...role },
-                ConditionExpression: 'attribute_not_exists(PK)',
-              },
-            },
+            putNew(table, { ...roleKeys.role(site, slug), ...role }),
             ...(parent ? [bump(table, site, parent)] : []),
           ],
         }),

@@ -2,7 +2,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { iso } from '../clock';
 import { NotFoundError } from '../errors';
 import { slugify } from '../slug';
-import { isConditionalCheckFailure, nextId, uniqueKey } from '../store/store';
+import { isConditionalCheckFailure, nextId, putNew, uniqueKey } from '../store/store';
 import { loadCatalog, type RoleCatalog } from './catalog';
 import { cancelled, optimistic, StaleCatalog, versionCheck } from './concurrency';
 import { roleErrors } from './errors';
@@ -74,20 +74,8 @@ export async function createSiteRole(
     await deps.store.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Put: {
-              TableName: table,
-              Item: { ...roleKeys.siteRoleName(site, name), role_slug: slug },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-          {
-            Put: {
-              TableName: table,
-              Item: { ...roleKeys.role(site, slug), ...role },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
+          putNew(table, { ...roleKeys.siteRoleName(site, name), role_slug: slug }),
+          putNew(table, { ...roleKeys.role(site, slug), ...role }),
         ],
       }),
     );
@@ -149,13 +137,7 @@ export async function updateSiteRole(
             },
             ...(renamed
               ? [
-                  {
-                    Put: {
-                      TableName: table,
-                      Item: { ...roleKeys.siteRoleName(site, name), role_slug: slug },
-                      ConditionExpression: 'attribute_not_exists(PK)',
-                    },
-                  },
+                  putNew(table, { ...roleKeys.siteRoleName(site, name), role_slug: slug }),
                   { Delete: { TableName: table, Key: roleKeys.siteRoleName(site, role.name) } },
                 ]
               : []),

@@ -68,3 +68,8 @@ export async function queryAll<T>(
   } while (start);
   return items;
 }
+
+/** A transaction item that creates an item and fails (cancelling the transaction) if its key is taken. */
+export function putNew(table: string, item: Record<string, unknown>) {
+  return { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } };
+}
