@@ -13,11 +13,12 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { GroupName } from '../shared/http/route';
+import type { GroupDef, GroupName } from '../shared/http/route';
 import { groups, routesOf } from '../shared/http/routes';
 import { indexes, tableKeys, ttlAttribute } from '../shared/store/table';
 import { gatewayPath } from './api-routes';
 import { esmBanner, handlerEntry, localOnly, nodeTarget } from './bundling';
+import { DataPlane } from './data-plane';
 
 export interface PlatformStackProps extends StackProps {
   /** Refuse to delete the control-plane table (default true). */
@@ -37,6 +38,8 @@ export class PlatformStack extends Stack {
   readonly table: TableV2;
   readonly signingKey: Key;
   readonly functions: ReadonlyMap<GroupName, NodejsFunction>;
+  /** Aurora PostgreSQL behind RDS Proxy, when some group uses SQL. */
+  readonly dataPlane: DataPlane | undefined;
 
   constructor(scope: Construct, id: string, props: PlatformStackProps = {}) {
     super(scope, id, props);
@@ -74,6 +77,13 @@ export class PlatformStack extends Stack {
       },
     });
 
+    const sqlGroups = Object.values(groups).filter(
+      (group) => group.usesSql && routesOf(group.name).length > 0,
+    );
+    this.dataPlane =
+      sqlGroups.length > 0 ? new DataPlane(this, 'DataPlane', { deletionProtection: protect }) : undefined;
+    const sqlAccess = (group: GroupDef) => (group.usesSql ? this.dataPlane : undefined);
+
     const functions = new Map<GroupName, NodejsFunction>();
     for (const group of Object.values(groups)) {
       const routes = routesOf(group.name);
@@ -97,7 +107,9 @@ export class PlatformStack extends Stack {
           NODE_OPTIONS: '--enable-source-maps',
           ...(props.defaultSite ? { DEFAULT_SITE: props.defaultSite } : {}),
           ...(props.baseDomain ? { BASE_DOMAIN: props.baseDomain } : {}),
+          ...sqlAccess(group)?.environment(),
         },
+        ...sqlAccess(group)?.functionPlacement(),
         bundling: {
           format: OutputFormat.ESM,
           target: nodeTarget,
@@ -112,6 +124,7 @@ export class PlatformStack extends Stack {
       // Every group verifies tokens (public key); only the auth group signs them.
       this.signingKey.grant(fn, 'kms:GetPublicKey');
       if (group.name === 'auth') this.signingKey.grant(fn, 'kms:Sign');
+      sqlAccess(group)?.grantConnect(fn);
 
       const integration = new HttpLambdaIntegration(`${pascal(group.name)}Integration`, fn);
       for (const route of routes) {

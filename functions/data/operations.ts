@@ -1,3 +1,247 @@
-import type { Operations } from '../../shared/http/context';
+import { getApp } from '../../shared/accounts/apps';
+import { appNotFound } from '../../shared/data/errors';
+import { siteSchemaName } from '../../shared/data/names';
+import { filtersFromObject, filtersFromQuery, visibilityOf } from '../../shared/data/query';
+import {
+  createRecords,
+  deleteByKeys,
+  deleteMatching,
+  deleteRecord,
+  getRecord,
+  listParameter,
+  listRecords,
+  updateMatching,
+  updateRecord,
+  updateRecordsByKey,
+  upsertRecords,
+} from '../../shared/data/records';
+import type { TableScope } from '../../shared/data/table';
+import {
+  addField,
+  addIndex,
+  createTable,
+  describeTable,
+  dropField,
+  dropIndex,
+  dropTable,
+  getTable,
+  listTableViews,
+  type NewIndex,
+  type NewTable,
+} from '../../shared/data/tables';
+import { ValidationError } from '../../shared/errors';
+import {
+  created,
+  noContent,
+  type Operations,
+  ok,
+  type RequestContext,
+  siteContext,
+} from '../../shared/http/context';
+import { authorize, type SiteAction } from '../../shared/policy/policy';
+import type { Sql } from '../../shared/sql/client';
+import { migrate } from '../../shared/sql/migrations';
 
-export const dataOperations: Operations = {};
+type Ctx<B = unknown, Q = Record<string, unknown>> = RequestContext<B, Q>;
+
+interface Visibility {
+  include_deleted?: boolean;
+  only_deleted?: boolean;
+}
+
+/**
+ * Authorizes the action on the request's site and resolves the app of the path in that site: the schema comes
+ * from the resolved site only, so no request reaches another site's tables.
+ */
+async function scopeOf(ctx: Ctx<unknown, unknown>, action: SiteAction): Promise<TableScope> {
+  const { access } = siteContext(ctx);
+  authorize(access, action);
+  const slug = ctx.params.app_slug ?? '';
+  const app = await getApp(ctx.deps.store, access.site.slug, slug);
+  if (!app) throw appNotFound(slug);
+  return { schema: siteSchemaName(access.site.slug), site: access.site.slug, app };
+}
+
+const migrated = new WeakMap<Sql, Promise<unknown>>();
+
+/**
+ * The data-plane client, its migrations applied once per container before first use (idempotent, serialised by
+ * an advisory lock): the cloud runs no other migration step, and the local runtime's start already ran them.
+ */
+async function dataPlane(ctx: Ctx<unknown, unknown>): Promise<Sql> {
+  const sql = ctx.deps.sql();
+  let ready = migrated.get(sql);
+  if (!ready) {
+    ready = migrate(sql);
+    migrated.set(sql, ready);
+    ready.catch(() => migrated.delete(sql));
+  }
+  await ready;
+  return sql;
+}
+
+const tableName = (ctx: Ctx<unknown, unknown>) => ctx.params.name ?? '';
+
+function parseFilter(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw ValidationError.field('filter', 'Must be a JSON object of field conditions.');
+  }
+}
+
+export const dataOperations: Operations = {
+  async listDataTables(ctx: Ctx) {
+    const scope = await scopeOf(ctx, 'view');
+    const sql = await dataPlane(ctx);
+    const tables = await listTableViews(sql, scope);
+    return ok({ data: tables, total: tables.length });
+  },
+
+  async createDataTable(ctx: Ctx<NewTable>) {
+    const scope = await scopeOf(ctx, 'configure');
+    const sql = await dataPlane(ctx);
+    return created({ data: await createTable(sql, scope, ctx.body) });
+  },
+
+  async getDataTable(ctx: Ctx) {
+    const scope = await scopeOf(ctx, 'view');
+    const sql = await dataPlane(ctx);
+    return ok({ data: await getTable(sql, scope, tableName(ctx)) });
+  },
+
+  async updateDataTable(ctx: Ctx<{ description: string }>) {
+    const scope = await scopeOf(ctx, 'configure');
+    const sql = await dataPlane(ctx);
+    return ok({ data: await describeTable(sql, scope, tableName(ctx), ctx.body.description) });
+  },
+
+  async dropDataTable(ctx: Ctx) {
+    const scope = await scopeOf(ctx, 'configure');
+    const sql = await dataPlane(ctx);
+    await dropTable(sql, scope, tableName(ctx));
+    return noContent();
+  },
+
+  async addDataTableField(ctx: Ctx<Parameters<typeof addField>[3]>) {
+    const scope = await scopeOf(ctx, 'configure');
+    const sql = await dataPlane(ctx);
+    return created({ data: await addField(sql, scope, tableName(ctx), ctx.body) });
+  },
+
+  async dropDataTableField(ctx: Ctx) {
+    const scope = await scopeOf(ctx, 'configure');
+    const sql = await dataPlane(ctx);
+    return ok({ data: await dropField(sql, scope, tableName(ctx), ctx.params.field ?? '') });
+  },
+
+  async addDataTableIndex(ctx: Ctx<NewIndex>) {
+    const scope = await scopeOf(ctx, 'configure');
+    const sql = await dataPlane(ctx);
+    return created({ data: await addIndex(sql, scope, tableName(ctx), ctx.body) });
+  },
+
+  async dropDataTableIndex(ctx: Ctx) {
+    const scope = await scopeOf(ctx, 'configure');
+    const sql = await dataPlane(ctx);
+    return ok({ data: await dropIndex(sql, scope, tableName(ctx), ctx.params.index ?? '') });
+  },
+
+  async listRecords(ctx: Ctx<unknown, Visibility & { page: number; page_size: number }>) {
+    const scope = await scopeOf(ctx, 'view');
+    const sql = await dataPlane(ctx);
+    const { page, page_size } = ctx.query;
+    const result = await listRecords(
+      sql,
+      scope,
+      tableName(ctx),
+      (table) => ({
+        conditions: filtersFromQuery(table, ctx.searchParams),
+        visibility: visibilityOf(ctx.query),
+      }),
+      { page, pageSize: page_size },
+    );
+    return ok({ data: result.records, total: result.total, page, page_size });
+  },
+
+  async createRecords(ctx: Ctx) {
+    const scope = await scopeOf(ctx, 'change');
+    const sql = await dataPlane(ctx);
+    const result = await createRecords(sql, scope, tableName(ctx), ctx.body);
+    if (result.bulk) return created({ data: result.records });
+    return created({ status: 'success', message: 'Record created successfully.', data: result.records[0] });
+  },
+
+  async upsertRecords(ctx: Ctx) {
+    const scope = await scopeOf(ctx, 'change');
+    const sql = await dataPlane(ctx);
+    const fields = listParameter(ctx.searchParams, 'unique_fields');
+    const result = await upsertRecords(sql, scope, tableName(ctx), fields, ctx.body);
+    const status = result.created.some(Boolean) ? 201 : 200;
+    if (result.bulk) return { status, body: { data: result.records, created: result.created } };
+    return { status, body: { data: result.records[0], created: result.created[0] } };
+  },
+
+  async getRecord(ctx: Ctx<unknown, Visibility>) {
+    const scope = await scopeOf(ctx, 'view');
+    const sql = await dataPlane(ctx);
+    const id = ctx.params.id ?? '';
+    return ok({ data: await getRecord(sql, scope, tableName(ctx), id, visibilityOf(ctx.query)) });
+  },
+
+  async updateRecord(ctx: Ctx<unknown, Visibility>) {
+    const scope = await scopeOf(ctx, 'change');
+    const sql = await dataPlane(ctx);
+    const id = ctx.params.id ?? '';
+    const visibility = visibilityOf(ctx.query);
+    return ok({ data: await updateRecord(sql, scope, tableName(ctx), id, ctx.body, visibility) });
+  },
+
+  async updateRecords(ctx: Ctx<unknown, Visibility>) {
+    const scope = await scopeOf(ctx, 'change');
+    const sql = await dataPlane(ctx);
+    if (Array.isArray(ctx.body))
+      return ok({ data: await updateRecordsByKey(sql, scope, tableName(ctx), ctx.body) });
+    const result = await updateMatching(
+      sql,
+      scope,
+      tableName(ctx),
+      (table) => ({
+        conditions: filtersFromQuery(table, ctx.searchParams),
+        visibility: visibilityOf(ctx.query),
+      }),
+      ctx.body,
+    );
+    return ok({ data: result.records, total: result.total });
+  },
+
+  async deleteRecord(ctx: Ctx<unknown, { hard_delete: boolean }>) {
+    const scope = await scopeOf(ctx, 'delete');
+    const sql = await dataPlane(ctx);
+    await deleteRecord(sql, scope, tableName(ctx), ctx.params.id ?? '', ctx.query.hard_delete);
+    return noContent();
+  },
+
+  async deleteRecords(ctx: Ctx<unknown, { hard_delete: boolean; filter?: string }>) {
+    const scope = await scopeOf(ctx, 'delete');
+    const sql = await dataPlane(ctx);
+    const ids = listParameter(ctx.searchParams, 'ids');
+    const filter = ctx.query.filter;
+    const hard = ctx.query.hard_delete;
+    if (ctx.searchParams.has('ids') && filter !== undefined)
+      throw ValidationError.field('non_field_errors', 'Send either ids or filter, not both.');
+    if (ctx.searchParams.has('ids')) {
+      if (ids.length === 0) throw ValidationError.field('ids', 'Name at least one id.');
+      return ok(await deleteByKeys(sql, scope, tableName(ctx), ids, hard));
+    }
+    if (filter === undefined)
+      throw ValidationError.field(
+        'non_field_errors',
+        'Send ids (comma-separated keys) or filter (a JSON object of field conditions).',
+      );
+    const conditions = parseFilter(filter);
+    return ok(
+      await deleteMatching(sql, scope, tableName(ctx), (table) => filtersFromObject(table, conditions), hard),
+    );
+  },
+};

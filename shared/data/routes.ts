@@ -1,4 +1,177 @@
 import type { RouteDef } from '../http/route';
+import { fieldJson, indexJson, tableSchemaJson } from './schema';
 
-/** Data tables: table schemas and records (doc 3). */
-export const dataRoutes: RouteDef[] = [];
+/** Records per page of `GET .../data/`: the default and the largest a client may ask for. */
+export const recordPage = { defaultSize: 100, maxSize: 1000 } as const;
+
+const tables = '/api/apps/{app_slug}/datatables';
+const data = `${tables}/{name}/data`;
+
+const route = { group: 'data', scope: 'site', auth: 'bearer' } as const;
+
+/** Record bodies are checked against the table's own schema by the records service; here only their shape. */
+const recordBody = { type: ['object', 'array'] } as const;
+
+const flag = { type: 'boolean', default: false } as const;
+const visibility = { include_deleted: flag, only_deleted: flag } as const;
+
+const paging = {
+  page: { type: 'integer', minimum: 1, default: 1 },
+  page_size: { type: 'integer', minimum: 1, maximum: recordPage.maxSize, default: recordPage.defaultSize },
+} as const;
+
+/** Data tables: table schemas and records (doc 3; table schema management: docs/data-tables.md). */
+export const dataRoutes: RouteDef[] = [
+  {
+    ...route,
+    operationId: 'listDataTables',
+    method: 'GET',
+    path: `${tables}/`,
+    summary: 'The data tables of an app (view_site)',
+  },
+  {
+    ...route,
+    operationId: 'createDataTable',
+    method: 'POST',
+    path: `${tables}/`,
+    summary: 'Create a data table from a table schema (manage_site)',
+    body: {
+      type: 'object',
+      required: ['name', 'schema'],
+      properties: {
+        name: { type: 'string' },
+        description: { type: 'string', maxLength: 2000 },
+        schema: tableSchemaJson,
+      },
+      additionalProperties: false,
+    },
+  },
+  {
+    ...route,
+    operationId: 'getDataTable',
+    method: 'GET',
+    path: `${tables}/{name}/`,
+    summary: 'A data table and its schema (view_site)',
+  },
+  {
+    ...route,
+    operationId: 'updateDataTable',
+    method: 'PATCH',
+    path: `${tables}/{name}/`,
+    summary: "Change a data table's description (manage_site)",
+    body: {
+      type: 'object',
+      required: ['description'],
+      properties: { description: { type: 'string', maxLength: 2000 } },
+      additionalProperties: false,
+    },
+  },
+  {
+    ...route,
+    operationId: 'dropDataTable',
+    method: 'DELETE',
+    path: `${tables}/{name}/`,
+    summary: 'Drop a data table and its records (manage_site)',
+  },
+  {
+    ...route,
+    operationId: 'addDataTableField',
+    method: 'POST',
+    path: `${tables}/{name}/fields/`,
+    summary: 'Add a field to a data table (manage_site)',
+    body: fieldJson,
+  },
+  {
+    ...route,
+    operationId: 'dropDataTableField',
+    method: 'DELETE',
+    path: `${tables}/{name}/fields/{field}/`,
+    summary: 'Drop a field and its values (manage_site)',
+  },
+  {
+    ...route,
+    operationId: 'addDataTableIndex',
+    method: 'POST',
+    path: `${tables}/{name}/indexes/`,
+    summary: 'Add an index, unique or not (manage_site)',
+    body: indexJson,
+  },
+  {
+    ...route,
+    operationId: 'dropDataTableIndex',
+    method: 'DELETE',
+    path: `${tables}/{name}/indexes/{index}/`,
+    summary: 'Drop an index (manage_site)',
+  },
+  {
+    ...route,
+    operationId: 'listRecords',
+    method: 'GET',
+    path: `${data}/`,
+    summary: 'Records matching equality filters, a page at a time (view_site)',
+    query: { type: 'object', properties: { ...paging, ...visibility } },
+  },
+  {
+    ...route,
+    operationId: 'createRecords',
+    method: 'POST',
+    path: `${data}/`,
+    summary: 'Create a record, or several from an array, all or nothing (change_site)',
+    body: recordBody,
+  },
+  {
+    ...route,
+    operationId: 'updateRecords',
+    method: 'PATCH',
+    path: `${data}/`,
+    summary:
+      'Change records: an array of objects each with its key, or one object applied to the records the filters match (change_site)',
+    query: { type: 'object', properties: visibility },
+    body: recordBody,
+  },
+  {
+    ...route,
+    operationId: 'deleteRecords',
+    method: 'DELETE',
+    path: `${data}/`,
+    summary: 'Delete the records of `ids` or those matching `filter` (delete_site)',
+    query: {
+      type: 'object',
+      properties: { hard_delete: flag, filter: { type: 'string' }, ids: { type: ['string', 'array'] } },
+    },
+  },
+  {
+    ...route,
+    operationId: 'upsertRecords',
+    method: 'POST',
+    path: `${data}/upsert/`,
+    summary: 'Create or update records by the values of unique fields (change_site)',
+    query: { type: 'object', required: ['unique_fields'], properties: { unique_fields: {} } },
+    body: recordBody,
+  },
+  {
+    ...route,
+    operationId: 'getRecord',
+    method: 'GET',
+    path: `${data}/{id}/`,
+    summary: 'One record (view_site)',
+    query: { type: 'object', properties: { include_deleted: flag } },
+  },
+  {
+    ...route,
+    operationId: 'updateRecord',
+    method: 'PATCH',
+    path: `${data}/{id}/`,
+    summary: 'Change some fields of a record (change_site)',
+    query: { type: 'object', properties: { include_deleted: flag } },
+    body: { type: 'object' },
+  },
+  {
+    ...route,
+    operationId: 'deleteRecord',
+    method: 'DELETE',
+    path: `${data}/{id}/`,
+    summary: 'Delete a record: soft when the table has is_deleted, unless hard_delete (delete_site)',
+    query: { type: 'object', properties: { hard_delete: flag } },
+  },
+];

@@ -1,0 +1,187 @@
+import { Duration, Names, RemovalPolicy } from 'aws-cdk-lib';
+import {
+  GatewayVpcEndpointAwsService,
+  InterfaceVpcEndpointAwsService,
+  IpAddresses,
+  Peer,
+  Port,
+  SecurityGroup,
+  type SubnetSelection,
+  SubnetType,
+  Vpc,
+} from 'aws-cdk-lib/aws-ec2';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import {
+  AuroraPostgresEngineVersion,
+  ClusterInstance,
+  Credentials,
+  DatabaseCluster,
+  DatabaseClusterEngine,
+  type DatabaseProxy,
+} from 'aws-cdk-lib/aws-rds';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+
+export interface DataPlaneProps {
+  /** Refuse to delete the cluster; keep a snapshot when the stack goes (default true). */
+  readonly deletionProtection?: boolean;
+  /** Aurora capacity units (ACU) of the Serverless v2 writer (defaults 0.5 to 4). */
+  readonly minCapacity?: number;
+  readonly maxCapacity?: number;
+  /** Availability zones of the VPC (default 2: the least Aurora and RDS Proxy accept). */
+  readonly maxAzs?: number;
+}
+
+/** The database the platform creates in the cluster. */
+export const databaseName = 'platform';
+/** The database user RDS generates the secret for; the functions connect as it through the proxy. */
+export const databaseUser = 'platform_admin';
+
+const postgresPort = 5432;
+
+/**
+ * The data plane (table catalog, records): Aurora PostgreSQL Serverless v2 in the isolated subnets of its own VPC,
+ * credentials generated into Secrets Manager, and an RDS Proxy in front (Lambda opens many short-lived
+ * connections; the proxy pools them). Functions that use SQL run in the same isolated subnets with a security
+ * group that may reach the proxy and HTTPS only; the proxy accepts them alone and the database accepts the proxy
+ * alone. With no NAT, the functions reach AWS services through VPC endpoints: DynamoDB (gateway), KMS and Secrets
+ * Manager (interface).
+ */
+export class DataPlane extends Construct {
+  readonly vpc: Vpc;
+  readonly cluster: DatabaseCluster;
+  readonly proxy: DatabaseProxy;
+  readonly secret: ISecret;
+  /** Attached to every function that uses SQL. */
+  readonly functionSecurityGroup: SecurityGroup;
+  readonly proxySecurityGroup: SecurityGroup;
+  readonly databaseSecurityGroup: SecurityGroup;
+  readonly subnets: SubnetSelection = { subnetType: SubnetType.PRIVATE_ISOLATED };
+
+  constructor(scope: Construct, id: string, props: DataPlaneProps = {}) {
+    super(scope, id);
+    const protect = props.deletionProtection ?? true;
+
+    this.vpc = new Vpc(this, 'Vpc', {
+      ipAddresses: IpAddresses.cidr('10.40.0.0/16'),
+      maxAzs: props.maxAzs ?? 2,
+      natGateways: 0,
+      subnetConfiguration: [{ name: 'data', subnetType: SubnetType.PRIVATE_ISOLATED, cidrMask: 22 }],
+    });
+
+    this.functionSecurityGroup = new SecurityGroup(this, 'FunctionSecurityGroup', {
+      vpc: this.vpc,
+      description: 'Functions that use SQL: the RDS Proxy and HTTPS (VPC endpoints) only',
+      allowAllOutbound: false,
+    });
+    this.proxySecurityGroup = new SecurityGroup(this, 'ProxySecurityGroup', {
+      vpc: this.vpc,
+      description: 'RDS Proxy: from the SQL functions, to the database',
+      allowAllOutbound: false,
+    });
+    this.databaseSecurityGroup = new SecurityGroup(this, 'DatabaseSecurityGroup', {
+      vpc: this.vpc,
+      description: 'Aurora PostgreSQL: from the RDS Proxy only',
+      allowAllOutbound: false,
+    });
+    const endpointSecurityGroup = new SecurityGroup(this, 'EndpointSecurityGroup', {
+      vpc: this.vpc,
+      description: 'Interface VPC endpoints: HTTPS from the SQL functions',
+      allowAllOutbound: false,
+    });
+
+    const pg = Port.tcp(postgresPort);
+    this.functionSecurityGroup.addEgressRule(this.proxySecurityGroup, pg, 'PostgreSQL to the RDS Proxy');
+    // The subnets have no route out of the VPC: HTTPS can only reach the VPC endpoints (DynamoDB's gateway
+    // endpoint answers on public addresses, hence any IPv4 rather than the endpoint group alone).
+    this.functionSecurityGroup.addEgressRule(Peer.anyIpv4(), Port.tcp(443), 'HTTPS to the VPC endpoints');
+    this.proxySecurityGroup.addIngressRule(
+      this.functionSecurityGroup,
+      pg,
+      'PostgreSQL from the SQL functions',
+    );
+    // Proxy to database: `addProxy` below opens the cluster port from the proxy's group, and nothing else.
+    endpointSecurityGroup.addIngressRule(
+      this.functionSecurityGroup,
+      Port.tcp(443),
+      'HTTPS from the SQL functions',
+    );
+
+    this.vpc.addGatewayEndpoint('DynamoDb', {
+      service: GatewayVpcEndpointAwsService.DYNAMODB,
+      subnets: [this.subnets],
+    });
+    for (const [name, service] of [
+      ['Kms', InterfaceVpcEndpointAwsService.KMS],
+      ['SecretsManager', InterfaceVpcEndpointAwsService.SECRETS_MANAGER],
+    ] as const) {
+      this.vpc.addInterfaceEndpoint(name, {
+        service,
+        subnets: this.subnets,
+        securityGroups: [endpointSecurityGroup],
+        privateDnsEnabled: true,
+        // Only the rule above: not the whole VPC.
+        open: false,
+      });
+    }
+
+    this.cluster = new DatabaseCluster(this, 'Cluster', {
+      engine: DatabaseClusterEngine.auroraPostgres({ version: AuroraPostgresEngineVersion.VER_16_4 }),
+      credentials: Credentials.fromGeneratedSecret(databaseUser),
+      defaultDatabaseName: databaseName,
+      writer: ClusterInstance.serverlessV2('Writer'),
+      serverlessV2MinCapacity: props.minCapacity ?? 0.5,
+      serverlessV2MaxCapacity: props.maxCapacity ?? 4,
+      vpc: this.vpc,
+      vpcSubnets: this.subnets,
+      securityGroups: [this.databaseSecurityGroup],
+      port: postgresPort,
+      storageEncrypted: true,
+      iamAuthentication: false,
+      backup: { retention: Duration.days(7) },
+      cloudwatchLogsExports: ['postgresql'],
+      deletionProtection: protect,
+      removalPolicy: protect ? RemovalPolicy.SNAPSHOT : RemovalPolicy.DESTROY,
+    });
+    if (!this.cluster.secret) throw new Error('The cluster has no generated secret');
+    this.secret = this.cluster.secret;
+
+    this.proxy = this.cluster.addProxy('Proxy', {
+      // Proxy names are unique per account and region: derive it from the construct path.
+      dbProxyName: Names.uniqueResourceName(this, { maxLength: 60 }),
+      secrets: [this.secret],
+      vpc: this.vpc,
+      vpcSubnets: this.subnets,
+      securityGroups: [this.proxySecurityGroup],
+      requireTLS: true,
+      idleClientTimeout: Duration.minutes(10),
+      maxConnectionsPercent: 90,
+      borrowTimeout: Duration.seconds(10),
+    });
+  }
+
+  /**
+   * What a SQL function needs besides its VPC placement: where the proxy is and which secret holds the
+   * credentials (read once per container; TLS required by the proxy).
+   */
+  environment(): Record<string, string> {
+    return {
+      DATABASE_HOST: this.proxy.endpoint,
+      DATABASE_PORT: String(postgresPort),
+      DATABASE_NAME: databaseName,
+      DATABASE_USER: databaseUser,
+      DATABASE_SECRET_ARN: this.secret.secretArn,
+      DATABASE_SSL: 'require',
+    };
+  }
+
+  /** The VPC placement of a SQL function (passed to its constructor). */
+  functionPlacement() {
+    return { vpc: this.vpc, vpcSubnets: this.subnets, securityGroups: [this.functionSecurityGroup] };
+  }
+
+  /** Lets a function read the database credentials. */
+  grantConnect(fn: IFunction): void {
+    this.secret.grantRead(fn);
+  }
+}

@@ -1,0 +1,181 @@
+import { AppError, BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors';
+import { findByPhysicalName } from './catalog';
+import type { CatalogEntry, ConstraintInfo } from './model';
+import { pgErrorFields, type Queryable } from './sql';
+
+/** The errors of the data API, in the envelope of doc 3 (shared/http/envelopes.ts, style `data`). */
+
+export function recordNotFound(id: unknown): NotFoundError {
+  return new NotFoundError(`No record with id "${String(id)}".`, 'record_not_found', {
+    title: 'Record not found',
+  });
+}
+
+export function tableNotFound(name: string, app: string): NotFoundError {
+  return new NotFoundError(`App "${app}" has no table "${name}".`, 'table_not_found', {
+    title: 'Table not found',
+  });
+}
+
+export function appNotFound(app: string): NotFoundError {
+  return new NotFoundError(`This site has no app "${app}".`, 'app_not_found', { title: 'App not found' });
+}
+
+export function deleteRefused(detail: string): AppError {
+  return new AppError(403, 'delete_restricted', detail, { title: 'Cannot delete record' });
+}
+
+/** 422: a valid request the table's definition or data does not allow (`{error, detail}`). */
+export function unprocessable(code: string, title: string, detail: string): AppError {
+  return new AppError(422, code, detail, { title });
+}
+
+export function foreignKeyViolation(field: string, detail: string): BadRequestError {
+  return new BadRequestError('foreign_key_violation', detail, {
+    title: 'Foreign key violation',
+    extra: { field },
+  });
+}
+
+export function uniqueViolation(field: string, detail: string): ConflictError {
+  return new ConflictError('unique_violation', detail, {
+    title: 'Unique constraint violation',
+    extra: { field },
+  });
+}
+
+/** What the failed statement was doing: the same SQLSTATE means different things. */
+export type SqlOperation = 'write' | 'delete' | 'schema';
+
+export interface SqlErrorContext {
+  sql: Queryable;
+  schema: string;
+  operation: SqlOperation;
+  /** The table the statement was about, when known (saves a catalog read). */
+  table?: CatalogEntry;
+}
+
+async function constraintOf(
+  context: SqlErrorContext,
+  physical: string | undefined,
+  name: string | undefined,
+): Promise<{ table: CatalogEntry; info: ConstraintInfo } | undefined> {
+  if (!physical || !name) return undefined;
+  const table =
+    context.table?.physical_name === physical
+      ? context.table
+      : await findByPhysicalName(context.sql, context.schema, physical);
+  const info = table?.layout.constraints[name];
+  return table && info ? { table, info } : undefined;
+}
+
+const list = (fields: readonly string[]) => fields.join(', ');
+
+/**
+ * Turns a PostgreSQL error into the API's error by its SQLSTATE and structured fields (constraint, table and
+ * column names), never by its message text; anything else is returned as it is (a 500). Call it after the
+ * transaction has ended: it may read the catalog.
+ */
+export async function mapSqlError(error: unknown, context: SqlErrorContext): Promise<unknown> {
+  const pg = pgErrorFields(error);
+  if (!pg) return error;
+  switch (pg.code) {
+    case '23505': {
+      const found = await constraintOf(context, pg.table_name, pg.constraint_name);
+      const fields = found?.info.fields ?? [];
+      const field = fields.join(',') || 'non_field_errors';
+      const detail =
+        context.operation === 'schema'
+          ? `Existing records share values of (${list(fields)}): they cannot be made unique.`
+          : fields.length === 1
+            ? `A record with this ${fields[0]} already exists.`
+            : `A record with these values of (${list(fields)}) already exists.`;
+      return uniqueViolation(field, detail);
+    }
+    // 23001 restrict_violation: what recent PostgreSQL raises for ON DELETE RESTRICT; 23503 for the rest.
+    case '23001':
+    case '23503': {
+      const found = await constraintOf(context, pg.table_name, pg.constraint_name);
+      if (!found) {
+        return context.operation === 'delete'
+          ? deleteRefused('Other records still reference this record.')
+          : foreignKeyViolation('non_field_errors', 'A referenced record does not exist.');
+      }
+      const { table, info } = found;
+      const target = info.references ?? '';
+      const writingReferrer = context.table?.physical_name === table.physical_name;
+      if (context.operation === 'delete' && info.onDelete === 'SET DEFAULT') {
+        return foreignKeyViolation(
+          info.fields.join(','),
+          `Deleting this record sets ${table.name}.${list(info.fields)} to its default, and no "${target}" record has that value.`,
+        );
+      }
+      if (context.operation === 'delete') {
+        return deleteRefused(
+          `Records of table "${table.name}" still reference this record through ${list(info.fields)} (ON DELETE ${info.onDelete ?? 'RESTRICT'}).`,
+        );
+      }
+      if (!writingReferrer) {
+        return foreignKeyViolation(
+          (info.referencedFields ?? []).join(',') || 'non_field_errors',
+          `Records of table "${table.name}" still reference the old value.`,
+        );
+      }
+      return foreignKeyViolation(
+        info.fields.join(','),
+        `No "${target}" record has this ${list(info.fields)}.`,
+      );
+    }
+    case '23502': {
+      const field = pg.column_name ?? 'non_field_errors';
+      return new ValidationError(
+        {
+          [field]: [
+            context.operation === 'schema'
+              ? 'Existing records have no value for this field: give it a default.'
+              : 'This field is required.',
+          ],
+        },
+        `${field}: a value is required.`,
+      );
+    }
+    case '23514': {
+      const found = await constraintOf(context, pg.table_name, pg.constraint_name);
+      const field = found?.info.fields.join(',') ?? pg.column_name ?? 'non_field_errors';
+      return ValidationError.field(
+        field,
+        context.operation === 'schema'
+          ? 'Existing records do not meet these constraints.'
+          : "The value does not meet the field's constraints.",
+      );
+    }
+    // Values PostgreSQL cannot take although they passed validation (NUL in text, out of range, bad date).
+    case '22001':
+    case '22003':
+    case '22007':
+    case '22008':
+    case '22021':
+    case '22P02':
+    case '22P05':
+      return ValidationError.field(
+        pg.column_name ?? 'non_field_errors',
+        'PostgreSQL cannot store this value.',
+      );
+    case '2201B':
+      return ValidationError.field('constraints.pattern', 'The pattern is not a valid regular expression.');
+    case '42P07':
+    case '42710':
+      return new ConflictError('already_exists', 'A table or index with this name already exists.', {
+        title: 'Already exists',
+      });
+    case '2BP01':
+      return new ConflictError('in_use', 'Other tables depend on it.', { title: 'In use' });
+    case '40001':
+    case '40P01':
+      return new ConflictError('concurrent_change', 'A concurrent change got in the way: try again.', {
+        title: 'Concurrent change',
+      });
+    default:
+      return error;
+  }
+}

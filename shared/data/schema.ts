@@ -1,0 +1,518 @@
+import type { FieldErrors } from '../errors';
+import type { JsonSchema } from '../http/route';
+import {
+  type FieldDef,
+  type FieldType,
+  type ForeignKeyDef,
+  fieldTypes,
+  type IndexDef,
+  type OnDelete,
+  searchLanguages,
+  stringFormats,
+  systemFields,
+  type TableSchema,
+} from './model';
+import { nameProblem } from './names';
+import { typeRule } from './types';
+import { anchored, checkValue } from './validator';
+
+/** Limits of a table schema. */
+export const schemaLimits = { fields: 250, indexes: 50, foreignKeys: 50, enumValues: 1000 } as const;
+
+const names = { type: ['string', 'array'], minItems: 1, items: { type: 'string' } } as const;
+
+/**
+ * The JSON Schema of one field definition: the shape only. Names, types, formats and how constraints fit the type
+ * are checked by `checkTableSchema`, whose messages name the field.
+ */
+export const fieldJson = {
+  type: 'object',
+  required: ['name', 'type'],
+  properties: {
+    name: { type: 'string' },
+    type: { type: 'string' },
+    format: { type: 'string' },
+    title: { type: 'string', maxLength: 200 },
+    description: { type: 'string', maxLength: 2000 },
+    example: {},
+    default: {},
+    constraints: {
+      type: 'object',
+      properties: {
+        required: { type: 'boolean' },
+        unique: { type: 'boolean' },
+        minLength: { type: 'integer', minimum: 0 },
+        maxLength: { type: 'integer', minimum: 0 },
+        minimum: { type: 'number' },
+        maximum: { type: 'number' },
+        pattern: { type: 'string', minLength: 1, maxLength: 1000 },
+        enum: {
+          type: 'array',
+          minItems: 1,
+          maxItems: schemaLimits.enumValues,
+          uniqueItems: true,
+          items: { type: ['string', 'number', 'boolean'] },
+        },
+      },
+      additionalProperties: false,
+    },
+    'x-search': {
+      type: 'object',
+      required: ['fields'],
+      properties: {
+        fields: { type: 'array', minItems: 1, items: { type: 'string' } },
+        language: { type: 'string' },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export const indexJson = {
+  type: 'object',
+  required: ['fields'],
+  properties: { name: { type: 'string' }, fields: names, unique: { type: 'boolean' } },
+  additionalProperties: false,
+} as const;
+
+const relationshipTypeJson = {
+  type: 'object',
+  required: ['name'],
+  properties: {
+    name: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', maxLength: 50 },
+    inverse: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', maxLength: 50 },
+    description: { type: 'string', maxLength: 2000 },
+    constraints: {
+      type: 'object',
+      properties: {
+        max_outgoing: { type: 'integer', minimum: 1 },
+        max_incoming: { type: 'integer', minimum: 1 },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+/** The JSON Schema of a table schema (Frictionless Table Schema plus the extensions in docs/data-tables.md). */
+export const tableSchemaJson = {
+  type: 'object',
+  required: ['fields'],
+  properties: {
+    fields: { type: 'array', minItems: 1, maxItems: schemaLimits.fields, items: fieldJson },
+    primaryKey: names,
+    uniqueKeys: { type: 'array', items: names },
+    foreignKeys: {
+      type: 'array',
+      maxItems: schemaLimits.foreignKeys,
+      items: {
+        type: 'object',
+        required: ['fields', 'reference'],
+        properties: {
+          fields: names,
+          reference: {
+            type: 'object',
+            required: ['resource', 'fields'],
+            properties: { resource: { type: 'string' }, fields: names },
+            additionalProperties: false,
+          },
+          'x-actions': {
+            type: 'object',
+            properties: {
+              onDelete: {
+                type: 'string',
+                enum: ['CASCADE', 'SET NULL', 'SET DEFAULT', 'RESTRICT', 'NO ACTION'],
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+        additionalProperties: false,
+      },
+    },
+    indexes: { type: 'array', maxItems: schemaLimits.indexes, items: indexJson },
+    hierarchy: { type: 'boolean' },
+    graph: {
+      type: 'object',
+      properties: {
+        enabled: { type: 'boolean' },
+        types: { type: 'array', maxItems: 50, items: relationshipTypeJson },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+/** What `checkTableSchema` needs to know about the other tables of the app (foreign-key targets). */
+export type TableLookup = (name: string) => TableSchema | undefined;
+
+export interface SchemaCheck {
+  schema: TableSchema;
+  errors: FieldErrors;
+}
+
+function list(value: unknown): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value.map(String) : [String(value)];
+}
+
+class Problems {
+  readonly errors: FieldErrors = {};
+  add(path: string, message: string): void {
+    const messages = this.errors[path] ?? [];
+    if (!messages.includes(message)) messages.push(message);
+    this.errors[path] = messages;
+  }
+  get empty(): boolean {
+    return Object.keys(this.errors).length === 0;
+  }
+}
+
+const knownTypes: readonly string[] = fieldTypes.filter((type) => type !== 'tsvector');
+
+function checkField(field: FieldDef, path: string, key: boolean, problems: Problems): void {
+  const name = field.name;
+  const nameIssue = nameProblem(name, 'field');
+  if (nameIssue) problems.add(`${path}.name`, nameIssue);
+  if (!(fieldTypes as readonly string[]).includes(field.type)) {
+    problems.add(
+      `${path}.type`,
+      `Unknown type "${field.type}" for field "${name}". Use one of: ${knownTypes.join(', ')}.`,
+    );
+    return;
+  }
+  const rule = typeRule(field.type);
+  if (field.format !== undefined) {
+    const allowed: readonly string[] = field.type === 'string' ? stringFormats : ['default'];
+    if (!allowed.includes(field.format))
+      problems.add(
+        `${path}.format`,
+        field.type === 'string'
+          ? `Unknown format "${field.format}" for field "${name}". Use one of: ${stringFormats.join(', ')}.`
+          : `Field "${name}" of type ${field.type} takes no format.`,
+      );
+  }
+  const c = field.constraints ?? {};
+  for (const constraint of Object.keys(c)) {
+    if (constraint === 'required') continue;
+    const applies =
+      rule.constraints.includes(constraint) &&
+      !(field.format === 'uuid' && ['minLength', 'maxLength', 'pattern'].includes(constraint));
+    if (!applies)
+      problems.add(
+        `${path}.constraints.${constraint}`,
+        `The constraint ${constraint} does not apply to field "${name}" of type ${field.type}.`,
+      );
+  }
+  if (c.minLength !== undefined && c.maxLength !== undefined && c.minLength > c.maxLength)
+    problems.add(`${path}.constraints`, `Field "${name}": minLength is greater than maxLength.`);
+  if (c.minimum !== undefined && c.maximum !== undefined && c.minimum > c.maximum)
+    problems.add(`${path}.constraints`, `Field "${name}": minimum is greater than maximum.`);
+  if (c.pattern !== undefined) {
+    try {
+      new RegExp(anchored(c.pattern), 'u');
+    } catch {
+      problems.add(
+        `${path}.constraints.pattern`,
+        `Field "${name}": the pattern is not a valid regular expression.`,
+      );
+    }
+  }
+  if (c.enum !== undefined && rule.constraints.includes('enum')) {
+    const wrong = c.enum.filter((value) => checkValue({ ...field, constraints: {} }, true, value).length > 0);
+    if (wrong.length > 0)
+      problems.add(
+        `${path}.constraints.enum`,
+        `Field "${name}": the enum values ${wrong.map((value) => JSON.stringify(value)).join(', ')} are not of type ${field.type}.`,
+      );
+  }
+  if (field.default !== undefined) {
+    if (key) problems.add(`${path}.default`, `Field "${name}" is the primary key: it takes no default.`);
+    else if (field.type !== 'tsvector') {
+      const messages = checkValue(field, false, field.default);
+      if (messages.length > 0)
+        problems.add(`${path}.default`, `Field "${name}": the default is not valid. ${messages.join(' ')}`);
+    }
+  }
+  if (field['x-search'] !== undefined && field.type !== 'tsvector')
+    problems.add(
+      `${path}.x-search`,
+      `Only the ${systemFields.searchVector} field (type tsvector) takes x-search.`,
+    );
+}
+
+function checkSystemField(field: FieldDef, path: string, problems: Problems): void {
+  const managed = (type: FieldType, what: string) => {
+    if (field.type !== type)
+      problems.add(`${path}.type`, `Field "${field.name}" ${what}: it must be of type ${type}.`);
+    if (field.constraints !== undefined || field.default !== undefined)
+      problems.add(`${path}`, `Field "${field.name}" ${what}: it takes no constraints and no default.`);
+  };
+  switch (field.name) {
+    case systemFields.createdAt:
+      managed('datetime', 'is set by the platform when a record is created');
+      return;
+    case systemFields.updatedAt:
+      managed('datetime', 'is set by the platform whenever a record changes');
+      return;
+    case systemFields.isDeleted:
+      managed('boolean', 'marks soft-deleted records');
+      return;
+    case systemFields.searchVector:
+      if (field.type !== 'tsvector')
+        problems.add(
+          `${path}.type`,
+          `Field "${field.name}" is the full-text index: it must be of type tsvector.`,
+        );
+      return;
+    default:
+      if (field.type === 'tsvector')
+        problems.add(
+          `${path}.type`,
+          `Only the field named ${systemFields.searchVector} may be of type tsvector (field "${field.name}").`,
+        );
+  }
+}
+
+function checkSearch(schema: TableSchema, problems: Problems, at: (index: number) => string): void {
+  schema.fields.forEach((field, index) => {
+    if (field.type !== 'tsvector') return;
+    const path = `${at(index)}.x-search`;
+    const search = field['x-search'];
+    if (!search) {
+      problems.add(path, `Field "${field.name}" needs x-search: the string fields it is built from.`);
+      return;
+    }
+    if (!(searchLanguages as readonly string[]).includes(search.language))
+      problems.add(
+        `${path}.language`,
+        `Unknown language "${search.language}". Use one of: ${searchLanguages.join(', ')}.`,
+      );
+    for (const source of search.fields) {
+      const target = schema.fields.find((candidate) => candidate.name === source);
+      if (target?.type !== 'string')
+        problems.add(`${path}.fields`, `"${source}" is not a string field of this table.`);
+    }
+  });
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item) => b.includes(item));
+}
+
+/** The field sets that are unique in a table: its key, unique fields, unique keys and unique indexes. */
+export function uniqueSets(schema: TableSchema): string[][] {
+  return [
+    schema.primaryKey,
+    ...schema.fields.filter((field) => field.constraints?.unique).map((field) => [field.name]),
+    ...schema.uniqueKeys,
+    ...schema.indexes.filter((index) => index.unique).map((index) => index.fields),
+  ];
+}
+
+export function hasUniqueSet(schema: TableSchema, fields: readonly string[]): boolean {
+  return uniqueSets(schema).some((set) => sameSet(set, fields));
+}
+
+function checkFieldList(
+  schema: TableSchema,
+  fields: string[],
+  path: string,
+  problems: Problems,
+  what: string,
+): boolean {
+  let ok = fields.length > 0;
+  if (!ok) problems.add(path, `Name at least one field for ${what}.`);
+  if (new Set(fields).size !== fields.length) {
+    problems.add(path, `A field is named twice in ${what}.`);
+    ok = false;
+  }
+  for (const name of fields) {
+    const field = schema.fields.find((candidate) => candidate.name === name);
+    if (!field) {
+      problems.add(path, `Unknown field "${name}" in ${what}.`);
+      ok = false;
+    } else if (!typeRule(field.type).comparable) {
+      problems.add(path, `Field "${name}" of type ${field.type} cannot be used in ${what}.`);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+function checkForeignKey(
+  schema: TableSchema,
+  tableName: string,
+  fk: ForeignKeyDef,
+  path: string,
+  lookup: TableLookup,
+  problems: Problems,
+): void {
+  if (!checkFieldList(schema, fk.fields, `${path}.fields`, problems, 'a foreign key')) return;
+  const resource = fk.reference.resource;
+  const self = resource === '' || resource === tableName;
+  const target = self ? schema : lookup(resource);
+  if (!target) {
+    problems.add(`${path}.reference.resource`, `There is no table "${resource}" in this app.`);
+    return;
+  }
+  const targetName = self ? tableName : resource;
+  const refs = fk.reference.fields;
+  if (refs.length !== fk.fields.length) {
+    problems.add(`${path}.reference.fields`, 'A foreign key names as many fields as it references.');
+    return;
+  }
+  if (!hasUniqueSet(target, refs)) {
+    problems.add(
+      `${path}.reference.fields`,
+      `(${refs.join(', ')}) is not the primary key or a unique key of table "${targetName}".`,
+    );
+    return;
+  }
+  fk.fields.forEach((name, index) => {
+    const field = schema.fields.find((candidate) => candidate.name === name) as FieldDef;
+    const ref = target.fields.find((candidate) => candidate.name === refs[index]) as FieldDef;
+    if (field.type !== ref.type || (field.format === 'uuid') !== (ref.format === 'uuid'))
+      problems.add(
+        `${path}.fields`,
+        `Field "${name}" (${describeType(field)}) cannot reference "${targetName}.${ref.name}" (${describeType(ref)}).`,
+      );
+  });
+  const rule = fk['x-actions'].onDelete;
+  for (const name of fk.fields) {
+    const field = schema.fields.find((candidate) => candidate.name === name) as FieldDef;
+    const nullable = !field.constraints?.required && schema.primaryKey[0] !== name;
+    if (rule === 'SET NULL' && !nullable)
+      problems.add(
+        `${path}.x-actions.onDelete`,
+        `SET NULL needs field "${name}" to be optional (not required).`,
+      );
+    if (rule === 'SET DEFAULT' && !nullable && field.default === undefined)
+      problems.add(
+        `${path}.x-actions.onDelete`,
+        `SET DEFAULT needs a default for the required field "${name}".`,
+      );
+  }
+}
+
+function describeType(field: FieldDef): string {
+  return field.format && field.format !== 'default' ? `${field.type}/${field.format}` : field.type;
+}
+
+/** Field definitions in a stable shape: constraints only when some are set. */
+function normalizeField(raw: FieldDef): FieldDef {
+  const field: FieldDef = { name: raw.name, type: raw.type };
+  if (raw.format !== undefined && raw.format !== 'default') field.format = raw.format;
+  if (raw.title !== undefined) field.title = raw.title;
+  if (raw.description !== undefined) field.description = raw.description;
+  if (raw.example !== undefined) field.example = raw.example;
+  if (raw.constraints && Object.keys(raw.constraints).length > 0) field.constraints = { ...raw.constraints };
+  if (raw.default !== undefined) field.default = raw.default;
+  if (raw['x-search'])
+    field['x-search'] = {
+      fields: [...raw['x-search'].fields],
+      language: raw['x-search'].language ?? 'english',
+    };
+  return field;
+}
+
+/** Raw input, as the route's JSON Schema lets it through. */
+export interface RawTableSchema {
+  fields: FieldDef[];
+  primaryKey?: string | string[];
+  uniqueKeys?: (string | string[])[];
+  foreignKeys?: {
+    fields: string | string[];
+    reference: { resource: string; fields: string | string[] };
+    'x-actions'?: { onDelete?: OnDelete };
+  }[];
+  indexes?: { name?: string; fields: string | string[]; unique?: boolean }[];
+  hierarchy?: boolean;
+  graph?: TableSchema['graph'];
+}
+
+/**
+ * Normalizes a table schema and checks everything about it that JSON Schema cannot: names, types, formats,
+ * constraints against types, defaults against constraints, system fields, keys, foreign keys (against the other
+ * tables of the app) and indexes. Error keys are paths in the schema (`fields.2.type`); messages name the field.
+ * A table without a declared key gets `id`: its `id` field when it has one, else a generated UUID.
+ */
+export function checkTableSchema(raw: RawTableSchema, tableName: string, lookup: TableLookup): SchemaCheck {
+  const problems = new Problems();
+  const fields = raw.fields.map(normalizeField);
+  let primaryKey = list(raw.primaryKey);
+  // Error paths name the client's field positions, also when an `id` field is put in front of them.
+  let shift = 0;
+  if (primaryKey.length === 0) {
+    if (!fields.some((field) => field.name === 'id')) {
+      fields.unshift({ name: 'id', type: 'string', format: 'uuid' });
+      shift = 1;
+    }
+    primaryKey = ['id'];
+  }
+  const at = (index: number) => `fields.${index - shift}`;
+  const schema: TableSchema = {
+    fields,
+    primaryKey,
+    uniqueKeys: (raw.uniqueKeys ?? []).map(list),
+    foreignKeys: (raw.foreignKeys ?? []).map((fk) => ({
+      fields: list(fk.fields),
+      reference: { resource: fk.reference.resource, fields: list(fk.reference.fields) },
+      'x-actions': { onDelete: fk['x-actions']?.onDelete ?? 'RESTRICT' },
+    })),
+    indexes: (raw.indexes ?? []).map(
+      (index): IndexDef => ({
+        name: index.name ?? `${list(index.fields).join('_')}_idx`,
+        fields: list(index.fields),
+        unique: index.unique ?? false,
+      }),
+    ),
+  };
+  if (raw.hierarchy !== undefined) schema.hierarchy = raw.hierarchy;
+  if (raw.graph !== undefined) schema.graph = raw.graph;
+
+  const seen = new Map<string, number>();
+  fields.forEach((field, index) => {
+    const path = at(index);
+    const earlier = seen.get(field.name);
+    if (earlier !== undefined) problems.add(`${path}.name`, `Field "${field.name}" is declared twice.`);
+    seen.set(field.name, index);
+    checkField(field, path, primaryKey[0] === field.name, problems);
+    if ((fieldTypes as readonly string[]).includes(field.type)) checkSystemField(field, path, problems);
+  });
+  if (!problems.empty) return { schema, errors: problems.errors };
+
+  if (primaryKey.length > 1)
+    problems.add(
+      'primaryKey',
+      'Composite primary keys are not supported: use one key field and declare the combination in uniqueKeys.',
+    );
+  const key = fields.find((field) => field.name === primaryKey[0]);
+  if (!key) problems.add('primaryKey', `The primary key "${primaryKey[0]}" is not a field of the table.`);
+  else if (key.type !== 'string' && key.type !== 'integer')
+    problems.add('primaryKey', `The primary key "${key.name}" must be of type string or integer.`);
+  else if (Object.values(systemFields).includes(key.name as never))
+    problems.add('primaryKey', `The platform field "${key.name}" cannot be the primary key.`);
+  schema.uniqueKeys.forEach((unique, index) => {
+    checkFieldList(schema, unique, `uniqueKeys.${index}`, problems, 'a unique key');
+  });
+  const indexNames = new Set<string>();
+  schema.indexes.forEach((index, position) => {
+    const path = `indexes.${position}`;
+    const issue = nameProblem(index.name, 'index');
+    if (issue) problems.add(`${path}.name`, issue);
+    if (indexNames.has(index.name)) problems.add(`${path}.name`, `Index "${index.name}" is declared twice.`);
+    indexNames.add(index.name);
+    checkFieldList(schema, index.fields, `${path}.fields`, problems, 'an index');
+  });
+  checkSearch(schema, problems, at);
+  if (fields.filter((field) => field.type === 'tsvector').length > 1)
+    problems.add('fields', 'A table has at most one tsvector field.');
+  if (problems.empty)
+    schema.foreignKeys.forEach((fk, index) => {
+      checkForeignKey(schema, tableName, fk, `foreignKeys.${index}`, lookup, problems);
+    });
+  return { schema, errors: problems.errors };
+}

@@ -1,0 +1,122 @@
+import type { App } from '../accounts/model';
+import { findTable } from './catalog';
+import { tableNotFound } from './errors';
+import type { CatalogEntry, FieldDef, TableSchema } from './model';
+import { systemFields } from './model';
+import { uniqueSets } from './schema';
+import type { Queryable } from './sql';
+import { typeRule } from './types';
+import { compileRecordValidators, isReadOnly, type RecordValidators } from './validator';
+
+/** Where a request's tables live: the site's schema and the app. Built from the request's resolved site only. */
+export interface TableScope {
+  /** The site's PostgreSQL schema (names.ts `siteSchemaName`). */
+  schema: string;
+  site: string;
+  app: App;
+}
+
+/** A data table ready for record operations: its catalog entry plus what is derived from it once per version. */
+export interface DataTable {
+  schema: string;
+  entry: CatalogEntry;
+  definition: TableSchema;
+  name: string;
+  physical: string;
+  key: FieldDef;
+  fields: ReadonlyMap<string, FieldDef>;
+  /** Fields shown in records (all but the search vector). */
+  visible: readonly FieldDef[];
+  softDelete: boolean;
+  hasCreatedAt: boolean;
+  hasUpdatedAt: boolean;
+  uniqueSets: readonly string[][];
+  validators: RecordValidators;
+}
+
+const cacheLimit = 256;
+const cache = new Map<string, DataTable>();
+
+/** Compiles a catalog entry, once per (site, table, version) per container. */
+export function compileTable(schema: string, entry: CatalogEntry): DataTable {
+  const cacheKey = `${schema}/${entry.id}/${entry.version}`;
+  const cached = cache.get(cacheKey);
+  if (cached) {
+    // Refresh the entry (timestamps, description); the compiled parts depend on the version only.
+    return { ...cached, entry };
+  }
+  const definition = entry.definition;
+  const fields = new Map(definition.fields.map((field) => [field.name, field]));
+  const table: DataTable = {
+    schema,
+    entry,
+    definition,
+    name: entry.name,
+    physical: entry.physical_name,
+    key: fields.get(definition.primaryKey[0] as string) as FieldDef,
+    fields,
+    visible: definition.fields.filter((field) => field.type !== 'tsvector'),
+    softDelete: fields.get(systemFields.isDeleted)?.type === 'boolean',
+    hasCreatedAt: fields.has(systemFields.createdAt),
+    hasUpdatedAt: fields.has(systemFields.updatedAt),
+    uniqueSets: uniqueSets(definition),
+    validators: compileRecordValidators(definition),
+  };
+  if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value as string);
+  cache.set(cacheKey, table);
+  return table;
+}
+
+/** Loads a table of the scope's app; 404 when the app has none of this name. */
+export async function openTable(
+  sql: Queryable,
+  scope: TableScope,
+  name: string,
+  lock?: 'share' | 'update',
+): Promise<DataTable> {
+  const entry = await findTable(sql, scope.schema, scope.app.id, name, lock);
+  if (!entry) throw tableNotFound(name, scope.app.slug);
+  return compileTable(scope.schema, entry);
+}
+
+export type Row = Record<string, unknown>;
+
+/** A stored row as the API shows it: schema field order, values in their JSON form, no search vector. */
+export function present(table: DataTable, row: Row): Row {
+  const record: Row = {};
+  for (const field of table.visible) {
+    const value = row[field.name];
+    record[field.name] = value === null || value === undefined ? null : typeRule(field.type).output(value);
+  }
+  return record;
+}
+
+/** The names of the columns a record shows. */
+export function visibleColumns(table: DataTable): string[] {
+  return table.visible.map((field) => field.name);
+}
+
+/** Fields of a body the platform fills in itself are dropped (clients may send records back as they got them). */
+export function withoutReadOnly(table: DataTable, body: Row): Row {
+  const out: Row = {};
+  for (const [name, value] of Object.entries(body)) {
+    const field = table.fields.get(name);
+    if (field && isReadOnly(field)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A primary-key value read from text (a path segment, `ids`); undefined when it cannot be one. */
+export function keyFromText(table: DataTable, text: string): string | number | undefined {
+  const key = table.key;
+  if (key.type === 'integer') {
+    if (!/^-?\d{1,16}$/.test(text)) return undefined;
+    const value = Number(text);
+    return Number.isSafeInteger(value) ? value : undefined;
+  }
+  if (key.format === 'uuid') return uuidPattern.test(text) ? text.toLowerCase() : undefined;
+  return text;
+}

@@ -1,0 +1,171 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PlatformStack } from '../../infra/stack';
+import { groups } from '../../shared/http/routes';
+
+let template: Template;
+
+beforeAll(() => {
+  // Skip esbuild bundling of the function assets: the template is what these tests check.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  template = Template.fromStack(new PlatformStack(app, 'Test', { deletionProtection: true }));
+});
+
+type Resource = { Type: string; Properties: Record<string, any> };
+
+function resources(type: string): [string, Resource][] {
+  return Object.entries(template.findResources(type)) as [string, Resource][];
+}
+
+function logicalId(type: string, description: string): string {
+  const found = resources(type).find(([, resource]) =>
+    resource.Properties.GroupDescription?.startsWith(description),
+  );
+  if (!found) throw new Error(`no ${type} described "${description}"`);
+  return found[0];
+}
+
+const groupId = (id: string) => ({ 'Fn::GetAtt': [id, 'GroupId'] });
+
+describe('DataPlane', () => {
+  it('runs Aurora PostgreSQL 16 Serverless v2, encrypted and protected, in a private subnet group', () => {
+    template.hasResourceProperties('AWS::RDS::DBCluster', {
+      Engine: 'aurora-postgresql',
+      EngineVersion: Match.stringLikeRegexp('^16\\.'),
+      ServerlessV2ScalingConfiguration: { MinCapacity: 0.5, MaxCapacity: 4 },
+      StorageEncrypted: true,
+      DeletionProtection: true,
+      DatabaseName: 'platform',
+    });
+    template.hasResourceProperties('AWS::RDS::DBInstance', {
+      DBInstanceClass: 'db.serverless',
+      PubliclyAccessible: false,
+    });
+    template.hasResource('AWS::RDS::DBCluster', { DeletionPolicy: 'Snapshot' });
+  });
+
+  it('keeps the credentials in Secrets Manager, never in the template', () => {
+    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: Match.objectLike({ GenerateStringKey: 'password' }),
+    });
+    const [[, cluster]] = resources('AWS::RDS::DBCluster') as [[string, Resource]];
+    expect(JSON.stringify(cluster.Properties.MasterUserPassword)).toContain('{{resolve:secretsmanager:');
+  });
+
+  it('puts an RDS Proxy in front, authenticating with the secret and requiring TLS', () => {
+    template.hasResourceProperties('AWS::RDS::DBProxy', {
+      EngineFamily: 'POSTGRESQL',
+      RequireTLS: true,
+      Auth: [Match.objectLike({ AuthScheme: 'SECRETS' })],
+    });
+    template.hasResourceProperties('AWS::RDS::DBProxyTargetGroup', {
+      DBClusterIdentifiers: Match.anyValue(),
+    });
+  });
+
+  it('uses a VPC of isolated subnets only: no internet or NAT gateway', () => {
+    template.resourceCountIs('AWS::EC2::InternetGateway', 0);
+    template.resourceCountIs('AWS::EC2::NatGateway', 0);
+    const subnets = resources('AWS::EC2::Subnet');
+    expect(subnets.length).toBeGreaterThanOrEqual(2);
+    for (const [, subnet] of subnets) {
+      expect(subnet.Properties.MapPublicIpOnLaunch).toBe(false);
+      expect(subnet.Properties.Tags).toContainEqual({ Key: 'aws-cdk:subnet-type', Value: 'Isolated' });
+    }
+  });
+
+  it('reaches DynamoDB, KMS and Secrets Manager through VPC endpoints', () => {
+    const services = resources('AWS::EC2::VPCEndpoint').map(([, endpoint]) =>
+      JSON.stringify(endpoint.Properties.ServiceName),
+    );
+    expect(services.some((name) => name.includes('.dynamodb'))).toBe(true);
+    expect(services.some((name) => name.includes('.kms'))).toBe(true);
+    expect(services.some((name) => name.includes('.secretsmanager'))).toBe(true);
+  });
+
+  it('lets the database accept connections from the proxy only', () => {
+    const database = logicalId('AWS::EC2::SecurityGroup', 'Aurora PostgreSQL');
+    const proxy = logicalId('AWS::EC2::SecurityGroup', 'RDS Proxy');
+    const [[, group]] = resources('AWS::EC2::SecurityGroup').filter(([id]) => id === database) as [
+      [string, Resource],
+    ];
+    expect(group.Properties.SecurityGroupIngress).toBeUndefined();
+    const ingress = resources('AWS::EC2::SecurityGroupIngress').filter(
+      ([, rule]) => JSON.stringify(rule.Properties.GroupId) === JSON.stringify(groupId(database)),
+    );
+    expect(ingress.length).toBeGreaterThan(0);
+    for (const [, rule] of ingress) expect(rule.Properties.SourceSecurityGroupId).toEqual(groupId(proxy));
+  });
+
+  it('lets the proxy accept connections from the SQL functions only', () => {
+    const proxy = logicalId('AWS::EC2::SecurityGroup', 'RDS Proxy');
+    const functions = logicalId('AWS::EC2::SecurityGroup', 'Functions that use SQL');
+    const ingress = resources('AWS::EC2::SecurityGroupIngress').filter(
+      ([, rule]) => JSON.stringify(rule.Properties.GroupId) === JSON.stringify(groupId(proxy)),
+    );
+    expect(
+      ingress.map(([, rule]) => [rule.Properties.SourceSecurityGroupId, rule.Properties.FromPort]),
+    ).toEqual([[groupId(functions), 5432]]);
+  });
+
+  it('lets the SQL functions open PostgreSQL connections to the proxy and nothing else but HTTPS', () => {
+    const proxy = logicalId('AWS::EC2::SecurityGroup', 'RDS Proxy');
+    const functions = logicalId('AWS::EC2::SecurityGroup', 'Functions that use SQL');
+    const [[, group]] = resources('AWS::EC2::SecurityGroup').filter(([id]) => id === functions) as [
+      [string, Resource],
+    ];
+    expect(group.Properties.SecurityGroupEgress).toEqual([
+      expect.objectContaining({ CidrIp: '0.0.0.0/0', FromPort: 443, ToPort: 443 }),
+    ]);
+    const egress = resources('AWS::EC2::SecurityGroupEgress').filter(
+      ([, rule]) => JSON.stringify(rule.Properties.GroupId) === JSON.stringify(groupId(functions)),
+    );
+    expect(
+      egress.map(([, rule]) => [rule.Properties.DestinationSecurityGroupId, rule.Properties.FromPort]),
+    ).toEqual([[groupId(proxy), 5432]]);
+  });
+
+  it('runs every group that uses SQL in the VPC with the proxy address and the secret, and no other group', () => {
+    const functions = logicalId('AWS::EC2::SecurityGroup', 'Functions that use SQL');
+    for (const group of Object.values(groups)) {
+      const [found] = resources('AWS::Lambda::Function').filter(
+        ([, fn]) => fn.Properties.Description === group.description,
+      );
+      if (!found) continue;
+      const [, fn] = found;
+      if (group.usesSql) {
+        expect(fn.Properties.VpcConfig.SecurityGroupIds).toEqual([groupId(functions)]);
+        expect(fn.Properties.VpcConfig.SubnetIds.length).toBeGreaterThanOrEqual(2);
+        expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(
+          expect.arrayContaining([
+            'DATABASE_HOST',
+            'DATABASE_PORT',
+            'DATABASE_NAME',
+            'DATABASE_USER',
+            'DATABASE_SECRET_ARN',
+          ]),
+        );
+      } else {
+        expect(fn.Properties.VpcConfig).toBeUndefined();
+        expect(fn.Properties.Environment.Variables.DATABASE_SECRET_ARN).toBeUndefined();
+      }
+    }
+    expect(Object.values(groups).some((group) => group.usesSql)).toBe(true);
+  });
+
+  it('grants the SQL functions read access to the database secret', () => {
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: Match.arrayWith(['secretsmanager:GetSecretValue']),
+            Effect: 'Allow',
+            Resource: { Ref: Match.stringLikeRegexp('ClusterSecretAttachment') },
+          }),
+        ]),
+      },
+    });
+  });
+});
