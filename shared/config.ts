@@ -15,6 +15,11 @@ export interface Config {
   readonly adminPassword: string | undefined;
   /** Any PostgreSQL; when absent locally, embedded PGlite is used. */
   readonly databaseUrl: string | undefined;
+  /**
+   * The cloud's database: RDS Proxy endpoint, user, and the Secrets Manager secret that holds the password (used
+   * when DATABASE_URL is absent).
+   */
+  readonly databaseEndpoint: DatabaseEndpoint | undefined;
   /** Connections per container; 1 against the embedded PGlite, which serves one connection at a time. */
   readonly databasePoolSize: number;
   /** Any DynamoDB endpoint; when absent locally, the embedded DynamoDB is started. */
@@ -33,6 +38,15 @@ export interface Config {
   /** KMS asymmetric key (ECC_NIST_P256) that signs JWTs in the cloud. */
   readonly jwtSigningKeyId: string | undefined;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+export interface DatabaseEndpoint {
+  readonly host: string;
+  readonly port: number;
+  readonly name: string;
+  readonly user: string;
+  readonly secretArn: string;
+  readonly ssl: boolean;
 }
 
 export class ConfigError extends Error {
@@ -61,6 +75,21 @@ function required(env: Env, key: string): string {
   return value;
 }
 
+function databaseEndpoint(env: Env): DatabaseEndpoint | undefined {
+  const host = optional(env, 'DATABASE_HOST');
+  if (!host) return undefined;
+  const secretArn = optional(env, 'DATABASE_SECRET_ARN');
+  if (!secretArn) throw new ConfigError('DATABASE_SECRET_ARN is required with DATABASE_HOST');
+  return {
+    host,
+    port: integer(env, 'DATABASE_PORT', 5432),
+    name: optional(env, 'DATABASE_NAME') ?? 'postgres',
+    user: optional(env, 'DATABASE_USER') ?? 'postgres',
+    secretArn,
+    ssl: optional(env, 'DATABASE_SSL') !== 'disable',
+  };
+}
+
 const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 /** Reads the configuration from an environment, failing fast with the missing or malformed key's name. */
@@ -79,6 +108,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminEmail: optional(env, 'ADMIN_EMAIL'),
     adminPassword: optional(env, 'ADMIN_PASSWORD'),
     databaseUrl: optional(env, 'DATABASE_URL'),
+    databaseEndpoint: databaseEndpoint(env),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 2),
     dynamodbEndpoint: optional(env, 'DYNAMODB_ENDPOINT'),
     tableName: runtime === 'aws' ? required(env, 'TABLE_NAME') : (optional(env, 'TABLE_NAME') ?? 'platform'),

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { SecretsManagerPassword } from './adapters/aws/database-password';
 import { KmsSigner } from './adapters/aws/kms-signer';
 import { LocalKeySigner } from './adapters/local/key-signer';
 import type { TokenSigner } from './auth/signer';
@@ -9,7 +11,7 @@ import { TokenService } from './auth/tokens';
 import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
 import { createLogger, type Logger } from './log';
-import { createSql, type Sql } from './sql/client';
+import { createSql, type Sql, type SqlEndpoint } from './sql/client';
 import type { Store } from './store/store';
 
 /** Everything services need, built once per container (cold start) and passed explicitly. */
@@ -48,6 +50,17 @@ function createSigner(config: Config): TokenSigner {
   return new LocalKeySigner(join(config.dataDir, 'keys', 'jwt-signing-key.pem'));
 }
 
+/** Where the data plane is: DATABASE_URL, or the cloud's proxy endpoint with the password from its secret. */
+function sqlTarget(config: Config): string | SqlEndpoint {
+  if (config.databaseUrl) return config.databaseUrl;
+  const endpoint = config.databaseEndpoint;
+  if (!endpoint)
+    throw new Error('No database is configured: set DATABASE_URL, or DATABASE_HOST and DATABASE_SECRET_ARN');
+  const { secretArn, ...rest } = endpoint;
+  const secret = new SecretsManagerPassword(new SecretsManagerClient({ region: config.region }), secretArn);
+  return { ...rest, password: () => secret.get() };
+}
+
 /** Builds the dependencies of the handlers from configuration, choosing each port's adapter once. */
 export function buildDeps(config: Config, overrides: DepsOverrides = {}): Deps {
   const clock = overrides.clock ?? systemClock;
@@ -60,8 +73,7 @@ export function buildDeps(config: Config, overrides: DepsOverrides = {}): Deps {
     clock,
     store: createStore(config),
     sql: () => {
-      if (!config.databaseUrl) throw new Error('DATABASE_URL is not configured');
-      sql ??= createSql(config.databaseUrl, config.databasePoolSize);
+      sql ??= createSql(sqlTarget(config), config.databasePoolSize);
       return sql;
     },
     tokens: new TokenService(

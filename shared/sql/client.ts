@@ -1,4 +1,5 @@
 import postgres from 'postgres';
+import type { DatabaseEndpoint } from '../config';
 
 export type Sql = postgres.Sql;
 
@@ -6,8 +7,8 @@ export type Sql = postgres.Sql;
  * Opens the data-plane client: one per container, a small pool that closes idle connections (Lambda freezes
  * containers), and no named prepared statements so that RDS Proxy does not pin connections.
  */
-export function createSql(url: string, poolSize: number): Sql {
-  return postgres(url, {
+export function createSql(target: string | SqlEndpoint, poolSize: number): Sql {
+  const options = {
     max: poolSize,
     idle_timeout: 20,
     max_lifetime: 60 * 10,
@@ -15,5 +16,19 @@ export function createSql(url: string, poolSize: number): Sql {
     prepare: false,
     onnotice: () => {},
     connection: { application_name: 'platform' },
+  };
+  if (typeof target === 'string') return postgres(target, options);
+  return postgres({
+    ...options,
+    host: target.host,
+    port: target.port,
+    database: target.name,
+    username: target.user,
+    // Asked for on every new connection, so a rotated secret is picked up without a restart.
+    password: target.password,
+    ssl: target.ssl ? 'require' : false,
   });
 }
+
+/** A database reached by host and credentials, the password read from a secret store. */
+export type SqlEndpoint = Omit<DatabaseEndpoint, 'secretArn'> & { password: () => Promise<string> };

@@ -29,3 +29,28 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow('PORT must be a non-negative integer, got "eighty"');
   });
 });
+
+describe('loadConfig database endpoint', () => {
+  it('reads the proxy endpoint and secret the stack passes', () => {
+    const config = loadConfig({
+      DATABASE_HOST: 'proxy.example',
+      DATABASE_PORT: '5432',
+      DATABASE_NAME: 'platform',
+      DATABASE_USER: 'platform_admin',
+      DATABASE_SECRET_ARN: 'arn:secret',
+      DATABASE_SSL: 'require',
+    });
+    expect(config.databaseEndpoint).toEqual({
+      host: 'proxy.example',
+      port: 5432,
+      name: 'platform',
+      user: 'platform_admin',
+      secretArn: 'arn:secret',
+      ssl: true,
+    });
+  });
+
+  it('names the missing secret', () => {
+    expect(() => loadConfig({ DATABASE_HOST: 'proxy.example' })).toThrow('DATABASE_SECRET_ARN is required');
+  });
+});
