@@ -87,3 +87,37 @@ describe('PlatformStack', () => {
     }
   });
 });
+
+describe('PlatformStack endpoint groups', () => {
+  function integrationTarget(routeKey: string): string {
+    const route = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).find(
+      (resource) => resource.Properties.RouteKey === routeKey,
+    );
+    if (!route) throw new Error(`no route ${routeKey}`);
+    const integrationId = (route.Properties.Target['Fn::Join'][1] as unknown[])[1] as { Ref: string };
+    const integration = template.findResources('AWS::ApiGatewayV2::Integration')[integrationId.Ref];
+    return JSON.stringify(integration?.Properties.IntegrationUri);
+  }
+
+  it('sends the role routes to the roles function', () => {
+    for (const key of [
+      'GET /api/app/{app_slug}/roles',
+      'POST /api/assign/roles',
+      'DELETE /api/revoke/roles',
+      'GET /api/roles/{role_slug}/descendants',
+      'POST /api/users/{username}/roles',
+    ]) {
+      expect(integrationTarget(key)).toContain('RolesFunction');
+    }
+  });
+
+  it('sends the record routes to the data function', () => {
+    for (const key of [
+      'POST /api/apps/{app_slug}/datatables/{name}/data',
+      'POST /api/apps/{app_slug}/datatables/{name}/data/upsert',
+      'DELETE /api/apps/{app_slug}/datatables/{name}/data/{id}',
+    ]) {
+      expect(integrationTarget(key)).toContain('DataFunction');
+    }
+  });
+});
