@@ -60,7 +60,7 @@ function messageOf(error: ErrorObject): string {
     case 'additionalProperties':
       return 'Unknown field.';
     case 'type':
-      return `Must be of type ${String(params.type)}.`;
+      return `Must be of type ${String(params.type).split(',').join(' or ')}.`;
     case 'minLength':
       return params.limit === 1
         ? 'This field may not be blank.'

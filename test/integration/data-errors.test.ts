@@ -79,7 +79,7 @@ describe('400 Validation failed', () => {
   it('names a type and a format violation', async () => {
     const response = await tenant.owner.post(members, { name: 'Al', age: '30', email: 'not-an-email' });
     expect(response.body.details).toEqual({
-      age: ['Must be of type integer,null.'],
+      age: ['Must be of type integer or null.'],
       email: ['Must be a valid email.'],
     });
   });

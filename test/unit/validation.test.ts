@@ -58,3 +58,14 @@ describe('summarize', () => {
     expect(summarize({ a: ['Bad.'], b: ['Worse.', 'Worst.'] })).toBe('a: Bad. b: Worse. Worst.');
   });
 });
+
+describe('validate type messages', () => {
+  it('names every allowed type in words', () => {
+    try {
+      validate({ type: 'object', properties: { age: { type: ['integer', 'null'] } } }, { age: 'x' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ValidationError).fields).toEqual({ age: ['Must be of type integer or null.'] });
+    }
+  });
+});
