@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { reservedParameters } from './parameters';
 
 /**
  * Names of data tables and fields, and the PostgreSQL names derived from them. Every user-given name is checked
@@ -28,29 +29,6 @@ const reservedWords = new Set(
     .filter(Boolean),
 );
 
-/**
- * Query-string parameters of the records API (this issue's and those the query language and graph add): a field
- * with one of these names could never be filtered by `name=value`.
- */
-const queryParameters = new Set([
-  'page',
-  'page_size',
-  'ordering',
-  'search',
-  'populate',
-  'include',
-  'include_deleted',
-  'only_deleted',
-  'hard_delete',
-  'ids',
-  'filter',
-  'unique_fields',
-  'depth',
-  'format',
-  'relationship_type',
-  'graph_types',
-]);
-
 export function isReservedWord(name: string): boolean {
   return reservedWords.has(name.toLowerCase());
 }
@@ -65,7 +43,7 @@ export function nameProblem(name: string, kind: 'table' | 'field' | 'index'): st
   if (name.includes('__'))
     return `The ${kind} name "${name}" may not contain "__", which separates JSON properties and operators in filters.`;
   if (isReservedWord(name)) return `The ${kind} name "${name}" is a reserved SQL word.`;
-  if (kind === 'field' && queryParameters.has(name))
+  if (kind === 'field' && reservedParameters.has(name))
     return `The field name "${name}" is a query parameter of the records API.`;
   if (kind === 'table' && name.endsWith('_edges'))
     return `The table name "${name}" ends with "_edges", which is kept for graph edge tables.`;

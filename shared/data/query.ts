@@ -2,6 +2,7 @@ import type { FieldErrors } from '../errors';
 import { ValidationError } from '../errors';
 import type { FieldDef } from './model';
 import { systemFields } from './model';
+import { controlParameters } from './parameters';
 import { type Fragment, join, type Queryable } from './sql';
 import type { DataTable } from './table';
 import { isJsonType, timeOfDay, typeRule } from './types';
@@ -35,18 +36,6 @@ export interface PageRequest {
   page: number;
   pageSize: number;
 }
-
-/** The query-string parameters that are not filters. */
-export const controlParameters: ReadonlySet<string> = new Set([
-  'page',
-  'page_size',
-  'include_deleted',
-  'only_deleted',
-  'hard_delete',
-  'ids',
-  'filter',
-  'unique_fields',
-]);
 
 export function visibilityOf(query: { include_deleted?: boolean; only_deleted?: boolean }): Visibility {
   if (query.only_deleted) return 'deleted';
