@@ -80,6 +80,15 @@ async function dataPlane(ctx: Ctx<unknown, unknown>): Promise<Sql> {
   return sql;
 }
 
+/** The authorized app scope of a data request and the migrated data-plane client. */
+async function tableAccess(
+  ctx: Ctx<unknown, unknown>,
+  action: SiteAction,
+): Promise<{ scope: TableScope; sql: Sql }> {
+  const scope = await scopeOf(ctx, action);
+  return { scope, sql: await dataPlane(ctx) };
+}
+
 const tableName = (ctx: Ctx<unknown, unknown>) => ctx.params.name ?? '';
 
 function parseFilter(text: string): unknown {
@@ -92,64 +101,54 @@ function parseFilter(text: string): unknown {
 
 export const dataOperations: Operations = {
   async listDataTables(ctx: Ctx) {
-    const scope = await scopeOf(ctx, 'view');
-    const sql = await dataPlane(ctx);
+    const { scope, sql } = await tableAccess(ctx, 'view');
     const tables = await listTableViews(sql, scope);
     return ok({ data: tables, total: tables.length });
   },
 
   async createDataTable(ctx: Ctx<NewTable>) {
-    const scope = await scopeOf(ctx, 'configure');
-    const sql = await dataPlane(ctx);
+    const { scope, sql } = await tableAccess(ctx, 'configure');
     return created({ data: await createTable(sql, scope, ctx.body) });
   },
 
   async getDataTable(ctx: Ctx) {
-    const scope = await scopeOf(ctx, 'view');
-    const sql = await dataPlane(ctx);
+    const { scope, sql } = await tableAccess(ctx, 'view');
     return ok({ data: await getTable(sql, scope, tableName(ctx)) });
   },
 
   async updateDataTable(ctx: Ctx<{ description: string }>) {
-    const scope = await scopeOf(ctx, 'configure');
-    const sql = await dataPlane(ctx);
+    const { scope, sql } = await tableAccess(ctx, 'configure');
     return ok({ data: await describeTable(sql, scope, tableName(ctx), ctx.body.description) });
   },
 
   async dropDataTable(ctx: Ctx) {
-    const scope = await scopeOf(ctx, 'configure');
-    const sql = await dataPlane(ctx);
+    const { scope, sql } = await tableAccess(ctx, 'configure');
     await dropTable(sql, scope, tableName(ctx));
     return noContent();
   },
 
   async addDataTableField(ctx: Ctx<Parameters<typeof addField>[3]>) {
-    const scope = await scopeOf(ctx, 'configure');
-    const sql = await dataPlane(ctx);
+    const { scope, sql } = await tableAccess(ctx, 'configure');
     return created({ data: await addField(sql, scope, tableName(ctx), ctx.body) });
   },
 
   async dropDataTableField(ctx: Ctx) {
-    const scope = await scopeOf(ctx, 'configure');
-    const sql = await dataPlane(ctx);
+    const { scope, sql } = await tableAccess(ctx, 'configure');
     return ok({ data: await dropField(sql, scope, tableName(ctx), ctx.params.field ?? '') });
   },
 
   async addDataTableIndex(ctx: Ctx<NewIndex>) {
-    const scope = await scopeOf(ctx, 'configure');
-    const sql = await dataPlane(ctx);
+    const { scope, sql } = await tableAccess(ctx, 'configure');
     return created({ data: await addIndex(sql, scope, tableName(ctx), ctx.body) });
   },
 
   async dropDataTableIndex(ctx: Ctx) {
-    const scope = await scopeOf(ctx, 'configure');
-    const sql = await dataPlane(ctx);
+    const { scope, sql } = await tableAccess(ctx, 'configure');
     return ok({ data: await dropIndex(sql, scope, tableName(ctx), ctx.params.index ?? '') });
   },
 
   async listRecords(ctx: Ctx<unknown, Visibility & { page: number; page_size: number }>) {
-    const scope = await scopeOf(ctx, 'view');
-    const sql = await dataPlane(ctx);
+    const { scope, sql } = await tableAccess(ctx, 'view');
     const { page, page_size } = ctx.query;
     const result = await listRecords(
       sql,
@@ -165,16 +164,14 @@ export const dataOperations: Operations = {
   },
 
   async createRecords(ctx: Ctx) {
-    const scope = await scopeOf(ctx, 'change');
-    const sql = await dataPlane(ctx);
+    const { scope, sql } = await tableAccess(ctx, 'change');
     const result = await createRecords(sql, scope, tableName(ctx), ctx.body);
     if (result.bulk) return created({ data: result.records });
     return created({ status: 'success', message: 'Record created successfully.', data: result.records[0] });
   },
 
   async upsertRecords(ctx: Ctx) {
-    const scope = await scopeOf(ctx, 'change');
-    const sql = await dataPlane(ctx);
+    const { scope, sql } = await tableAccess(ctx, 'change');
     const fields = listParameter(ctx.searchParams, 'unique_fields');
     const result = await upsertRecords(sql, scope, tableName(ctx), fields, ctx.body);
     const status = result.created.some(Boolean) ? 201 : 200;
@@ -183,23 +180,20 @@ export const dataOperations: Operations = {
   },
 
   async getRecord(ctx: Ctx<unknown, Visibility>) {
-    const scope = await scopeOf(ctx, 'view');
-    const sql = await dataPlane(ctx);
+    const { scope, sql } = await tableAccess(ctx, 'view');
     const id = ctx.params.id ?? '';
     return ok({ data: await getRecord(sql, scope, tableName(ctx), id, visibilityOf(ctx.query)) });
   },
 
   async updateRecord(ctx: Ctx<unknown, Visibility>) {
-    const scope = await scopeOf(ctx, 'change');
-    const sql = await dataPlane(ctx);
+    const { scope, sql } = await tableAccess(ctx, 'change');
     const id = ctx.params.id ?? '';
     const visibility = visibilityOf(ctx.query);
     return ok({ data: await updateRecord(sql, scope, tableName(ctx), id, ctx.body, visibility) });
   },
 
   async updateRecords(ctx: Ctx<unknown, Visibility>) {
-    const scope = await scopeOf(ctx, 'change');
-    const sql = await dataPlane(ctx);
+    const { scope, sql } = await tableAccess(ctx, 'change');
     if (Array.isArray(ctx.body))
       return ok({ data: await updateRecordsByKey(sql, scope, tableName(ctx), ctx.body) });
     const result = await updateMatching(
@@ -216,15 +210,13 @@ export const dataOperations: Operations = {
   },
 
   async deleteRecord(ctx: Ctx<unknown, { hard_delete: boolean }>) {
-    const scope = await scopeOf(ctx, 'delete');
-    const sql = await dataPlane(ctx);
+    const { scope, sql } = await tableAccess(ctx, 'delete');
     await deleteRecord(sql, scope, tableName(ctx), ctx.params.id ?? '', ctx.query.hard_delete);
     return noContent();
   },
 
   async deleteRecords(ctx: Ctx<unknown, { hard_delete: boolean; filter?: string }>) {
-    const scope = await scopeOf(ctx, 'delete');
-    const sql = await dataPlane(ctx);
+    const { scope, sql } = await tableAccess(ctx, 'delete');
     const ids = listParameter(ctx.searchParams, 'ids');
     const filter = ctx.query.filter;
     const hard = ctx.query.hard_delete;
