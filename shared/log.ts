@@ -5,6 +5,8 @@ export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** A logger whose every line also carries `fields` (the request id, for one request's lines). */
+  child(fields: Record<string, unknown>): Logger;
 }
 
 const order = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
@@ -44,5 +46,6 @@ export function createLogger(level: Config['logLevel'], base: Record<string, unk
     info: (m, f) => write('info', m, f),
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
+    child: (fields) => createLogger(level, { ...base, ...(redact(fields) as Record<string, unknown>) }),
   };
 }

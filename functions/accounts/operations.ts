@@ -1,4 +1,4 @@
-import { createApp, getApp, listApps } from '../../shared/accounts/apps';
+import { createApp, listApps } from '../../shared/accounts/apps';
 import type { Organization, OrganizationRole, SitePermission, User } from '../../shared/accounts/model';
 import {
   addMember,
@@ -36,30 +36,14 @@ import {
   siteContext,
 } from '../../shared/http/context';
 import { linkedPage, type PageRequest } from '../../shared/http/pagination';
-import { authorize, canAdministerOrganization } from '../../shared/policy/policy';
+import type { OrganizationAccess } from '../../shared/policy/permissions';
 
 type Ctx<B = unknown, Q = PageRequest> = RequestContext<B, Q>;
 
-function requireSuperuser(user: User): void {
-  if (!user.is_superuser) throw new PermissionDeniedError();
-}
-
-/** The organization of the path and the caller's role in it; members and superusers only. */
-async function organizationOf(
-  ctx: Ctx<unknown, unknown>,
-): Promise<{ organization: Organization; role: OrganizationRole | null }> {
-  const user = currentUser(ctx);
-  const organization = await getOrganization(ctx.deps.store, ctx.params.org_slug ?? '');
-  if (!organization) throw new NotFoundError();
-  const membership = await getMembership(ctx.deps.store, organization.slug, user.id);
-  if (!membership && !user.is_superuser) throw new NotFoundError();
-  return { organization, role: membership?.role ?? null };
-}
-
-async function administeredOrganization(ctx: Ctx<unknown, unknown>) {
-  const found = await organizationOf(ctx);
-  if (!canAdministerOrganization(currentUser(ctx), found.role)) throw new PermissionDeniedError();
-  return found;
+/** The organization of the path and the caller's role in it (loaded, and the route's permission enforced). */
+function organizationOf(ctx: Ctx<unknown, unknown>): OrganizationAccess {
+  if (!ctx.organization) throw new Error(`Route ${ctx.route.operationId} is not an organization route`);
+  return ctx.organization;
 }
 
 export const accountOperations: Operations = {
@@ -68,7 +52,6 @@ export const accountOperations: Operations = {
   },
 
   async listUsers(ctx: Ctx<unknown, PageRequest & { search?: string }>) {
-    requireSuperuser(currentUser(ctx));
     const search = ctx.query.search?.toLowerCase();
     const users = (await listUsers(ctx.deps.store)).filter(
       (user) =>
@@ -78,27 +61,17 @@ export const accountOperations: Operations = {
   },
 
   async createUser(ctx: Ctx<NewUser>) {
-    requireSuperuser(currentUser(ctx));
     return created(await createUser(ctx.deps, ctx.body));
   },
 
   async getUser(ctx: Ctx) {
-    const caller = currentUser(ctx);
-    const id = Number(ctx.params.user_id);
-    if (!caller.is_superuser && caller.id !== id) throw new NotFoundError();
-    const user = await getUser(ctx.deps.store, id);
+    const user = await getUser(ctx.deps.store, Number(ctx.params.user_id));
     if (!user) throw new NotFoundError();
     return ok(user);
   },
 
   async updateUser(ctx: Ctx<UserChanges>) {
-    const caller = currentUser(ctx);
-    const id = Number(ctx.params.user_id);
-    if (!caller.is_superuser && caller.id !== id) throw new NotFoundError();
-    if (!caller.is_superuser && (ctx.body.is_superuser !== undefined || ctx.body.is_active !== undefined)) {
-      throw new PermissionDeniedError();
-    }
-    const user = await updateUser(ctx.deps, id, ctx.body);
+    const user = await updateUser(ctx.deps, Number(ctx.params.user_id), ctx.body);
     if (!user) throw new NotFoundError();
     return ok(user);
   },
@@ -121,12 +94,12 @@ export const accountOperations: Operations = {
   },
 
   async getOrganization(ctx: Ctx) {
-    const { organization, role } = await organizationOf(ctx);
+    const { organization, role } = organizationOf(ctx);
     return ok({ ...organization, role });
   },
 
   async listMembers(ctx: Ctx) {
-    const { organization } = await organizationOf(ctx);
+    const { organization } = organizationOf(ctx);
     const members = await listMembers(ctx.deps.store, organization.slug);
     const users = await Promise.all(members.map((member) => getUser(ctx.deps.store, member.user_id)));
     const rows = members.flatMap((member, i) => {
@@ -137,7 +110,7 @@ export const accountOperations: Operations = {
   },
 
   async addMember(ctx: Ctx<NewUser & { user_id?: number; role: OrganizationRole }>) {
-    const { organization } = await administeredOrganization(ctx);
+    const { organization } = organizationOf(ctx);
     const { user_id, role, ...fields } = ctx.body;
     const store = ctx.deps.store;
     let user: User | undefined;
@@ -167,24 +140,24 @@ export const accountOperations: Operations = {
   },
 
   async listSites(ctx: Ctx) {
-    const { organization } = await organizationOf(ctx);
+    const { organization } = organizationOf(ctx);
     return ok(linkedPage(ctx, await listOrganizationSites(ctx.deps.store, organization.slug)));
   },
 
   async createSite(ctx: Ctx<{ name: string; slug?: string }>) {
-    const { organization } = await administeredOrganization(ctx);
+    const { organization } = organizationOf(ctx);
     return created(await createSite(ctx.deps, organization, ctx.body));
   },
 
   async listSitePermissions(ctx: Ctx) {
-    const { organization } = await administeredOrganization(ctx);
+    const { organization } = organizationOf(ctx);
     const site = await getSite(ctx.deps.store, ctx.params.site_slug ?? '');
     if (!site || site.organization_slug !== organization.slug) throw new NotFoundError();
     return ok(await listSitePermissions(ctx.deps.store, site.slug));
   },
 
   async setSitePermissions(ctx: Ctx<{ permissions: SitePermission[] }>) {
-    const { organization } = await administeredOrganization(ctx);
+    const { organization } = organizationOf(ctx);
     const site = await getSite(ctx.deps.store, ctx.params.site_slug ?? '');
     if (!site || site.organization_slug !== organization.slug) throw new NotFoundError();
     const userId = Number(ctx.params.user_id);
@@ -200,21 +173,16 @@ export const accountOperations: Operations = {
 
   async listApps(ctx: Ctx) {
     const { access } = siteContext(ctx);
-    authorize(access, 'view');
     return ok(linkedPage(ctx, await listApps(ctx.deps.store, access.site.slug)));
   },
 
   async createApp(ctx: Ctx<{ name: string; slug?: string; description?: string }>) {
     const { access } = siteContext(ctx);
-    authorize(access, 'configure');
     return created(await createApp(ctx.deps, access.site, ctx.body));
   },
 
   async getApp(ctx: Ctx) {
-    const { access } = siteContext(ctx);
-    authorize(access, 'view');
-    const app = await getApp(ctx.deps.store, access.site.slug, ctx.params.app_slug ?? '');
-    if (!app) throw new NotFoundError();
-    return ok(app);
+    if (!ctx.app) throw new NotFoundError();
+    return ok(ctx.app);
   },
 };

@@ -1,4 +1,3 @@
-import { getApp } from '../../shared/accounts/apps';
 import { appNotFound } from '../../shared/data/errors';
 import { siteSchemaName } from '../../shared/data/names';
 import { filtersFromObject, filtersFromQuery, visibilityOf } from '../../shared/data/query';
@@ -38,7 +37,6 @@ import {
   type RequestContext,
   siteContext,
 } from '../../shared/http/context';
-import { authorize, type SiteAction } from '../../shared/policy/policy';
 import type { Sql } from '../../shared/sql/client';
 import { migrate } from '../../shared/sql/migrations';
 
@@ -50,16 +48,13 @@ interface Visibility {
 }
 
 /**
- * Authorizes the action on the request's site and resolves the app of the path in that site: the schema comes
- * from the resolved site only, so no request reaches another site's tables.
+ * The app of the path in the request's site (the pipeline loaded it with the site, and enforced the route's
+ * permission): the schema comes from the resolved site only, so no request reaches another site's tables.
  */
-async function scopeOf(ctx: Ctx<unknown, unknown>, action: SiteAction): Promise<TableScope> {
+function scopeOf(ctx: Ctx<unknown, unknown>): TableScope {
   const { access } = siteContext(ctx);
-  authorize(access, action);
-  const slug = ctx.params.app_slug ?? '';
-  const app = await getApp(ctx.deps.store, access.site.slug, slug);
-  if (!app) throw appNotFound(slug);
-  return { schema: siteSchemaName(access.site.slug), site: access.site.slug, app };
+  if (!ctx.app) throw appNotFound(ctx.params.app_slug ?? '');
+  return { schema: siteSchemaName(access.site.slug), site: access.site.slug, app: ctx.app };
 }
 
 const migrated = new WeakMap<Sql, Promise<unknown>>();
@@ -81,12 +76,8 @@ async function dataPlane(ctx: Ctx<unknown, unknown>): Promise<Sql> {
 }
 
 /** The authorized app scope of a data request and the migrated data-plane client. */
-async function tableAccess(
-  ctx: Ctx<unknown, unknown>,
-  action: SiteAction,
-): Promise<{ scope: TableScope; sql: Sql }> {
-  const scope = await scopeOf(ctx, action);
-  return { scope, sql: await dataPlane(ctx) };
+async function tableAccess(ctx: Ctx<unknown, unknown>): Promise<{ scope: TableScope; sql: Sql }> {
+  return { scope: scopeOf(ctx), sql: await dataPlane(ctx) };
 }
 
 const tableName = (ctx: Ctx<unknown, unknown>) => ctx.params.name ?? '';
@@ -101,54 +92,54 @@ function parseFilter(text: string): unknown {
 
 export const dataOperations: Operations = {
   async listDataTables(ctx: Ctx) {
-    const { scope, sql } = await tableAccess(ctx, 'view');
+    const { scope, sql } = await tableAccess(ctx);
     const tables = await listTableViews(sql, scope);
     return ok({ data: tables, total: tables.length });
   },
 
   async createDataTable(ctx: Ctx<NewTable>) {
-    const { scope, sql } = await tableAccess(ctx, 'configure');
+    const { scope, sql } = await tableAccess(ctx);
     return created({ data: await createTable(sql, scope, ctx.body) });
   },
 
   async getDataTable(ctx: Ctx) {
-    const { scope, sql } = await tableAccess(ctx, 'view');
+    const { scope, sql } = await tableAccess(ctx);
     return ok({ data: await getTable(sql, scope, tableName(ctx)) });
   },
 
   async updateDataTable(ctx: Ctx<{ description: string }>) {
-    const { scope, sql } = await tableAccess(ctx, 'configure');
+    const { scope, sql } = await tableAccess(ctx);
     return ok({ data: await describeTable(sql, scope, tableName(ctx), ctx.body.description) });
   },
 
   async dropDataTable(ctx: Ctx) {
-    const { scope, sql } = await tableAccess(ctx, 'configure');
+    const { scope, sql } = await tableAccess(ctx);
     await dropTable(sql, scope, tableName(ctx));
     return noContent();
   },
 
   async addDataTableField(ctx: Ctx<Parameters<typeof addField>[3]>) {
-    const { scope, sql } = await tableAccess(ctx, 'configure');
+    const { scope, sql } = await tableAccess(ctx);
     return created({ data: await addField(sql, scope, tableName(ctx), ctx.body) });
   },
 
   async dropDataTableField(ctx: Ctx) {
-    const { scope, sql } = await tableAccess(ctx, 'configure');
+    const { scope, sql } = await tableAccess(ctx);
     return ok({ data: await dropField(sql, scope, tableName(ctx), ctx.params.field ?? '') });
   },
 
   async addDataTableIndex(ctx: Ctx<NewIndex>) {
-    const { scope, sql } = await tableAccess(ctx, 'configure');
+    const { scope, sql } = await tableAccess(ctx);
     return created({ data: await addIndex(sql, scope, tableName(ctx), ctx.body) });
   },
 
   async dropDataTableIndex(ctx: Ctx) {
-    const { scope, sql } = await tableAccess(ctx, 'configure');
+    const { scope, sql } = await tableAccess(ctx);
     return ok({ data: await dropIndex(sql, scope, tableName(ctx), ctx.params.index ?? '') });
   },
 
   async listRecords(ctx: Ctx<unknown, Visibility & { page: number; page_size: number }>) {
-    const { scope, sql } = await tableAccess(ctx, 'view');
+    const { scope, sql } = await tableAccess(ctx);
     const { page, page_size } = ctx.query;
     const result = await listRecords(
       sql,
@@ -164,14 +155,14 @@ export const dataOperations: Operations = {
   },
 
   async createRecords(ctx: Ctx) {
-    const { scope, sql } = await tableAccess(ctx, 'change');
+    const { scope, sql } = await tableAccess(ctx);
     const result = await createRecords(sql, scope, tableName(ctx), ctx.body);
     if (result.bulk) return created({ data: result.records });
     return created({ status: 'success', message: 'Record created successfully.', data: result.records[0] });
   },
 
   async upsertRecords(ctx: Ctx) {
-    const { scope, sql } = await tableAccess(ctx, 'change');
+    const { scope, sql } = await tableAccess(ctx);
     const fields = listParameter(ctx.searchParams, 'unique_fields');
     const result = await upsertRecords(sql, scope, tableName(ctx), fields, ctx.body);
     const status = result.created.some(Boolean) ? 201 : 200;
@@ -180,20 +171,20 @@ export const dataOperations: Operations = {
   },
 
   async getRecord(ctx: Ctx<unknown, Visibility>) {
-    const { scope, sql } = await tableAccess(ctx, 'view');
+    const { scope, sql } = await tableAccess(ctx);
     const id = ctx.params.id ?? '';
     return ok({ data: await getRecord(sql, scope, tableName(ctx), id, visibilityOf(ctx.query)) });
   },
 
   async updateRecord(ctx: Ctx<unknown, Visibility>) {
-    const { scope, sql } = await tableAccess(ctx, 'change');
+    const { scope, sql } = await tableAccess(ctx);
     const id = ctx.params.id ?? '';
     const visibility = visibilityOf(ctx.query);
     return ok({ data: await updateRecord(sql, scope, tableName(ctx), id, ctx.body, visibility) });
   },
 
   async updateRecords(ctx: Ctx<unknown, Visibility>) {
-    const { scope, sql } = await tableAccess(ctx, 'change');
+    const { scope, sql } = await tableAccess(ctx);
     if (Array.isArray(ctx.body))
       return ok({ data: await updateRecordsByKey(sql, scope, tableName(ctx), ctx.body) });
     const result = await updateMatching(
@@ -210,13 +201,13 @@ export const dataOperations: Operations = {
   },
 
   async deleteRecord(ctx: Ctx<unknown, { hard_delete: boolean }>) {
-    const { scope, sql } = await tableAccess(ctx, 'delete');
+    const { scope, sql } = await tableAccess(ctx);
     await deleteRecord(sql, scope, tableName(ctx), ctx.params.id ?? '', ctx.query.hard_delete);
     return noContent();
   },
 
   async deleteRecords(ctx: Ctx<unknown, { hard_delete: boolean; filter?: string }>) {
-    const { scope, sql } = await tableAccess(ctx, 'delete');
+    const { scope, sql } = await tableAccess(ctx);
     const ids = listParameter(ctx.searchParams, 'ids');
     const filter = ctx.query.filter;
     const hard = ctx.query.hard_delete;

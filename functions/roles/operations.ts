@@ -1,4 +1,4 @@
-import { getApp, listApps } from '../../shared/accounts/apps';
+import { listApps } from '../../shared/accounts/apps';
 import type { App, User } from '../../shared/accounts/model';
 import { findUserByUsername } from '../../shared/accounts/users';
 import type { Deps } from '../../shared/deps';
@@ -10,7 +10,6 @@ import {
   type RequestContext,
   siteContext,
 } from '../../shared/http/context';
-import { authorize } from '../../shared/policy/policy';
 import {
   type AppRoleChanges,
   appRoleOf,
@@ -42,19 +41,15 @@ import {
 } from '../../shared/roles/site-roles';
 import { currentUserAlias } from '../../shared/roles/users';
 import { action, appRoleView, item, list, roleRef, siteRoleView } from '../../shared/roles/views';
-import { uniqueKey } from '../../shared/store/store';
 
 type Ctx<B = unknown, Q = Record<string, unknown>> = RequestContext<B, Q>;
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
-/** The app of the path, in the request's site; 404 for an app of another site or none. */
-async function appOf(ctx: Ctx<unknown, unknown>): Promise<App> {
-  const { access } = siteContext(ctx);
-  const slug = ctx.params.app_slug ?? '';
-  const app = await getApp(ctx.deps.store, access.site.slug, slug);
-  if (!app) throw roleErrors.appNotFound(slug);
-  return app;
+/** The app of the path, in the request's site (loaded by the pipeline); 404 for an app of another site or none. */
+function appOf(ctx: Ctx<unknown, unknown>): App {
+  if (!ctx.app) throw roleErrors.appNotFound(ctx.params.app_slug ?? '');
+  return ctx.app;
 }
 
 async function appsOf(deps: Deps, site: string): Promise<Map<string, App>> {
@@ -83,11 +78,6 @@ async function usersNamed(ctx: Ctx<unknown, unknown>, usernames: readonly string
   return users;
 }
 
-function isSelf(ctx: Ctx<unknown, unknown>): boolean {
-  const username = ctx.params.username ?? '';
-  return username === currentUserAlias || uniqueKey(username) === uniqueKey(currentUser(ctx).username);
-}
-
 /** The user of a user-centric path: `me` is the signed-in user. */
 async function pathUser(ctx: Ctx<unknown, unknown>): Promise<User> {
   const username = ctx.params.username ?? '';
@@ -100,8 +90,7 @@ async function pathUser(ctx: Ctx<unknown, unknown>): Promise<User> {
 export const roleOperations: Operations = {
   async listAppRoles(ctx: Ctx<unknown, RoleListQuery>) {
     const { access } = siteContext(ctx);
-    authorize(access, 'view');
-    const app = await appOf(ctx);
+    const app = appOf(ctx);
     const catalog = await loadCatalog(ctx.deps.store, access.site.slug);
     const { page, total } = listRoles(catalog.appRoles(app.slug), ctx.query);
     const apps = new Map([[app.slug, app]]);
@@ -116,8 +105,7 @@ export const roleOperations: Operations = {
 
   async getAppRole(ctx: Ctx) {
     const { access } = siteContext(ctx);
-    authorize(access, 'view');
-    const app = await appOf(ctx);
+    const app = appOf(ctx);
     const catalog = await loadCatalog(ctx.deps.store, access.site.slug);
     const role = appRoleOf(catalog, app, ctx.params.role_slug ?? '');
     return ok(
@@ -127,8 +115,7 @@ export const roleOperations: Operations = {
 
   async createAppRole(ctx: Ctx<NewAppRole>) {
     const { access } = siteContext(ctx);
-    authorize(access, 'configure');
-    const app = await appOf(ctx);
+    const app = appOf(ctx);
     const role = await createAppRole(ctx.deps, app, ctx.body);
     const catalog = await loadCatalog(ctx.deps.store, access.site.slug);
     return created(
@@ -138,9 +125,8 @@ export const roleOperations: Operations = {
 
   async updateAppRole(ctx: Ctx<AppRoleChanges & { name?: unknown }>) {
     const { access } = siteContext(ctx);
-    authorize(access, 'configure');
     if (ctx.body.name !== undefined) throw roleErrors.nameImmutable();
-    const app = await appOf(ctx);
+    const app = appOf(ctx);
     const role = await updateAppRole(ctx.deps, app, ctx.params.role_slug ?? '', ctx.body);
     const catalog = await loadCatalog(ctx.deps.store, access.site.slug);
     return ok(
@@ -149,9 +135,7 @@ export const roleOperations: Operations = {
   },
 
   async deleteAppRole(ctx: Ctx<unknown, { remove_child_roles: boolean }>) {
-    const { access } = siteContext(ctx);
-    authorize(access, 'configure');
-    const app = await appOf(ctx);
+    const app = appOf(ctx);
     const slug = ctx.params.role_slug ?? '';
     const { deleted, moved, parent } = await deleteAppRole(ctx.deps, app, slug, ctx.query.remove_child_roles);
     const detail = ctx.query.remove_child_roles
@@ -165,7 +149,6 @@ export const roleOperations: Operations = {
 
   async listSiteRoles(ctx: Ctx<unknown, RoleListQuery>) {
     const { access } = siteContext(ctx);
-    authorize(access, 'view');
     const [catalog, apps] = await Promise.all([
       loadCatalog(ctx.deps.store, access.site.slug),
       appsOf(ctx.deps, access.site.slug),
@@ -182,7 +165,6 @@ export const roleOperations: Operations = {
 
   async getSiteRole(ctx: Ctx) {
     const { access } = siteContext(ctx);
-    authorize(access, 'view');
     const [catalog, apps] = await Promise.all([
       loadCatalog(ctx.deps.store, access.site.slug),
       appsOf(ctx.deps, access.site.slug),
@@ -193,7 +175,6 @@ export const roleOperations: Operations = {
 
   async createSiteRole(ctx: Ctx<NewSiteRole>) {
     const { access } = siteContext(ctx);
-    authorize(access, 'configure');
     return created(
       item(
         'Site role created successfully',
@@ -204,21 +185,18 @@ export const roleOperations: Operations = {
 
   async updateSiteRole(ctx: Ctx<SiteRoleChanges>) {
     const { access } = siteContext(ctx);
-    authorize(access, 'configure');
     const role = await updateSiteRole(ctx.deps, access.site.slug, ctx.params.slug ?? '', ctx.body);
     return ok(item('Site role updated successfully', await siteRoleResponse(ctx, role)));
   },
 
   async deleteSiteRole(ctx: Ctx) {
     const { access } = siteContext(ctx);
-    authorize(access, 'configure');
     const role = await deleteSiteRole(ctx.deps, access.site.slug, ctx.params.slug ?? '');
     return ok({ message: `Site role "${role.slug}" deleted successfully` });
   },
 
   async assignRoles(ctx: Ctx<{ roles: string[]; usernames: string[]; expires_at?: string | null }>) {
     const { access } = siteContext(ctx);
-    authorize(access, 'manage_users');
     const expiresAt = expiryOf(ctx.deps, ctx.body.expires_at);
     const outcome = await bulkAssign(ctx.deps, access.site.slug, {
       roles: ctx.body.roles,
@@ -232,7 +210,6 @@ export const roleOperations: Operations = {
 
   async revokeRoles(ctx: Ctx<{ roles: string[]; usernames: string[] }>) {
     const { access } = siteContext(ctx);
-    authorize(access, 'manage_users');
     const outcome = await bulkRevoke(ctx.deps, access.site.slug, ctx.body);
     if (outcome.failures.length === 0) return ok({ message: 'Roles revoked successfully' });
     return ok(partial('revocations', outcome));
@@ -240,7 +217,6 @@ export const roleOperations: Operations = {
 
   async listRoleUsers(ctx: Ctx<unknown, HolderQuery>) {
     const { access } = siteContext(ctx);
-    authorize(access, 'view');
     const role = await roleOf(ctx, ctx.params.role_slug ?? '');
     const { page, total } = await roleHolders(ctx.deps, access.site.slug, role, ctx.query);
     return ok(list('Role users retrieved successfully', page, total));
@@ -248,7 +224,6 @@ export const roleOperations: Operations = {
 
   async addRoleUsers(ctx: Ctx<{ usernames: string[] }>) {
     const { access } = siteContext(ctx);
-    authorize(access, 'manage_users');
     const role = await roleOf(ctx, ctx.params.role_slug ?? '');
     const users = await usersNamed(ctx, ctx.body.usernames);
     const result = await assign(
@@ -268,7 +243,6 @@ export const roleOperations: Operations = {
 
   async replaceRoleUsers(ctx: Ctx<{ usernames: string[] }>) {
     const { access } = siteContext(ctx);
-    authorize(access, 'manage_users');
     const role = await roleOf(ctx, ctx.params.role_slug ?? '');
     const users = await usersNamed(ctx, ctx.body.usernames);
     const result = await replaceMembers(ctx.deps, access.site.slug, role, users, { by: currentUser(ctx) });
@@ -283,7 +257,6 @@ export const roleOperations: Operations = {
 
   async updateRoleUsers(ctx: Ctx<{ usernames: string[]; expires_at: string | null }>) {
     const { access } = siteContext(ctx);
-    authorize(access, 'manage_users');
     const expiresAt = expiryOf(ctx.deps, ctx.body.expires_at);
     const role = await roleOf(ctx, ctx.params.role_slug ?? '');
     const users = await usersNamed(ctx, ctx.body.usernames);
@@ -304,7 +277,6 @@ export const roleOperations: Operations = {
 
   async removeRoleUsers(ctx: Ctx<{ usernames: string[] }>) {
     const { access } = siteContext(ctx);
-    authorize(access, 'manage_users');
     const role = await roleOf(ctx, ctx.params.role_slug ?? '');
     const users = await usersNamed(ctx, ctx.body.usernames);
     const result = await revoke(
@@ -322,7 +294,6 @@ export const roleOperations: Operations = {
 
   async listUserRoles(ctx: Ctx<unknown, UserRolesQuery>) {
     const { access } = siteContext(ctx);
-    if (!isSelf(ctx)) authorize(access, 'view');
     const user = await pathUser(ctx);
     const roles = await userRoles(ctx.deps, access.site.slug, user.id, ctx.query);
     return ok(item('User roles retrieved successfully', roles));
@@ -330,7 +301,6 @@ export const roleOperations: Operations = {
 
   async addUserRoles(ctx: Ctx<{ role_slugs: string[]; expires_at?: string | null }>) {
     const { access } = siteContext(ctx);
-    authorize(access, 'manage_users');
     const expiresAt = expiryOf(ctx.deps, ctx.body.expires_at);
     const user = await pathUser(ctx);
     const { roles, missing } = await existingRoles(ctx.deps, access.site.slug, ctx.body.role_slugs);
@@ -353,7 +323,6 @@ export const roleOperations: Operations = {
 
   async removeUserRoles(ctx: Ctx<{ role_slugs: string[] }>) {
     const { access } = siteContext(ctx);
-    authorize(access, 'manage_users');
     const user = await pathUser(ctx);
     const { roles, missing } = await existingRoles(ctx.deps, access.site.slug, ctx.body.role_slugs);
     if (missing.length > 0) throw roleErrors.roleNotFound(missing);
@@ -396,7 +365,6 @@ function partial(kind: string, outcome: { done: number; skipped: number; failure
 
 async function hierarchy(ctx: Ctx, direction: 'ancestors' | 'descendants') {
   const { access } = siteContext(ctx);
-  authorize(access, 'view');
   const slug = ctx.params.role_slug ?? '';
   const catalog = await loadCatalog(ctx.deps.store, access.site.slug);
   const role = catalog.get(slug);

@@ -23,13 +23,14 @@ export const newUserSchema = {
   additionalProperties: false,
 } as const;
 
-const platform = { group: 'accounts', scope: 'platform', auth: 'bearer' } as const;
-const site = { group: 'accounts', scope: 'site', auth: 'bearer' } as const;
+const platform = { group: 'accounts', scope: 'platform' } as const;
+const site = { group: 'accounts', scope: 'site' } as const;
 
 export const accountRoutes: RouteDef[] = [
   {
     ...platform,
     operationId: 'getCurrentUser',
+    permission: 'authenticated',
     method: 'GET',
     path: '/api/cloud/users/me/',
     summary: 'The signed-in user',
@@ -37,33 +38,37 @@ export const accountRoutes: RouteDef[] = [
   {
     ...platform,
     operationId: 'listUsers',
+    permission: 'superuser',
     method: 'GET',
     path: '/api/cloud/users/',
-    summary: 'All users (superusers)',
+    summary: 'All users',
     query: { type: 'object', properties: { ...pageQuery(20), search: { type: 'string' } } },
   },
   {
     ...platform,
     operationId: 'createUser',
+    permission: 'superuser',
     method: 'POST',
     path: '/api/cloud/users/',
-    summary: 'Create a user (superusers)',
+    summary: 'Create a user',
     body: newUserSchema,
   },
   {
     ...platform,
     operationId: 'getUser',
+    permission: 'rule:self-or-superuser',
     method: 'GET',
     path: '/api/cloud/users/{user_id}/',
-    summary: 'A user (superusers, or the user itself)',
+    summary: 'A user',
     params: userId,
   },
   {
     ...platform,
     operationId: 'updateUser',
+    permission: 'rule:account-change',
     method: 'PATCH',
     path: '/api/cloud/users/{user_id}/',
-    summary: "Change a user's names, password or flags (flags: superusers only)",
+    summary: "Change a user's names, password or flags",
     params: userId,
     body: {
       type: 'object',
@@ -80,6 +85,7 @@ export const accountRoutes: RouteDef[] = [
   {
     ...platform,
     operationId: 'listOrganizations',
+    permission: 'authenticated',
     method: 'GET',
     path: '/api/cloud/organizations/',
     summary: 'Organizations of the signed-in user (all for superusers)',
@@ -88,6 +94,7 @@ export const accountRoutes: RouteDef[] = [
   {
     ...platform,
     operationId: 'createOrganization',
+    permission: 'authenticated',
     method: 'POST',
     path: '/api/cloud/organizations/',
     summary: 'Create an organization; the caller becomes its owner',
@@ -101,13 +108,15 @@ export const accountRoutes: RouteDef[] = [
   {
     ...platform,
     operationId: 'getOrganization',
+    permission: 'organization:member',
     method: 'GET',
     path: '/api/cloud/organizations/{org_slug}/',
-    summary: 'An organization (members and superusers)',
+    summary: 'An organization',
   },
   {
     ...platform,
     operationId: 'listMembers',
+    permission: 'organization:member',
     method: 'GET',
     path: '/api/cloud/organizations/{org_slug}/members/',
     summary: 'Members of an organization',
@@ -116,6 +125,7 @@ export const accountRoutes: RouteDef[] = [
   {
     ...platform,
     operationId: 'addMember',
+    permission: 'organization:admin',
     method: 'POST',
     path: '/api/cloud/organizations/{org_slug}/members/',
     summary:
@@ -137,6 +147,7 @@ export const accountRoutes: RouteDef[] = [
   {
     ...platform,
     operationId: 'listSites',
+    permission: 'organization:member',
     method: 'GET',
     path: '/api/cloud/organizations/{org_slug}/sites/',
     summary: 'Sites of an organization',
@@ -145,14 +156,16 @@ export const accountRoutes: RouteDef[] = [
   {
     ...platform,
     operationId: 'createSite',
+    permission: 'organization:admin',
     method: 'POST',
     path: '/api/cloud/organizations/{org_slug}/sites/',
-    summary: 'Create a site (tenant) in an organization (owners, admins and superusers)',
+    summary: 'Create a site (tenant) in an organization',
     body: { type: 'object', required: ['name'], properties: { name, slug }, additionalProperties: false },
   },
   {
     ...platform,
     operationId: 'listSitePermissions',
+    permission: 'organization:admin',
     method: 'GET',
     path: '/api/cloud/organizations/{org_slug}/sites/{site_slug}/permissions/',
     summary: 'Who holds which permissions on a site',
@@ -160,6 +173,7 @@ export const accountRoutes: RouteDef[] = [
   {
     ...platform,
     operationId: 'setSitePermissions',
+    permission: 'organization:admin',
     method: 'PUT',
     path: '/api/cloud/organizations/{org_slug}/sites/{site_slug}/permissions/{user_id}/',
     summary: "Replace a member's permissions on a site",
@@ -180,6 +194,7 @@ export const accountRoutes: RouteDef[] = [
   {
     ...site,
     operationId: 'listApps',
+    permission: 'site:view',
     method: 'GET',
     path: '/api/apps/',
     summary: 'Apps of the site',
@@ -188,9 +203,10 @@ export const accountRoutes: RouteDef[] = [
   {
     ...site,
     operationId: 'createApp',
+    permission: 'site:configure',
     method: 'POST',
     path: '/api/apps/',
-    summary: 'Create an app in the site (manage_site)',
+    summary: 'Create an app in the site',
     body: {
       type: 'object',
       required: ['name'],
@@ -201,6 +217,7 @@ export const accountRoutes: RouteDef[] = [
   {
     ...site,
     operationId: 'getApp',
+    permission: 'site:view',
     method: 'GET',
     path: '/api/apps/{app_slug}/',
     summary: 'An app of the site',

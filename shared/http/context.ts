@@ -1,11 +1,15 @@
-import type { User } from '../accounts/model';
+import type { App, User } from '../accounts/model';
 import type { Deps } from '../deps';
+import type { Logger } from '../log';
+import type { OrganizationAccess } from '../policy/permissions';
 import type { SiteAccess } from '../policy/policy';
 import type { GroupName, RouteDef } from './route';
 
 /** What an operation gets: validated input, the authenticated user and, for site routes, the site access. */
 export interface RequestContext<Body = unknown, Query = Record<string, unknown>> {
   readonly deps: Deps;
+  /** The request's logger: every line carries the request id. */
+  readonly log: Logger;
   readonly route: RouteDef;
   readonly requestId: string;
   readonly params: Record<string, string>;
@@ -18,6 +22,10 @@ export interface RequestContext<Body = unknown, Query = Record<string, unknown>>
   readonly user: User | null;
   /** Present on site-scoped routes. */
   readonly access: SiteAccess | null;
+  /** Present on organization routes (`{org_slug}`): the organization and the caller's role in it. */
+  readonly organization: OrganizationAccess | null;
+  /** The app of the path's `{app_slug}` in the request's site, or null when the site has no such app. */
+  readonly app: App | null;
 }
 
 /** A site-scoped context: the site has been resolved. */

@@ -2,12 +2,18 @@ import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { User } from '../accounts/model';
-import { getUser } from '../accounts/users';
 import type { Deps } from '../deps';
-import { AppError, AuthenticationError, BadRequestError, PermissionDeniedError } from '../errors';
-import { can, type SiteAccess } from '../policy/policy';
-import { resolveSiteAccess, siteSlugOf } from '../tenancy/tenancy';
+import { AppError, AuthenticationError, BadRequestError } from '../errors';
+import type { Logger } from '../log';
+import {
+  enforce,
+  isOrganizationPermission,
+  isSitePermission,
+  needsUser,
+  type RuleInput,
+} from '../policy/permissions';
+import { loadRequest, type RequestTarget } from '../tenancy/principal';
+import { siteSlugOf } from '../tenancy/tenancy';
 import type { HttpResult, Operations, RequestContext } from './context';
 import { errorBody, errorHeaders, internalErrorBody } from './envelopes';
 import type { GroupName, RouteDef } from './route';
@@ -60,35 +66,38 @@ function queryObject(searchParams: URLSearchParams): Record<string, unknown> {
   return query;
 }
 
-async function authenticate(deps: Deps, route: RouteDef, headers: Record<string, string | undefined>) {
-  if (route.auth === 'public') return null;
+/** The id of the user a bearer token names (verified), or null on a public route or without a token. */
+async function authenticate(
+  deps: Deps,
+  route: RouteDef,
+  headers: Record<string, string | undefined>,
+): Promise<number | null> {
+  if (!needsUser(route.permission)) return null;
   const header = headers.authorization;
-  if (!header) {
-    if (route.auth === 'bearer') throw new AuthenticationError();
-    return null;
-  }
+  if (!header) throw new AuthenticationError();
   const [scheme, token] = header.split(/\s+/, 2);
   if (scheme?.toLowerCase() !== 'bearer' || !token) {
     throw new AuthenticationError('Authentication credentials were not provided.', 'not_authenticated');
   }
   const claims = await deps.tokens.verify(token, 'access');
-  const user = await getUser(deps.store, claims.userId);
-  if (!user?.is_active) throw new AuthenticationError('User not found or inactive.', 'user_inactive');
-  return user;
+  return claims.userId;
 }
 
-async function tenancy(
+/** What the route's permission is decided on: the request's site, the path's organization and app. */
+function targetOf(
   deps: Deps,
   route: RouteDef,
+  params: Record<string, string>,
   headers: Record<string, string | undefined>,
-  user: User | null,
-): Promise<SiteAccess | null> {
-  if (route.scope !== 'site') return null;
-  const slug = siteSlugOf(headers, deps.config);
-  const access = await resolveSiteAccess(deps.store, slug, user);
-  // A signed-in user who holds nothing on the site may not use its API at all.
-  if (user && route.auth === 'bearer' && !can(access, 'access')) throw new PermissionDeniedError();
-  return access;
+  userId: number | null,
+): RequestTarget {
+  const site = route.scope === 'site' ? siteSlugOf(headers, deps.config) : null;
+  return {
+    userId,
+    site,
+    organization: isOrganizationPermission(route.permission) ? (params.org_slug ?? null) : null,
+    app: site !== null ? (params.app_slug ?? null) : null,
+  };
 }
 
 function respond(result: HttpResult, requestId: string): HttpResponse {
@@ -106,7 +115,7 @@ function requestIdOf(event: HttpEvent, context: Context | undefined): string {
 }
 
 /** Turns any error into the response of a group's envelope; unexpected errors are logged and become 500s. */
-export function errorResponse(deps: Deps | undefined, group: GroupName, error: unknown, requestId: string) {
+export function errorResponse(log: Logger | undefined, group: GroupName, error: unknown, requestId: string) {
   const style = groups[group].envelope;
   if (error instanceof AppError) {
     return respond(
@@ -122,14 +131,44 @@ export function errorResponse(deps: Deps | undefined, group: GroupName, error: u
         ? { name: error.name, message: error.message, stack: error.stack }
         : String(error),
   };
-  if (deps) deps.log.error('unhandled error', fields);
+  if (log) log.error('unhandled error', fields);
   else process.stderr.write(`${JSON.stringify({ level: 'error', message: 'unhandled error', ...fields })}\n`);
   return respond({ status: 500, body: internalErrorBody(style, requestId) }, requestId);
 }
 
+/** What the request log line says of one request, filled in as the pipeline learns it. */
+interface RequestFacts {
+  started: number;
+  requestId: string;
+  routeId?: string;
+  userId?: number;
+  site?: string;
+  log?: Logger;
+}
+
+let coldStart = true;
+
+function logRequest(deps: Deps | undefined, event: HttpEvent, facts: RequestFacts, status: number): void {
+  const log = facts.log ?? deps?.log;
+  if (!log) return;
+  const line: Record<string, unknown> = {
+    method: event.requestContext?.http?.method,
+    path: event.rawPath,
+    route: facts.routeId ?? null,
+    status,
+    duration_ms: Math.round((performance.now() - facts.started) * 10) / 10,
+    user_id: facts.userId ?? null,
+    site: facts.site ?? null,
+  };
+  if (deps?.config.runtime === 'aws') line.cold_start = coldStart;
+  coldStart = false;
+  log.info('request', facts.log ? line : { request_id: facts.requestId, ...line });
+}
+
 /**
- * The handler of one endpoint group (one Lambda): route, parse, validate, authenticate, resolve the site, run the
- * operation, shape the response. The same handler serves API Gateway and the local server.
+ * The handler of one endpoint group (one Lambda): route, authenticate, load who and where in one DynamoDB round
+ * trip, enforce the route's permission, validate, run the operation, shape the response, and log one line. The same
+ * handler serves API Gateway and the local server.
  */
 export function createGroupHandler(
   group: GroupName,
@@ -140,20 +179,33 @@ export function createGroupHandler(
   for (const route of routes) {
     if (!operations[route.operationId])
       throw new Error(`Group ${group} does not implement ${route.operationId}`);
+    if (isSitePermission(route.permission) !== (route.scope === 'site'))
+      throw new Error(`Route ${route.operationId}: a site permission goes with a site route, and only there`);
     precompile(route.body, false);
     precompile(route.query, true);
     precompile(route.params, true);
   }
   const router = new Router(routes);
+  const facts = new WeakMap<HttpEvent, RequestFacts>();
 
   const run = async (event: HttpEvent, context: Context): Promise<HttpResponse> => {
     const deps = getDeps();
     const requestId = requestIdOf(event, context);
+    const fact: RequestFacts = { started: performance.now(), requestId };
+    facts.set(event, fact);
+    const log = deps.log.child({ request_id: requestId });
+    fact.log = log;
     const { route, params } = router.match(event.requestContext.http.method, event.rawPath);
+    fact.routeId = route.operationId;
     const headers = lowerHeaders(event);
     // Who and where come before what: an anonymous request is a 401 whatever its body says.
-    const user = await authenticate(deps, route, headers);
-    const access = await tenancy(deps, route, headers, user);
+    const userId = await authenticate(deps, route, headers);
+    if (userId !== null) fact.userId = userId;
+    const target = targetOf(deps, route, params, headers, userId);
+    if (target.site !== null) fact.site = target.site;
+    const { principal, app } = await loadRequest(deps.store, target);
+    const ruleBased = route.permission.startsWith('rule:');
+    if (!ruleBased) enforce(route.permission, principal, { params, body: undefined });
     const searchParams = new URLSearchParams(event.rawQueryString ?? '');
     if (route.params) validate(route.params, params, true);
     const query = queryObject(searchParams);
@@ -163,8 +215,11 @@ export function createGroupHandler(
       body = (await parseBody(event, headers)) ?? {};
       validate(route.body, body);
     }
+    const input: RuleInput = { params, body };
+    if (ruleBased) enforce(route.permission, principal, input);
     const ctx: RequestContext = {
       deps,
+      log,
       route,
       requestId,
       params,
@@ -172,11 +227,15 @@ export function createGroupHandler(
       searchParams,
       body,
       headers,
-      user,
-      access,
+      user: principal.user,
+      access: principal.site,
+      organization: principal.organization,
+      app,
     };
     const operation = operations[route.operationId] as NonNullable<Operations[string]>;
-    return respond(await operation(ctx), requestId);
+    const response = respond(await operation(ctx), requestId);
+    logRequest(deps, event, fact, response.statusCode ?? 200);
+    return response;
   };
 
   return middy<HttpEvent, HttpResponse, Error, Context>()
@@ -188,12 +247,12 @@ export function createGroupHandler(
         } catch {
           deps = undefined;
         }
-        request.response = errorResponse(
-          deps,
-          group,
-          request.error,
-          requestIdOf(request.event, request.context),
-        );
+        const fact = facts.get(request.event) ?? {
+          started: performance.now(),
+          requestId: requestIdOf(request.event, request.context),
+        };
+        request.response = errorResponse(fact.log ?? deps?.log, group, request.error, fact.requestId);
+        logRequest(deps, request.event, fact, request.response.statusCode ?? 500);
       },
     })
     .handler(run);

@@ -1,3 +1,4 @@
+import { describePermission } from '../policy/permissions';
 import type { JsonSchema, RouteDef } from './route';
 import { groups } from './routes';
 
@@ -23,9 +24,10 @@ export function openApiDocument(routes: readonly RouteDef[], serverUrl = '/'): R
     operations[route.method.toLowerCase()] = {
       operationId: route.operationId,
       summary: route.summary,
+      description: `Who may call it: ${describePermission(route.permission)}.`,
+      'x-permission': route.permission,
       tags: [route.group],
-      ...(route.auth === 'public' ? { security: [] } : {}),
-      ...(route.auth === 'optional' ? { security: [{}, { bearer: [] }] } : {}),
+      ...(route.permission === 'public' ? { security: [] } : {}),
       parameters: [
         ...parameters(route),
         ...(route.scope === 'site'

@@ -1,11 +1,10 @@
+import type { Permission } from '../policy/permissions';
+
 /**
  * The shape of one route in the route table. A route is declared once; the local server, the Lambda handlers, the
  * CDK stack and the OpenAPI document are all derived from these declarations.
  */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** public: no token needed; bearer: a valid token is required; optional: a token is used when present. */
-export type AuthRequirement = 'public' | 'bearer' | 'optional';
 
 /** platform: not tied to a site; site: the request resolves its site (tenant) before the operation runs. */
 export type Scope = 'platform' | 'site';
@@ -23,7 +22,8 @@ export interface RouteDef {
   readonly path: string;
   /** Endpoint group: one Lambda function per group. */
   readonly group: GroupName;
-  readonly auth: AuthRequirement;
+  /** Who may call it (policy/permissions.ts); the pipeline enforces it before the operation runs. */
+  readonly permission: Permission;
   readonly scope: Scope;
   readonly summary: string;
   /** JSON Schema of the body; absent means the body is ignored. */

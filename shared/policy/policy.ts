@@ -1,5 +1,4 @@
 import type { OrganizationRole, Site, SitePermission, User } from '../accounts/model';
-import { PermissionDeniedError } from '../errors';
 
 /**
  * The one place that answers "may this principal do this here?" (docs/authorization.md).
@@ -24,7 +23,8 @@ export type SiteAction =
   | 'view'
   | 'access';
 
-const grantedBy: Record<SiteAction, readonly SitePermission[]> = {
+/** The site permissions that grant each site action. */
+export const siteActions: Record<SiteAction, readonly SitePermission[]> = {
   administer: ['admin_site'],
   configure: ['manage_site', 'admin_site'],
   manage_users: ['manage_site_users', 'admin_site'],
@@ -58,12 +58,7 @@ export function isOrganizationAdmin(role: OrganizationRole | null | undefined): 
 export function can(access: SiteAccess, action: SiteAction): boolean {
   if (!access.user?.is_active) return false;
   if (access.user.is_superuser || isOrganizationAdmin(access.organizationRole)) return true;
-  return grantedBy[action].some((permission) => access.permissions.has(permission));
-}
-
-/** Throws the 403 of the calling group's envelope unless the action is allowed. */
-export function authorize(access: SiteAccess, action: SiteAction): void {
-  if (!can(access, action)) throw new PermissionDeniedError();
+  return siteActions[action].some((permission) => access.permissions.has(permission));
 }
 
 /** Whether a user may administer an organization (superusers, its owner and its admins). */

@@ -6,8 +6,9 @@
  * application role it bundles (and, through them, the roles below those). Only active memberships count: one whose
  * `expires_at` is at or before the time of the check does not.
  */
+
+import { batchGet } from '../store/batch';
 import type { Store } from '../store/store';
-import { batchGet } from './batch';
 import { loadCatalog } from './catalog';
 import { roleKeys } from './keys';
 import { userMemberships } from './memberships';

@@ -1,8 +1,8 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { User } from '../accounts/model';
 import { type Clock, iso } from '../clock';
+import { backoff, batchDelete, batchGet, chunks, transactionLimit } from '../store/batch';
 import { failedConditions, queryAll, type Store } from '../store/store';
-import { backoff, batchDelete, batchGet, chunks, transactionLimit } from './batch';
 import { roleGsi, roleKeys } from './keys';
 import { isActive, type Membership, type StoredRole } from './model';
 

@@ -1,11 +1,11 @@
 import { keys } from '../accounts/keys';
 import { publicUser, type StoredUser, type User } from '../accounts/model';
 import { findUserByUsername } from '../accounts/users';
+import { batchGet } from '../store/batch';
 import type { Store } from '../store/store';
-import { batchGet } from './batch';
 
 /** The username `me` stands for the signed-in user in user-centric paths (it wins over a user named "me"). */
-export const currentUserAlias = 'me';
+export { currentUserAlias } from '../policy/permissions';
 
 export interface ResolvedUsers {
   /** Found users, by the username as the request spelled it. */

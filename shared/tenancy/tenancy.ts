@@ -1,9 +1,4 @@
-import type { User } from '../accounts/model';
-import { getMembership } from '../accounts/organizations';
-import { getSite, getSitePermissions } from '../accounts/sites';
-import { BadRequestError, NotFoundError } from '../errors';
-import type { SiteAccess } from '../policy/policy';
-import type { Store } from '../store/store';
+import { BadRequestError } from '../errors';
 
 export interface TenancySettings {
   baseDomain: string | undefined;
@@ -30,16 +25,4 @@ export function siteSlugOf(headers: Record<string, string | undefined>, settings
     'site_required',
     'No site was named: send the X-Site header, use a site host name, or configure DEFAULT_SITE.',
   );
-}
-
-/** Resolves the request's site and what the user holds on it; 404 for an unknown site. */
-export async function resolveSiteAccess(store: Store, slug: string, user: User | null): Promise<SiteAccess> {
-  const site = await getSite(store, slug);
-  if (!site) throw new NotFoundError('Site not found.', 'site_not_found');
-  if (!user) return { site, user: null, organizationRole: null, permissions: new Set() };
-  const [membership, permissions] = await Promise.all([
-    getMembership(store, site.organization_slug, user.id),
-    getSitePermissions(store, site.slug, user.id),
-  ]);
-  return { site, user, organizationRole: membership?.role ?? null, permissions: new Set(permissions) };
 }

@@ -86,11 +86,15 @@ describe('permissions', () => {
     `/api/roles/${appRole}/ancestors`,
   ];
 
-  it('returns 403 to a signed-in user without any permission on the site, even for me', async () => {
-    const { api } = await withPermissions();
-    const response = await api.get('/api/users/me/roles');
-    expect(response.status).toBe(403);
-    expect(response.body).toEqual(forbidden);
+  it('shows a signed-in user without any permission on the site their own roles, and nothing else', async () => {
+    const { api, username } = await withPermissions();
+    await tenant.owner.post('/api/assign/roles', { roles: [appRole], usernames: [username] });
+    const mine = await api.get('/api/users/me/roles');
+    expect(mine.status).toBe(200);
+    expect(mine.body.data.app_roles).toEqual([{ name: 'Editor', slug: appRole }]);
+    expect((await api.get(`/api/users/${username}/roles`)).status).toBe(200);
+    expect((await api.get(`/api/users/${tenant.ownerUser.username}/roles`)).body).toEqual(forbidden);
+    for (const path of reads()) expect((await api.get(path)).body).toEqual(forbidden);
   });
 
   it('lets access_site read its own roles only', async () => {

@@ -24,15 +24,20 @@ function event(method: string, path: string, body?: string, headers: Record<stri
 
 function setup(operations = authOperations) {
   const lines: { message: string; fields?: Record<string, unknown> }[] = [];
-  const log: Logger = {
+  const requests: Record<string, unknown>[] = [];
+  const logger = (bound: Record<string, unknown>): Logger => ({
     debug: () => {},
-    info: () => {},
+    info: (message, fields) => {
+      if (message === 'request') requests.push({ ...bound, ...fields });
+    },
     warn: () => {},
-    error: (message, fields) => lines.push({ message, fields }),
-  };
+    error: (message, fields) => lines.push({ message, fields: { ...bound, ...fields } }),
+    child: (fields) => logger({ ...bound, ...fields }),
+  });
+  const log = logger({});
   const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'handler-')), LOG_LEVEL: 'silent' });
   const deps = buildDeps(config, { log });
-  return { handler: createGroupHandler('auth', operations, () => deps), lines };
+  return { handler: createGroupHandler('auth', operations, () => deps), lines, requests };
 }
 
 describe('createGroupHandler', () => {
@@ -52,6 +57,16 @@ describe('createGroupHandler', () => {
     expect(response.body).not.toContain('secret_table');
     expect(lines).toHaveLength(1);
     expect(lines[0]?.fields).toMatchObject({ request_id: 'req-1', group: 'auth' });
+  });
+
+  it('writes one request line with method, route, status, duration and request id', async () => {
+    const { handler, requests } = setup();
+    await handler(event('GET', '/.well-known/jwks.json'), {} as Context);
+    await handler(event('GET', '/nowhere/'), {} as Context);
+    expect(requests).toHaveLength(2);
+    expect(requests[0]).toMatchObject({ method: 'GET', route: 'jwks', status: 200, request_id: 'req-1' });
+    expect(requests[0]?.duration_ms).toEqual(expect.any(Number));
+    expect(requests[1]).toMatchObject({ route: null, status: 404, request_id: 'req-1', user_id: null });
   });
 
   it('refuses to start when the group does not implement one of its routes', () => {

@@ -8,7 +8,7 @@ const route = (method: RouteDef['method'], path: string, operationId: string): R
   method,
   path,
   group: 'auth',
-  auth: 'public',
+  permission: 'public',
   scope: 'platform',
   summary: operationId,
 });

@@ -32,7 +32,7 @@ export function createLocalApp(deps: Deps, operations: OperationsByGroup): Dispa
     try {
       group = router.match(event.requestContext.http.method, event.rawPath).route.group;
     } catch (error) {
-      return errorResponse(deps, 'auth', error, event.requestContext.requestId);
+      return errorResponse(deps.log, 'auth', error, event.requestContext.requestId);
     }
     const handler = handlers.get(group);
     if (!handler) throw new Error(`No handler for group ${group}`);

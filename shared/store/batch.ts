@@ -1,5 +1,5 @@
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { type Store, strip } from '../store/store';
+import { type Store, strip } from './store';
 
 export type Key = { PK: string; SK: string };
 
@@ -20,9 +20,9 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
 /** Waits a little longer on each attempt (throttling, transaction conflicts). */
 export const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 2 ** attempt * 10));
 
-/** Reads items by key in batches of 100 (strongly consistent), retrying unprocessed keys; missing keys are left out. */
-export async function batchGet<T>(store: Store, keys: readonly Key[]): Promise<T[]> {
-  const found: T[] = [];
+/** Reads items by key in batches of 100 (strongly consistent), retrying unprocessed keys; raw items, unordered. */
+async function readItems(store: Store, keys: readonly Key[]): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
   for (const chunk of chunks(keys, batchGetLimit)) {
     let pending: Key[] = chunk;
     for (let attempt = 0; pending.length > 0; attempt++) {
@@ -31,11 +31,31 @@ export async function batchGet<T>(store: Store, keys: readonly Key[]): Promise<T
       const result = await store.doc.send(
         new BatchGetCommand({ RequestItems: { [store.table]: { Keys: pending, ConsistentRead: true } } }),
       );
-      for (const item of result.Responses?.[store.table] ?? []) found.push(strip<T>(item));
+      found.push(...(result.Responses?.[store.table] ?? []));
       pending = (result.UnprocessedKeys?.[store.table]?.Keys as Key[] | undefined) ?? [];
     }
   }
   return found;
+}
+
+/** Reads items by key (strongly consistent); missing keys are left out, storage attributes stripped. */
+export async function batchGet<T>(store: Store, keys: readonly Key[]): Promise<T[]> {
+  return (await readItems(store, keys)).map((item) => strip<T>(item));
+}
+
+const keyText = (key: Key) => `${key.PK}\u0000${key.SK}`;
+
+/**
+ * Reads items by key and answers them by key: with at most 100 distinct keys this is one `BatchGetItem` round trip
+ * (more only when DynamoDB throttles and leaves keys unprocessed). Items keep their storage attributes.
+ */
+export async function getItems(
+  store: Store,
+  keys: readonly Key[],
+): Promise<(key: Key) => Record<string, unknown> | undefined> {
+  const distinct = [...new Map(keys.map((key) => [keyText(key), { PK: key.PK, SK: key.SK }])).values()];
+  const found = new Map((await readItems(store, distinct)).map((item) => [keyText(item as Key), item]));
+  return (key) => found.get(keyText(key));
 }
 
 /** Deletes items by key in batches of 25, retrying unprocessed ones. Deleting a missing item is a no-op. */

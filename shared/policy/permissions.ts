@@ -1,0 +1,165 @@
+import type { Organization, OrganizationRole, User } from '../accounts/model';
+import { AuthenticationError, NotFoundError, PermissionDeniedError } from '../errors';
+import { can, canAdministerOrganization, type SiteAccess, type SiteAction, siteActions } from './policy';
+
+/**
+ * Who may call a route. Every route of the route table declares one; the request pipeline enforces it before the
+ * operation runs, so operations never ask the policy by hand.
+ *
+ *   public                 anyone, no token needed
+ *   authenticated          any signed-in user
+ *   superuser              superusers only
+ *   organization:member    a member of the path's organization (`{org_slug}`), or a superuser
+ *   organization:admin     that organization's owner or an admin, or a superuser
+ *   site:<action>          the site action (policy.ts) on the request's site
+ *   rule:<name>            a named rule below that also reads the request's path or body
+ */
+export type Permission =
+  | 'public'
+  | 'authenticated'
+  | 'superuser'
+  | 'organization:member'
+  | 'organization:admin'
+  | `site:${SiteAction}`
+  | `rule:${RuleName}`;
+
+/** The organization of an organization route and the caller's role in it. */
+export interface OrganizationAccess {
+  organization: Organization;
+  role: OrganizationRole | null;
+}
+
+/** Who is asking and what the pipeline loaded for the route: the site (site routes), the organization. */
+export interface Principal {
+  user: User | null;
+  site: SiteAccess | null;
+  organization: OrganizationAccess | null;
+}
+
+/** The request input a rule may read (after validation). */
+export interface RuleInput {
+  params: Readonly<Record<string, string>>;
+  body: unknown;
+}
+
+/** The alias of the signed-in user in user-centric role paths. */
+export const currentUserAlias = 'me';
+
+const ownUserId = (user: User, input: RuleInput) => Number(input.params.user_id) === user.id;
+
+/** Another user's account is not found (404), never shown: its existence is not revealed. */
+function selfOrSuperuser(user: User, input: RuleInput): void {
+  if (!user.is_superuser && !ownUserId(user, input)) throw new NotFoundError();
+}
+
+const rules = {
+  /** A user account: superusers, or the user itself. */
+  'self-or-superuser': {
+    description: 'superusers, or the user itself',
+    check: (principal: Principal, input: RuleInput) => selfOrSuperuser(signedIn(principal), input),
+  },
+  /** Changing an account: superusers, or the user itself; the flags only by superusers. */
+  'account-change': {
+    description: 'superusers, or the user itself (`is_superuser` and `is_active`: superusers only)',
+    check: (principal: Principal, input: RuleInput) => {
+      const user = signedIn(principal);
+      selfOrSuperuser(user, input);
+      const body = (input.body ?? {}) as Record<string, unknown>;
+      if (!user.is_superuser && (body.is_superuser !== undefined || body.is_active !== undefined))
+        throw new PermissionDeniedError();
+    },
+  },
+  /** A user's roles on the site: one's own for any signed-in user, whatever they hold; others' need `view`. */
+  'own-roles-or-view': {
+    description: 'any signed-in user for their own roles (`me`); `view` on the site for anyone else',
+    check: (principal: Principal, input: RuleInput) => {
+      const user = signedIn(principal);
+      const named = (input.params.username ?? '').trim().toLowerCase();
+      if (named === currentUserAlias || named === user.username.trim().toLowerCase()) return;
+      requireSite(principal, 'view');
+    },
+  },
+} as const satisfies Record<string, { description: string; check: (p: Principal, i: RuleInput) => void }>;
+
+export type RuleName = keyof typeof rules;
+
+function signedIn(principal: Principal): User {
+  if (!principal.user) throw new AuthenticationError();
+  return principal.user;
+}
+
+function requireSite(principal: Principal, action: SiteAction): void {
+  const access = principal.site;
+  if (!access) throw new Error('A site permission was declared on a route that resolves no site');
+  if (!can(access, action)) throw new PermissionDeniedError();
+}
+
+function requireOrganization(principal: Principal, admin: boolean): void {
+  const user = signedIn(principal);
+  const found = principal.organization;
+  // Not a member: the organization is not shown at all.
+  if (!found || (found.role === null && !user.is_superuser)) throw new NotFoundError();
+  if (admin && !canAdministerOrganization(user, found.role)) throw new PermissionDeniedError();
+}
+
+/** Whether a route's permission needs a signed-in user (401 without one). */
+export function needsUser(permission: Permission): boolean {
+  return permission !== 'public';
+}
+
+/** Whether the permission is decided on the request's site (the pipeline resolves it first). */
+export function isSitePermission(permission: Permission): boolean {
+  return permission.startsWith('site:') || permission === 'rule:own-roles-or-view';
+}
+
+/** Whether the permission is decided on the path's organization. */
+export function isOrganizationPermission(permission: Permission): boolean {
+  return permission.startsWith('organization:');
+}
+
+/**
+ * Enforces a route's permission for the principal: 401 without a user where one is needed, 404 for an
+ * organization the caller is not in, 403 otherwise. Returns normally when the call is allowed.
+ */
+export function enforce(permission: Permission, principal: Principal, input: RuleInput): void {
+  if (permission === 'public') return;
+  const user = signedIn(principal);
+  if (!user.is_active) throw new AuthenticationError('User not found or inactive.', 'user_inactive');
+  if (permission === 'authenticated') return;
+  if (permission === 'superuser') {
+    if (!user.is_superuser) throw new PermissionDeniedError();
+    return;
+  }
+  if (permission === 'organization:member' || permission === 'organization:admin') {
+    requireOrganization(principal, permission === 'organization:admin');
+    return;
+  }
+  if (permission.startsWith('site:')) {
+    requireSite(principal, permission.slice('site:'.length) as SiteAction);
+    return;
+  }
+  rules[permission.slice('rule:'.length) as RuleName].check(principal, input);
+}
+
+/** A reader's sentence for a permission (the OpenAPI description and docs/authorization.md). */
+export function describePermission(permission: Permission): string {
+  if (permission === 'public') return 'anyone (no token)';
+  if (permission === 'authenticated') return 'any signed-in user';
+  if (permission === 'superuser') return 'superusers';
+  if (permission === 'organization:member') return "the organization's members, superusers";
+  if (permission === 'organization:admin') return "the organization's owner and admins, superusers";
+  if (permission.startsWith('site:')) {
+    const action = permission.slice('site:'.length) as SiteAction;
+    return `\`${action}\` on the site (${siteActions[action].join(', ')}; organization owners and admins, superusers)`;
+  }
+  return rules[permission.slice('rule:'.length) as RuleName].description;
+}
+
+/** Every permission a route may declare, for the route-table test. */
+export function isPermission(value: string): value is Permission {
+  if (['public', 'authenticated', 'superuser', 'organization:member', 'organization:admin'].includes(value))
+    return true;
+  if (value.startsWith('site:')) return value.slice(5) in siteActions;
+  if (value.startsWith('rule:')) return value.slice(5) in rules;
+  return false;
+}
