@@ -22,6 +22,12 @@ export interface Config {
   readonly databaseEndpoint: DatabaseEndpoint | undefined;
   /** Connections per container; 1 against the embedded PGlite, which serves one connection at a time. */
   readonly databasePoolSize: number;
+  /**
+   * Named prepared statements on DATABASE_URL connections (default true: each statement is parsed and planned once
+   * per connection). Set DATABASE_PREPARE=false behind a transaction-pooling proxy. The cloud's RDS Proxy endpoint
+   * never uses them: they would pin each client to one database connection.
+   */
+  readonly databasePrepare: boolean;
   /** Any DynamoDB endpoint; when absent locally, the embedded DynamoDB is started. */
   readonly dynamodbEndpoint: string | undefined;
   readonly tableName: string;
@@ -62,6 +68,14 @@ function integer(env: Env, key: string, fallback: number): number {
   if (!Number.isInteger(value) || value < 0)
     throw new ConfigError(`${key} must be a non-negative integer, got "${raw}"`);
   return value;
+}
+
+function flag(env: Env, key: string, fallback: boolean): boolean {
+  const value = optional(env, key);
+  if (value === undefined) return fallback;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new ConfigError(`${key} must be true or false`);
 }
 
 function optional(env: Env, key: string): string | undefined {
@@ -110,6 +124,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: optional(env, 'DATABASE_URL'),
     databaseEndpoint: databaseEndpoint(env),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 2),
+    databasePrepare: flag(env, 'DATABASE_PREPARE', true),
     dynamodbEndpoint: optional(env, 'DYNAMODB_ENDPOINT'),
     tableName: runtime === 'aws' ? required(env, 'TABLE_NAME') : (optional(env, 'TABLE_NAME') ?? 'platform'),
     region: optional(env, 'AWS_REGION') ?? 'us-east-1',

@@ -19,7 +19,10 @@ import {
   openTable,
   present,
   type Row,
+  readTable,
   type TableScope,
+  unversioned,
+  versioned,
   visibleColumns,
   withoutReadOnly,
 } from './table';
@@ -315,13 +318,29 @@ export async function getRecord(
   id: string,
   visibility: Visibility,
 ): Promise<Row> {
-  const table = await openTable(sql, scope, name);
-  const key = keyFromText(table, id);
-  if (key === undefined) throw recordNotFound(id);
-  const where = whereClause(sql, table, { conditions: [keyCondition(table, key)], visibility });
-  const [row] = await sql`SELECT ${columns(sql, table)} FROM ${from(sql, table)} WHERE ${where}`;
+  const row = await readTable(sql, scope, name, async (table) => {
+    const key = keyFromText(table, id);
+    if (key === undefined) throw recordNotFound(id);
+    const where = whereClause(sql, table, { conditions: [keyCondition(table, key)], visibility });
+    const { current, rows } = unversioned(
+      table,
+      await sql`${versioned(sql, table, sql`SELECT ${columns(sql, table)} FROM ${from(sql, table)} WHERE ${where}`)}`,
+    );
+    return { current, value: rows[0] ? present(table, rows[0]) : undefined };
+  });
   if (!row) throw recordNotFound(id);
-  return present(table, row);
+  return row;
+}
+
+/** The statement of one page of a list: the matching records in list order (index-served by default). */
+export function pageStatement(
+  sql: Queryable,
+  table: DataTable,
+  where: Fragment,
+  page: PageRequest,
+): Fragment {
+  return sql`SELECT ${columns(sql, table)} FROM ${from(sql, table)} WHERE ${where}
+    ORDER BY ${orderBy(sql, table)} LIMIT ${page.pageSize} OFFSET ${(page.page - 1) * page.pageSize}`;
 }
 
 /** A page of records and the number of records that match. */
@@ -332,12 +351,17 @@ export async function listRecords(
   buildQuery: (table: DataTable) => RecordQuery,
   page: PageRequest,
 ): Promise<{ records: Row[]; total: number }> {
-  const table = await openTable(sql, scope, name);
-  const where = whereClause(sql, table, buildQuery(table));
-  const [count] = await sql`SELECT count(*)::integer AS total FROM ${from(sql, table)} WHERE ${where}`;
-  const rows = await sql`SELECT ${columns(sql, table)} FROM ${from(sql, table)} WHERE ${where}
-    ORDER BY ${orderBy(sql, table)} LIMIT ${page.pageSize} OFFSET ${(page.page - 1) * page.pageSize}`;
-  return { records: rows.map((row) => present(table, row)), total: Number(count?.total ?? 0) };
+  return readTable(sql, scope, name, async (table) => {
+    const where = whereClause(sql, table, buildQuery(table));
+    // The page and the total are independent: sent together, they cost one round trip, not two.
+    const [counted, paged] = await Promise.all([
+      sql`SELECT count(*)::integer AS total FROM ${from(sql, table)} WHERE ${where}`,
+      sql`${versioned(sql, table, pageStatement(sql, table, where, page))}`,
+    ]);
+    const { current, rows } = unversioned(table, paged);
+    const total = Number(counted[0]?.total ?? 0);
+    return { current, value: { records: rows.map((row) => present(table, row)), total } };
+  });
 }
 
 function keyCondition(table: DataTable, key: unknown): Condition {

@@ -1,10 +1,11 @@
 import type { App } from '../accounts/model';
+import { ConflictError } from '../errors';
 import { findTable } from './catalog';
 import { tableNotFound } from './errors';
 import type { CatalogEntry, FieldDef, TableSchema } from './model';
 import { systemFields } from './model';
 import { uniqueSets } from './schema';
-import type { Queryable } from './sql';
+import { type Fragment, type Queryable, sqlState } from './sql';
 import { typeRule } from './types';
 import { compileRecordValidators, isReadOnly, type RecordValidators } from './validator';
 
@@ -67,6 +68,10 @@ export function compileTable(schema: string, entry: CatalogEntry): DataTable {
   return table;
 }
 
+/** The last version of each table this container has seen, by (schema, app, name). */
+const latest = new Map<string, DataTable>();
+const latestKey = (scope: TableScope, name: string) => `${scope.schema}/${scope.app.id}/${name}`;
+
 /** Loads a table of the scope's app; 404 when the app has none of this name. */
 export async function openTable(
   sql: Queryable,
@@ -75,8 +80,71 @@ export async function openTable(
   lock?: 'share' | 'update',
 ): Promise<DataTable> {
   const entry = await findTable(sql, scope.schema, scope.app.id, name, lock);
-  if (!entry) throw tableNotFound(name, scope.app.slug);
-  return compileTable(scope.schema, entry);
+  if (!entry) {
+    latest.delete(latestKey(scope, name));
+    throw tableNotFound(name, scope.app.slug);
+  }
+  const table = compileTable(scope.schema, entry);
+  if (latest.size >= cacheLimit) latest.delete(latest.keys().next().value as string);
+  latest.set(latestKey(scope, name), table);
+  return table;
+}
+
+/** The column that carries the catalog version beside the rows of a versioned read (not a valid field name). */
+export const catalogVersionColumn = 'platform:catalog_version';
+
+/**
+ * A read whose rows come with the table's catalog version, checked in the same statement (one snapshot): the
+ * statement `inner` is built from a cached definition, and the outer query tells whether that definition is still
+ * the table's. One row with a null key stands for "no rows" (the catalog row is always there while the table is).
+ */
+export function versioned(sql: Queryable, table: DataTable, inner: Fragment): Fragment {
+  return sql`SELECT c.version AS ${sql(catalogVersionColumn)}, r.*
+    FROM (SELECT version FROM ${sql(table.schema)}.catalog WHERE id = ${table.entry.id}) AS c
+    LEFT JOIN LATERAL (${inner}) AS r ON true`;
+}
+
+/** The rows of a versioned read, and whether they were read with the definition they were built from. */
+export function unversioned(table: DataTable, rows: readonly Row[]): { current: boolean; rows: Row[] } {
+  const version = rows[0]?.[catalogVersionColumn];
+  return {
+    current: version === table.entry.version,
+    rows: rows.filter((row) => row[table.key.name] !== null && row[table.key.name] !== undefined),
+  };
+}
+
+/** A table or column the statement named is gone: the cached definition is older than a schema change. */
+function isSchemaDrift(error: unknown): boolean {
+  const state = sqlState(error);
+  return state === '42P01' || state === '42703';
+}
+
+/**
+ * Runs a read against the table's definition as this container last saw it, without reading the catalog first;
+ * `read` answers whether its statement ran with the current version (`versioned`). When the definition changed
+ * meanwhile (or was never seen), the catalog is read and the read runs again: a schema change is seen at once.
+ */
+export async function readTable<T>(
+  sql: Queryable,
+  scope: TableScope,
+  name: string,
+  read: (table: DataTable) => Promise<{ current: boolean; value: T }>,
+): Promise<T> {
+  let table = latest.get(latestKey(scope, name));
+  for (let attempt = 0; attempt < 3; attempt++) {
+    table ??= await openTable(sql, scope, name);
+    try {
+      const result = await read(table);
+      if (result.current) return result.value;
+    } catch (error) {
+      if (!isSchemaDrift(error)) throw error;
+    }
+    table = undefined;
+  }
+  throw new ConflictError(
+    'schema_changing',
+    `The schema of table "${name}" changed during the request: try again.`,
+  );
 }
 
 export type Row = Record<string, unknown>;

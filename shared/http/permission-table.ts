@@ -23,6 +23,7 @@ export function permissionTable(routes: readonly RouteDef[]): string {
 export function withPermissionTable(document: string, routes: readonly RouteDef[]): string {
   const start = document.indexOf(tableStart);
   const end = document.indexOf(tableEnd);
-  if (start < 0 || end < start) throw new Error('docs/authorization.md has no generated permission table markers');
+  if (start < 0 || end < start)
+    throw new Error('docs/authorization.md has no generated permission table markers');
   return document.slice(0, start) + permissionTable(routes) + document.slice(end + tableEnd.length);
 }

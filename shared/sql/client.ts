@@ -5,15 +5,17 @@ export type Sql = postgres.Sql;
 
 /**
  * Opens the data-plane client: one per container, a small pool that closes idle connections (Lambda freezes
- * containers), and no named prepared statements so that RDS Proxy does not pin connections.
+ * containers). Named prepared statements (`prepare`) only on a direct connection to PostgreSQL: behind RDS Proxy
+ * they pin every client session to one database connection, so the proxy endpoint (a `SqlEndpoint`) never uses
+ * them.
  */
-export function createSql(target: string | SqlEndpoint, poolSize: number): Sql {
+export function createSql(target: string | SqlEndpoint, poolSize: number, prepare = false): Sql {
   const options = {
     max: poolSize,
     idle_timeout: 20,
     max_lifetime: 60 * 10,
     connect_timeout: 10,
-    prepare: false,
+    prepare: typeof target === 'string' && prepare,
     onnotice: () => {},
     connection: { application_name: 'platform' },
   };

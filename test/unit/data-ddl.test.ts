@@ -111,9 +111,17 @@ describe('planCreateTable', () => {
     });
     expect(plan.statements[0]?.template.startsWith('CREATE TABLE %I.%I (')).toBe(true);
     expect(plan.statements[0]?.template).toContain('ON DELETE CASCADE');
-    // The table, an index on the foreign key (deletes of referenced records look it up), the declared index.
+    // The table, an index on the foreign key (deletes of referenced records look it up), the declared index, and
+    // the index of the default list order (created_at, key).
     expect(
       plan.statements.map((statement) => /^CREATE (UNIQUE )?(TABLE|INDEX)/.exec(statement.template)?.[0]),
-    ).toEqual(['CREATE TABLE', 'CREATE INDEX', 'CREATE UNIQUE INDEX']);
+    ).toEqual(['CREATE TABLE', 'CREATE INDEX', 'CREATE UNIQUE INDEX', 'CREATE INDEX']);
+    expect(plan.statements[3]?.args).toEqual([
+      'a1_things_created_at_id_ord',
+      'site_x',
+      'a1_things',
+      'created_at',
+      'id',
+    ]);
   });
 });

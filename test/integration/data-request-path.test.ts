@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FieldDef } from '../../shared/data/model';
+import { siteSchemaName } from '../../shared/data/names';
+import { whereClause } from '../../shared/data/query';
+import { pageStatement } from '../../shared/data/records';
+import { openTable } from '../../shared/data/table';
+import { createTable, dataPath, insert, tablePath } from '../support/data';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
+import { createTenant, type Tenant } from '../support/tenant';
+
+/** The data plane's budget: cached table definitions checked in the statement, and index-served pages. */
+
+let platform: TestPlatform;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  tenant = await createTenant(platform);
+});
+afterAll(async () => {
+  await platform.stop();
+});
+
+describe('a table definition cached per container', () => {
+  it('sees an added field on the next read', async () => {
+    await createTable(tenant.owner, tenant.app.slug, 'drift', { fields: [{ name: 'a', type: 'string' }] });
+    const [created] = [await insert(tenant.owner, tenant.app.slug, 'drift', { a: 'x' })];
+    const path = dataPath(tenant.app.slug, 'drift');
+    expect((await tenant.owner.get(path)).body.data[0]).not.toHaveProperty('b');
+    const added = await tenant.owner.post(`${tablePath(tenant.app.slug, 'drift')}fields/`, {
+      name: 'b',
+      type: 'string',
+    });
+    expect(added.status).toBe(201);
+    expect((await tenant.owner.get(path)).body.data[0]).toMatchObject({ a: 'x', b: null });
+    expect((await tenant.owner.get(`${path}${created.id}/`)).body.data).toMatchObject({ a: 'x', b: null });
+  });
+
+  it('sees a dropped field on the next read instead of failing on the missing column', async () => {
+    const path = dataPath(tenant.app.slug, 'drift');
+    await tenant.owner.get(path);
+    const dropped = await tenant.owner.delete(`${tablePath(tenant.app.slug, 'drift')}fields/a/`);
+    expect(dropped.status).toBe(200);
+    const list = await tenant.owner.get(path);
+    expect(list.status).toBe(200);
+    expect(list.body.data[0]).not.toHaveProperty('a');
+  });
+
+  it('answers 404 for a table dropped since it was cached', async () => {
+    const path = dataPath(tenant.app.slug, 'drift');
+    await tenant.owner.get(path);
+    expect((await tenant.owner.delete(tablePath(tenant.app.slug, 'drift'))).status).toBe(204);
+    const response = await tenant.owner.get(path);
+    expect(response.status).toBe(404);
+  });
+});
+
+describe('the page query', () => {
+  it('walks the (created_at, key) index for a filtered page in the default order instead of sorting', async () => {
+    await createTable(tenant.owner, tenant.app.slug, 'items', {
+      fields: [
+        { name: 'title', type: 'string' },
+        { name: 'category', type: 'string' },
+        { name: 'created_at', type: 'datetime' },
+      ],
+    });
+    const sql = platform.deps.sql();
+    const schema = siteSchemaName(tenant.site.slug);
+    const [entry] = await sql`SELECT physical_name FROM ${sql(schema)}.catalog WHERE name = 'items'`;
+    const physical = entry?.physical_name as string;
+    await sql`INSERT INTO ${sql(schema)}.${sql(physical)} (title, category, created_at)
+      SELECT 'item ' || g, 'c' || (g % 10), now() - g * interval '1 second' FROM generate_series(1, 20000) AS g`;
+    await sql`ANALYZE ${sql(schema)}.${sql(physical)}`;
+    const scope = {
+      schema,
+      site: tenant.site.slug,
+      app: { ...tenant.app, description: '', site: '', created_at: '' },
+    };
+    const table = await openTable(sql, scope, 'items');
+    const where = whereClause(sql, table, {
+      conditions: [{ field: table.fields.get('category') as FieldDef, operator: 'eq', value: 'c3' }],
+      visibility: 'live',
+    });
+    const plan = (await sql`EXPLAIN ${pageStatement(sql, table, where, { page: 2, pageSize: 25 })}`)
+      .map((row) => row['QUERY PLAN'] as string)
+      .join('\n');
+    expect(plan).toContain(`${physical}_created_at_id_ord`);
+    expect(plan).not.toMatch(/\bSort\b/);
+  });
+});
