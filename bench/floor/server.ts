@@ -1,0 +1,123 @@
+import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import postgres from 'postgres';
+
+/**
+ * The floor: the least a server can do to answer the bench's scenarios. `node:http` and `postgres` with prepared
+ * statements, no authentication, no validation, no routing table, and the same SQL as the project against the
+ * same physical table. The project's throughput over the floor's is the overhead the bench reports.
+ *
+ * Environment: DATABASE_URL, DATABASE_POOL_SIZE, PORT, HOST, FLOOR_SCHEMA, FLOOR_TABLE, FLOOR_PASSWORD.
+ */
+
+const env = process.env;
+const schema = env.FLOOR_SCHEMA ?? '';
+const table = env.FLOOR_TABLE ?? '';
+const sql = postgres(env.DATABASE_URL ?? '', {
+  max: Number(env.DATABASE_POOL_SIZE ?? 10),
+  prepare: true,
+  onnotice: () => {},
+});
+const from = sql`${sql(schema)}.${sql(table)}`;
+// The project's column list: the schema's fields in order, the generated key first.
+const columns = sql`"id", "title", "category", "price", "created_at"`;
+
+/** The project's password parameters (shared/auth/passwords.ts): scrypt N=16384, r=8, p=1, 64-byte key. */
+const scryptOptions: ScryptOptions = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const salt = randomBytes(16);
+
+function derive(password: string): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFKC'), salt, 64, scryptOptions, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
+}
+
+const storedKey = await derive(env.FLOOR_PASSWORD ?? '');
+
+type Row = Record<string, unknown>;
+
+/** Numeric comes back as text; the project shows it as a JSON number, so the floor does too. */
+function shown(row: Row): Row {
+  return { ...row, price: row.price === null ? null : Number(row.price) };
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
+async function readJson(request: IncomingMessage): Promise<Row> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString() || '{}') as Row;
+}
+
+/** L1: the project's count and page queries for one equality filter. */
+async function list(url: URL, response: ServerResponse): Promise<void> {
+  const category = url.searchParams.get('category') ?? '';
+  const page = Number(url.searchParams.get('page') ?? 1);
+  const pageSize = Number(url.searchParams.get('page_size') ?? 100);
+  const [count] = await sql`SELECT count(*)::integer AS total FROM ${from} WHERE "category" = ${category}`;
+  const rows = await sql`SELECT ${columns} FROM ${from} WHERE "category" = ${category}
+    ORDER BY "created_at", "id" LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
+  send(response, 200, { data: rows.map(shown), total: count?.total ?? 0, page, page_size: pageSize });
+}
+
+/** G1: one record by key. */
+async function get(id: string, response: ServerResponse): Promise<void> {
+  const [row] = await sql`SELECT ${columns} FROM ${from} WHERE "id" = ${id}`;
+  if (row) send(response, 200, { data: shown(row) });
+  else send(response, 404, { error: 'Record not found' });
+}
+
+/** C1: the project's INSERT … RETURNING of one record (fields in name order, as the project lists them). */
+async function create(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const body = await readJson(request);
+  const record = { category: body.category, price: body.price, title: body.title } as Record<string, string>;
+  const [row] =
+    await sql`INSERT INTO ${from} ${sql(record, 'category', 'price', 'title')} RETURNING ${columns}`;
+  send(response, 201, {
+    status: 'success',
+    message: 'Record created successfully.',
+    data: shown(row as Row),
+  });
+}
+
+/** A1: scrypt with the project's parameters against a stored key, in constant time. */
+async function login(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const body = await readJson(request);
+  const key = await derive(String(body.password ?? ''));
+  if (timingSafeEqual(key, storedKey)) send(response, 200, { ok: true });
+  else send(response, 401, { error: 'No active account found with the given credentials' });
+}
+
+async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = new URL(request.url ?? '/', 'http://floor');
+  const path = url.pathname;
+  if (request.method === 'GET' && path === '/items') return list(url, response);
+  if (request.method === 'GET' && path.startsWith('/items/'))
+    return get(path.slice('/items/'.length), response);
+  if (request.method === 'POST' && path === '/items') return create(request, response);
+  if (request.method === 'POST' && path === '/login') return login(request, response);
+  send(response, 404, { error: 'Not found' });
+}
+
+const server = createServer((request, response) => {
+  route(request, response).catch((error: Error) => send(response, 500, { error: error.message }));
+});
+const host = env.HOST ?? '127.0.0.1';
+server.listen(Number(env.PORT ?? 3100), host, () => {
+  process.stdout.write(`Floor listening on http://${host}:${env.PORT}\n`);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    server.close();
+    void sql.end({ timeout: 1 }).then(() => process.exit(0));
+  });

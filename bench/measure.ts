@@ -1,0 +1,58 @@
+import autocannon from 'autocannon';
+import { cpuMillis, type Server } from './processes';
+import type { BenchRequest } from './scenarios';
+
+/** One measured window of one scenario against one server. */
+export interface RunResult {
+  readonly server: 'project' | 'floor';
+  readonly round: number;
+  readonly requestsPerSecond: number;
+  readonly requests: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** Non-2xx answers, socket errors and timeouts. */
+  readonly errors: number;
+  readonly statusCodes: Record<string, number>;
+  /** CPU time (user + system) of the server's node process per completed request. */
+  readonly cpuMsPerRequest: number;
+}
+
+interface Load {
+  server: Server;
+  next: () => BenchRequest;
+  connections: number;
+  seconds: number;
+}
+
+function fire(load: Load) {
+  return autocannon({
+    url: load.server.baseUrl,
+    connections: load.connections,
+    duration: load.seconds,
+    timeout: 30,
+    requests: [{ setupRequest: (request) => Object.assign(request, load.next()) }],
+  });
+}
+
+/** Warms the server up (result discarded), then measures a window and the CPU the server spent in it. */
+export async function measure(
+  load: Load & { warmupSeconds: number; server: Server },
+  label: { server: 'project' | 'floor'; round: number },
+): Promise<RunResult> {
+  await fire({ ...load, seconds: load.warmupSeconds });
+  const cpuBefore = cpuMillis(load.server.pid);
+  const result = await fire(load);
+  const cpu = cpuMillis(load.server.pid) - cpuBefore;
+  const statusCodes: Record<string, number> = {};
+  for (const [code, stats] of Object.entries(result.statusCodeStats)) statusCodes[code] = stats.count;
+  return {
+    ...label,
+    requestsPerSecond: result.requests.average,
+    requests: result.requests.total,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+    statusCodes,
+    cpuMsPerRequest: result.requests.total > 0 ? cpu / result.requests.total : Number.NaN,
+  };
+}

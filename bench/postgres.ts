@@ -1,0 +1,41 @@
+import { execFileSync } from 'node:child_process';
+import postgres from 'postgres';
+
+/**
+ * The PostgreSQL of a bench: `DATABASE_URL` when given, otherwise a throwaway PostgreSQL 15 started by the CI
+ * script (`.ci/postgres.sh`) on its own port and directory, so it never meets the test suite's instance.
+ */
+
+export interface BenchDatabase {
+  readonly url: string;
+  readonly version: string;
+  stop(): void;
+}
+
+const script = '.ci/postgres.sh';
+const scriptEnv = { ...process.env, PG_PORT: '55433', PG_DIR: '/tmp/platform-bench-pg' };
+
+/** Starts (or adopts) the database and reads its server version. */
+export async function openDatabase(databaseUrl: string | undefined): Promise<BenchDatabase> {
+  let url = databaseUrl;
+  let stop = () => {};
+  if (!url) {
+    const printed = execFileSync('bash', [script, 'start'], { env: scriptEnv, encoding: 'utf8' });
+    url = printed.trim().split('\n').at(-1) ?? '';
+    let stopped = false;
+    stop = () => {
+      if (stopped) return;
+      stopped = true;
+      execFileSync('bash', [script, 'stop'], { env: scriptEnv, stdio: 'ignore' });
+    };
+    // A bench that dies on an error still removes its database.
+    process.on('exit', stop);
+  }
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql`SHOW server_version`;
+    return { url, version: String(row?.server_version ?? 'unknown'), stop };
+  } finally {
+    await sql.end();
+  }
+}

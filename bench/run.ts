@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type BenchConfig, loadBenchConfig } from './config';
+import { describeMachine } from './machine';
+import { measure, type RunResult } from './measure';
+import { openDatabase } from './postgres';
+import { freePort, memory, resetPeakMemory, type Server, startServer } from './processes';
+import { renderSummary, writeResults } from './report';
+import { type BenchResults, type MemoryResult, summarize } from './results';
+import { type Scenario, selectScenarios } from './scenarios';
+import { type Fixture, prepareProject } from './setup';
+
+/** `npm run bench`: the project against the floor, scenario by scenario; see docs/benchmarks.md. */
+
+const root = resolve(import.meta.dirname, '..');
+process.chdir(root);
+/** The project server's resident memory under load, at most (MB). */
+const rssTargetMb = 150;
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+function commandLine(): string {
+  const settings = Object.entries(process.env)
+    .filter(([key]) => key.startsWith('BENCH_') || key === 'DATABASE_URL')
+    .map(([key, value]) => (key === 'DATABASE_URL' ? 'DATABASE_URL=…' : `${key}=${value}`));
+  return [...settings, 'npm run bench'].join(' ');
+}
+
+async function startProject(databaseUrl: string, config: BenchConfig, password: string): Promise<Server> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
+  process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: String(config.poolSize),
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ADMIN_PASSWORD: password,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
+  return startServer(
+    'project',
+    ['--import', 'tsx', 'bin/local.ts'],
+    env,
+    /Platform listening on/,
+    `http://127.0.0.1:${port}`,
+  );
+}
+
+async function startFloor(databaseUrl: string, config: BenchConfig, fixture: Fixture): Promise<Server> {
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: String(config.poolSize),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    FLOOR_SCHEMA: fixture.schema,
+    FLOOR_TABLE: fixture.physical,
+    FLOOR_PASSWORD: fixture.adminPassword,
+  };
+  return startServer(
+    'floor',
+    ['--import', 'tsx', 'bench/floor/server.ts'],
+    env,
+    /Floor listening on/,
+    `http://127.0.0.1:${port}`,
+  );
+}
+
+/** Runs a scenario project, floor, project, floor … and returns every measured window. */
+async function runScenario(
+  scenario: Scenario,
+  servers: { project: Server; floor: Server },
+  fixture: Fixture,
+  config: BenchConfig,
+): Promise<RunResult[]> {
+  const runs: RunResult[] = [];
+  for (let round = 1; round <= config.rounds; round++) {
+    for (const name of ['project', 'floor'] as const) {
+      const next = scenario[name](fixture);
+      const run = await measure(
+        {
+          server: servers[name],
+          next,
+          connections: config.connections,
+          seconds: config.durationSeconds,
+          warmupSeconds: config.warmupSeconds,
+        },
+        { server: name, round },
+      );
+      say(
+        `  ${scenario.name} ${name} ${round}: ${run.requestsPerSecond.toFixed(1)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, ${run.errors} errors, ${run.cpuMsPerRequest.toFixed(2)} CPU ms/req`,
+      );
+      runs.push(run);
+    }
+  }
+  return runs;
+}
+
+/** The servers' memory once the runs are over, with the figures taken before them. */
+function memoryAfterRuns(
+  project: Server,
+  floor: Server,
+  before: Pick<MemoryResult, 'projectIdleMb' | 'projectLoadPeakMb' | 'projectPeakReset'>,
+): MemoryResult {
+  const after = memory(project.pid);
+  return {
+    ...before,
+    targetMb: rssTargetMb,
+    projectRunPeakMb: after.peakMb,
+    projectAfterRunsMb: after.rssMb,
+    floorRunPeakMb: memory(floor.pid).peakMb,
+    met: after.peakMb <= rssTargetMb,
+  };
+}
+
+async function main(): Promise<void> {
+  const config = loadBenchConfig();
+  const chosen = selectScenarios(config.scenarios);
+  const stopAfter = setTimeout(() => {
+    process.stderr.write(`bench: stopped after BENCH_TIMEOUT=${config.timeoutSeconds} s\n`);
+    process.exit(1);
+  }, config.timeoutSeconds * 1000);
+  stopAfter.unref();
+
+  say(
+    config.databaseUrl
+      ? 'Using DATABASE_URL'
+      : 'Starting a throwaway PostgreSQL 15 (.ci/postgres.sh, port 55433)',
+  );
+  const database = await openDatabase(config.databaseUrl);
+  const password = randomBytes(18).toString('base64url');
+  const project = await startProject(database.url, config, password);
+  const projectIdleMb = memory(project.pid).rssMb;
+  say(`Project on ${project.baseUrl}; loading ${config.records} records through the bulk create`);
+  const fixture = await prepareProject(project.baseUrl, database.url, password, config.records);
+  say(
+    `Loaded at ${fixture.load.recordsPerSecond.toFixed(0)} records/s (${fixture.load.seconds.toFixed(1)} s)`,
+  );
+  const projectLoadPeakMb = memory(project.pid).peakMb;
+  const projectPeakReset = resetPeakMemory(project.pid);
+  const floor = await startFloor(database.url, config, fixture);
+
+  const results = [];
+  for (const scenario of chosen) {
+    say(`${scenario.name}: ${scenario.description}`);
+    results.push(summarize(scenario, await runScenario(scenario, { project, floor }, fixture, config)));
+  }
+
+  const memoryResult = memoryAfterRuns(project, floor, {
+    projectIdleMb,
+    projectLoadPeakMb,
+    projectPeakReset,
+  });
+  await Promise.all([project.stop(), floor.stop()]);
+  database.stop();
+
+  const { records, warmupSeconds, durationSeconds, connections, poolSize, rounds } = config;
+  const report: BenchResults = {
+    command: commandLine(),
+    date: new Date().toISOString(),
+    settings: { records, warmupSeconds, durationSeconds, connections, poolSize, rounds },
+    machine: describeMachine(database.version),
+    load: fixture.load,
+    scenarios: results,
+    memory: memoryResult,
+  };
+  writeResults(report, 'docs/benchmarks.md', 'bench/results/latest.json');
+  say('');
+  say(renderSummary(report));
+  say('Wrote docs/benchmarks.md and bench/results/latest.json');
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    process.stderr.write(`bench: ${signal}, stopping\n`);
+    // The exit handlers kill the servers and stop the throwaway database.
+    process.exit(130);
+  });
+
+main().then(
+  () => process.exit(0),
+  (error: Error) => {
+    process.stderr.write(`bench failed: ${error.stack ?? error.message}\n`);
+    process.exit(1);
+  },
+);

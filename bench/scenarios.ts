@@ -1,0 +1,117 @@
+import { categories, type Fixture, itemRecord, tableName } from './setup';
+
+/**
+ * The scenarios: one entry each, with the request the project gets and the request the floor gets for the same
+ * work, and the target ratio of the project's throughput to the floor's. A new scenario is a new entry here.
+ */
+
+/** An HTTP request as autocannon sends it. */
+export interface BenchRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** Builds the next request; called for every request, so it may vary (random keys, new bodies). */
+export type RequestFactory = (fixture: Fixture) => () => BenchRequest;
+
+export interface Scenario {
+  readonly name: string;
+  readonly description: string;
+  /** Minimum project/floor req/s ratio. */
+  readonly target: number;
+  readonly project: RequestFactory;
+  readonly floor: RequestFactory;
+}
+
+function projectHeaders(fixture: Fixture, json = false): Record<string, string> {
+  return {
+    authorization: `Bearer ${fixture.token}`,
+    'x-site': fixture.site,
+    ...(json ? { 'content-type': 'application/json' } : {}),
+  };
+}
+
+const json = { 'content-type': 'application/json' };
+
+function dataPath(fixture: Fixture): string {
+  return `/api/apps/${fixture.app}/datatables/${tableName}/data/`;
+}
+
+function randomId(fixture: Fixture): string {
+  return fixture.ids[Math.floor(Math.random() * fixture.ids.length)] as string;
+}
+
+/** New records of C1 continue the loaded numbering, so every body is a record never sent before. */
+function newRecords(fixture: Fixture): () => string {
+  let n = fixture.ids.length + Math.floor(Math.random() * 1e9);
+  return () => JSON.stringify(itemRecord(n++));
+}
+
+const listQuery = `category=${categories[3]}&page=2&page_size=25`;
+
+export const scenarios: readonly Scenario[] = [
+  {
+    name: 'L1',
+    description: `list with one equality filter, page 2 of 25, with the total (\`?${listQuery}\`)`,
+    target: 0.7,
+    project: (fixture) => {
+      const request: BenchRequest = {
+        method: 'GET',
+        path: `${dataPath(fixture)}?${listQuery}`,
+        headers: projectHeaders(fixture),
+      };
+      return () => request;
+    },
+    floor: () => () => ({ method: 'GET', path: `/items?${listQuery}` }),
+  },
+  {
+    name: 'G1',
+    description: 'get one record by id (a random loaded record each request)',
+    target: 0.5,
+    project: (fixture) => {
+      const headers = projectHeaders(fixture);
+      return () => ({ method: 'GET', path: `${dataPath(fixture)}${randomId(fixture)}/`, headers });
+    },
+    floor: (fixture) => () => ({ method: 'GET', path: `/items/${randomId(fixture)}` }),
+  },
+  {
+    name: 'C1',
+    description: 'create one record (a new body each request)',
+    target: 0.5,
+    project: (fixture) => {
+      const headers = projectHeaders(fixture, true);
+      const body = newRecords(fixture);
+      return () => ({ method: 'POST', path: dataPath(fixture), headers, body: body() });
+    },
+    floor: (fixture) => {
+      const body = newRecords(fixture);
+      return () => ({ method: 'POST', path: '/items', headers: json, body: body() });
+    },
+  },
+  {
+    name: 'A1',
+    description: 'log in with username and password (the floor: scrypt with the same parameters)',
+    target: 0.9,
+    project: (fixture) => {
+      const body = JSON.stringify({ username: 'admin', password: fixture.adminPassword });
+      return () => ({ method: 'POST', path: '/api/auth/jwt/token/', headers: json, body });
+    },
+    floor: (fixture) => {
+      const body = JSON.stringify({ username: 'admin', password: fixture.adminPassword });
+      return () => ({ method: 'POST', path: '/login', headers: json, body });
+    },
+  },
+];
+
+/** The scenarios a run asks for, in registry order; unknown names stop the bench. */
+export function selectScenarios(names: readonly string[] | undefined): Scenario[] {
+  if (!names) return [...scenarios];
+  const unknown = names.filter((name) => !scenarios.some((scenario) => scenario.name === name));
+  if (unknown.length > 0)
+    throw new Error(
+      `Unknown scenario ${unknown.join(', ')}; known: ${scenarios.map((scenario) => scenario.name).join(', ')}`,
+    );
+  return scenarios.filter((scenario) => names.includes(scenario.name));
+}

@@ -1,0 +1,162 @@
+import postgres from 'postgres';
+
+/**
+ * Sets the project up through its API, the way a user would: sign in as the superuser, create an organization, a
+ * site, an app and the `items` data table (with an index on `category`), then load records with bulk creates.
+ */
+
+export const tableName = 'items';
+export const categories = Array.from({ length: 10 }, (_, index) => `cat-${index}`);
+
+/** What the scenarios need to know about the loaded project. */
+export interface Fixture {
+  readonly token: string;
+  readonly site: string;
+  readonly app: string;
+  readonly adminPassword: string;
+  /** The physical table the project keeps the records in, which the floor reads too. */
+  readonly schema: string;
+  readonly physical: string;
+  /** Keys of the loaded records (G1 picks from them). */
+  readonly ids: readonly string[];
+  readonly load: { records: number; seconds: number; recordsPerSecond: number };
+}
+
+/** The table schema of the bench: three fields, the generated id and created_at, an index on category. */
+export const itemsSchema = {
+  fields: [
+    { name: 'title', type: 'string', constraints: { required: true, maxLength: 200 } },
+    { name: 'category', type: 'string', constraints: { required: true } },
+    { name: 'price', type: 'number', constraints: { minimum: 0 } },
+    { name: 'created_at', type: 'datetime' },
+  ],
+  indexes: [{ fields: ['category'] }],
+};
+
+/** The n-th record of the bench's data: ten categories evenly spread. */
+export function itemRecord(n: number): { title: string; category: string; price: number } {
+  return {
+    title: `Item ${n}`,
+    category: categories[n % categories.length] as string,
+    price: (n % 1000) + 0.5,
+  };
+}
+
+/** Records per bulk create: the API's limit (`maxBulkRecords` of the records module). */
+const bulkSize = 1000;
+/** Bulk creates in flight while loading. */
+const loadConcurrency = 2;
+
+/** A JSON answer of the API; the bench reads the few properties it needs. */
+type Json = Record<string, unknown>;
+type Answer = { status: number; body: Json };
+type Call = (method: string, path: string, body?: unknown) => Promise<Answer>;
+
+function caller(baseUrl: string, headers: Record<string, string>): Call {
+  return async (method, path, body) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? (JSON.parse(text) as Json) : {} };
+  };
+}
+
+async function expect(call: Promise<Answer>, status: number, what: string): Promise<Json> {
+  const response = await call;
+  if (response.status !== status)
+    throw new Error(`${what}: expected ${status}, got ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body;
+}
+
+/** Signs in and returns the access token (also used to check the admin password). */
+export async function login(baseUrl: string, password: string): Promise<string> {
+  const body = await expect(
+    caller(baseUrl, {})('POST', '/api/auth/jwt/token/', { username: 'admin', password }),
+    200,
+    'login',
+  );
+  return String(body.access);
+}
+
+/** Loads `count` records with bulk creates, a few in flight, and returns their keys and the rate. */
+async function loadRecords(call: Call, path: string, count: number) {
+  const ids: string[] = [];
+  const started = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const first = next;
+      next = Math.min(count, next + bulkSize);
+      const batch = Array.from({ length: next - first }, (_, index) => itemRecord(first + index));
+      const body = await expect(call('POST', path, batch), 201, `bulk create at record ${first}`);
+      for (const record of body.data as { id: string }[]) ids.push(record.id);
+    }
+  };
+  await Promise.all(Array.from({ length: loadConcurrency }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  return { ids, load: { records: count, seconds, recordsPerSecond: count / seconds } };
+}
+
+/** The site's schema and the table's physical name, from the project's own registry and catalog. */
+async function physicalTable(
+  databaseUrl: string,
+  site: string,
+): Promise<{ schema: string; physical: string }> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [registry] = await sql`SELECT schema_name FROM platform.data_site_schemas WHERE site = ${site}`;
+    const schema = String(registry?.schema_name);
+    const [entry] = await sql`SELECT physical_name FROM ${sql(schema)}.catalog WHERE name = ${tableName}`;
+    if (!entry) throw new Error(`no catalog entry for ${tableName} in ${schema}`);
+    return { schema, physical: String(entry.physical_name) };
+  } finally {
+    await sql.end();
+  }
+}
+
+/** Creates the tenant and the table through the API and loads the records. */
+export async function prepareProject(
+  baseUrl: string,
+  databaseUrl: string,
+  adminPassword: string,
+  records: number,
+): Promise<Fixture> {
+  const token = await login(baseUrl, adminPassword);
+  const admin = caller(baseUrl, { authorization: `Bearer ${token}` });
+  const org = await expect(
+    admin('POST', '/api/cloud/organizations/', { name: 'Bench' }),
+    201,
+    'organization',
+  );
+  const site = await expect(
+    admin('POST', `/api/cloud/organizations/${String(org.slug)}/sites/`, { name: 'Bench Shop' }),
+    201,
+    'site',
+  );
+  const inSite = caller(baseUrl, { authorization: `Bearer ${token}`, 'x-site': String(site.slug) });
+  const app = await expect(inSite('POST', '/api/apps/', { name: 'Bench App' }), 201, 'app');
+  await expect(
+    inSite('POST', `/api/apps/${String(app.slug)}/datatables/`, { name: tableName, schema: itemsSchema }),
+    201,
+    'data table',
+  );
+  const { ids, load } = await loadRecords(
+    inSite,
+    `/api/apps/${String(app.slug)}/datatables/${tableName}/data/`,
+    records,
+  );
+  const { schema, physical } = await physicalTable(databaseUrl, String(site.slug));
+  return {
+    token,
+    site: String(site.slug),
+    app: String(app.slug),
+    adminPassword,
+    schema,
+    physical,
+    ids,
+    load,
+  };
+}
