@@ -42,9 +42,11 @@ async function startProject(databaseUrl: string, config: BenchConfig, password: 
     ADMIN_PASSWORD: password,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
+  // BENCH_PROFILE=1 writes a V8 CPU profile of the project server to bench/results/ when it stops.
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=bench/results'] : [];
   return startServer(
     'project',
-    ['--import', 'tsx', 'bin/local.ts'],
+    [...profile, '--import', 'tsx', 'bin/local.ts'],
     env,
     /Platform listening on/,
     `http://127.0.0.1:${port}`,

@@ -28,6 +28,8 @@ export interface Config {
    * never uses them: they would pin each client to one database connection.
    */
   readonly databasePrepare: boolean;
+  /** How long a container may reuse who and where of a request (seconds; 0: read on every request). */
+  readonly accessCacheSeconds: number;
   /** Any DynamoDB endpoint; when absent locally, the embedded DynamoDB is started. */
   readonly dynamodbEndpoint: string | undefined;
   readonly tableName: string;
@@ -125,6 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseEndpoint: databaseEndpoint(env),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 2),
     databasePrepare: flag(env, 'DATABASE_PREPARE', true),
+    accessCacheSeconds: integer(env, 'ACCESS_CACHE_SECONDS', 3),
     dynamodbEndpoint: optional(env, 'DYNAMODB_ENDPOINT'),
     tableName: runtime === 'aws' ? required(env, 'TABLE_NAME') : (optional(env, 'TABLE_NAME') ?? 'platform'),
     region: optional(env, 'AWS_REGION') ?? 'us-east-1',

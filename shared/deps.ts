@@ -13,6 +13,7 @@ import type { Config } from './config';
 import { createLogger, type Logger } from './log';
 import { createSql, type Sql, type SqlEndpoint } from './sql/client';
 import type { Store } from './store/store';
+import { AccessCache } from './tenancy/access-cache';
 
 /** Everything services need, built once per container (cold start) and passed explicitly. */
 export interface Deps {
@@ -24,6 +25,8 @@ export interface Deps {
   /** Data plane (PostgreSQL); the connection opens on first use. */
   readonly sql: () => Sql;
   readonly tokens: TokenService;
+  /** Who and where of recent requests (shared/tenancy/access-cache.ts). */
+  readonly accessCache: AccessCache;
 }
 
 export type DepsOverrides = Partial<Pick<Deps, 'clock' | 'log'>> & { signer?: TokenSigner };
@@ -72,6 +75,7 @@ export function buildDeps(config: Config, overrides: DepsOverrides = {}): Deps {
     log,
     clock,
     store: createStore(config),
+    accessCache: new AccessCache(config.accessCacheSeconds, clock),
     sql: () => {
       sql ??= createSql(sqlTarget(config), config.databasePoolSize, config.databasePrepare);
       return sql;

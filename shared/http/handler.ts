@@ -186,6 +186,7 @@ export function createGroupHandler(
     precompile(route.params, true);
   }
   const router = new Router(routes);
+  const changesAccess = groups[group].changesAccess === true;
   const facts = new WeakMap<HttpEvent, RequestFacts>();
 
   const run = async (event: HttpEvent, context: Context): Promise<HttpResponse> => {
@@ -203,7 +204,7 @@ export function createGroupHandler(
     if (userId !== null) fact.userId = userId;
     const target = targetOf(deps, route, params, headers, userId);
     if (target.site !== null) fact.site = target.site;
-    const { principal, app } = await loadRequest(deps.store, target);
+    const { principal, app } = await deps.accessCache.get(target, () => loadRequest(deps.store, target));
     const ruleBased = route.permission.startsWith('rule:');
     if (!ruleBased) enforce(route.permission, principal, { params, body: undefined });
     const searchParams = new URLSearchParams(event.rawQueryString ?? '');
@@ -233,7 +234,14 @@ export function createGroupHandler(
       app,
     };
     const operation = operations[route.operationId] as NonNullable<Operations[string]>;
-    const response = respond(await operation(ctx), requestId);
+    let result: HttpResult;
+    try {
+      result = await operation(ctx);
+    } finally {
+      // A change of who may do what is seen at once by this container (others: within the cache's window).
+      if (changesAccess && route.method !== 'GET') deps.accessCache.clear();
+    }
+    const response = respond(result, requestId);
     logRequest(deps, event, fact, response.statusCode ?? 200);
     return response;
   };

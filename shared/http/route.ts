@@ -40,6 +40,8 @@ export interface GroupDef {
   readonly envelope: EnvelopeStyle;
   /** Needs the data plane (PostgreSQL): the cloud function runs in the VPC. */
   readonly usesSql?: boolean;
+  /** Its writes change who may do what (users, memberships, permissions, sites, apps): they clear the access cache. */
+  readonly changesAccess?: boolean;
 }
 
 export type GroupName = 'auth' | 'accounts' | 'roles' | 'data';

@@ -6,11 +6,17 @@ import type { GroupDef, GroupName, RouteDef } from './route';
 
 /** Every endpoint group, one Lambda each. */
 export const groups: Record<GroupName, GroupDef> = {
-  auth: { name: 'auth', description: 'JWT login, refresh and the JWKS', envelope: 'detail' },
+  auth: {
+    name: 'auth',
+    description: 'JWT login, refresh and the JWKS',
+    envelope: 'detail',
+    changesAccess: true,
+  },
   accounts: {
     name: 'accounts',
     description: 'Users, organizations, sites, site permissions and apps',
     envelope: 'detail',
+    changesAccess: true,
   },
   roles: {
     name: 'roles',

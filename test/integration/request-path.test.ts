@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { DepsOverrides } from '../../shared/deps';
 import { routes } from '../../shared/http/routes';
 import { isPermission, isSitePermission } from '../../shared/policy/permissions';
+import type { ApiClient } from '../support/client';
 import { createTable, dataPath, insert } from '../support/data';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, createUser, grantSite, type Tenant } from '../support/tenant';
@@ -25,58 +27,92 @@ describe('the route table', () => {
   });
 });
 
-describe('DynamoDB round trips per request', () => {
-  let platform: TestPlatform;
-  let tenant: Tenant;
-  let recordId: number;
-  let reader: Awaited<ReturnType<typeof createUser>>['api'];
+interface Fixture {
+  platform: TestPlatform;
+  tenant: Tenant;
+  reader: ApiClient;
+  recordPath: string;
+}
 
+/** A tenant with one record and a reader holding `view_site`. */
+async function fixture(env: Record<string, string>, overrides: DepsOverrides = {}): Promise<Fixture> {
+  const platform = await startTestPlatform(env, overrides);
+  const tenant = await createTenant(platform);
+  await createTable(tenant.owner, tenant.app.slug, 'notes', { fields: [{ name: 'text', type: 'string' }] });
+  const record = await insert(tenant.owner, tenant.app.slug, 'notes', { text: 'hello' });
+  const viewer = await createUser(platform, {}, tenant.site.slug);
+  await grantSite(tenant, viewer.user.id, ['view_site']);
+  return {
+    platform,
+    tenant,
+    reader: viewer.api,
+    recordPath: `${dataPath(tenant.app.slug, 'notes')}${record.id}/`,
+  };
+}
+
+/** The DynamoDB commands sent while `request` runs (the store's client is shared by every group). */
+async function commandsDuring(platform: TestPlatform, request: () => Promise<{ status: number }>) {
+  const send = vi.spyOn(platform.deps.store.doc, 'send');
+  try {
+    const response = await request();
+    expect(response.status).toBe(200);
+    return send.mock.calls.map(([command]) => command.constructor.name);
+  } finally {
+    send.mockRestore();
+  }
+}
+
+describe('DynamoDB round trips per request, with the access cache off', () => {
+  let f: Fixture;
   beforeAll(async () => {
-    platform = await startTestPlatform();
-    tenant = await createTenant(platform);
-    await createTable(tenant.owner, tenant.app.slug, 'notes', { fields: [{ name: 'text', type: 'string' }] });
-    [{ id: recordId }] = [await insert(tenant.owner, tenant.app.slug, 'notes', { text: 'hello' })];
-    const viewer = await createUser(platform, {}, tenant.site.slug);
-    await grantSite(tenant, viewer.user.id, ['view_site']);
-    reader = viewer.api;
+    f = await fixture({ ACCESS_CACHE_SECONDS: '0' });
   });
   afterAll(async () => {
-    await platform.stop();
+    await f.platform.stop();
   });
 
-  /** Counts the DynamoDB commands sent while `request` runs (the store's client is shared by every group). */
-  async function commandsDuring(request: () => Promise<{ status: number }>): Promise<string[]> {
-    const send = vi.spyOn(platform.deps.store.doc, 'send');
-    try {
-      const response = await request();
-      expect(response.status).toBe(200);
-      return send.mock.calls.map(([command]) => command.constructor.name);
-    } finally {
-      send.mockRestore();
-    }
-  }
-
   it('reads a record with exactly one DynamoDB round trip (user, site, membership, permissions, app)', async () => {
-    const path = `${dataPath(tenant.app.slug, 'notes')}${recordId}/`;
-    await reader.get(path); // a container learns a site's organization once
-    expect(await commandsDuring(() => reader.get(path))).toEqual(['BatchGetCommand']);
-    expect(await commandsDuring(() => tenant.owner.get(path))).toEqual(['BatchGetCommand']);
+    await f.reader.get(f.recordPath); // a container learns a site's organization once
+    expect(await commandsDuring(f.platform, () => f.reader.get(f.recordPath))).toEqual(['BatchGetCommand']);
+    expect(await commandsDuring(f.platform, () => f.tenant.owner.get(f.recordPath))).toEqual([
+      'BatchGetCommand',
+    ]);
   });
 
   it('reads application roles with at most two round trips', async () => {
-    const path = `/api/app/${tenant.app.slug}/roles`;
-    const commands = await commandsDuring(() => reader.get(path));
+    const commands = await commandsDuring(f.platform, () =>
+      f.reader.get(`/api/app/${f.tenant.app.slug}/roles`),
+    );
     expect(commands.length).toBeLessThanOrEqual(2);
     expect(commands[0]).toBe('BatchGetCommand');
   });
+});
 
-  it('sees a revoked permission on the next request', async () => {
-    const viewer = await createUser(platform, {}, tenant.site.slug);
-    await grantSite(tenant, viewer.user.id, ['view_site']);
-    const path = dataPath(tenant.app.slug, 'notes');
+describe('the access cache', () => {
+  let f: Fixture;
+  let now = Date.now();
+  beforeAll(async () => {
+    f = await fixture({ ACCESS_CACHE_SECONDS: '3' }, { clock: () => new Date(now) });
+  });
+  afterAll(async () => {
+    await f.platform.stop();
+  });
+
+  it('reuses who and where within its window, and reads them again after it', async () => {
+    await f.reader.get(f.recordPath);
+    expect(await commandsDuring(f.platform, () => f.reader.get(f.recordPath))).toEqual([]);
+    now += 3_001;
+    expect(await commandsDuring(f.platform, () => f.reader.get(f.recordPath))).toEqual(['BatchGetCommand']);
+  });
+
+  it('sees a permission revoked through this container on the next request', async () => {
+    const viewer = await createUser(f.platform, {}, f.tenant.site.slug);
+    await grantSite(f.tenant, viewer.user.id, ['view_site']);
+    const path = dataPath(f.tenant.app.slug, 'notes');
     expect((await viewer.api.get(path)).status).toBe(200);
-    await tenant.owner.put(
-      `/api/cloud/organizations/${tenant.organization.slug}/sites/${tenant.site.slug}/permissions/${viewer.user.id}/`,
+    const { organization, site } = f.tenant;
+    await f.tenant.owner.put(
+      `/api/cloud/organizations/${organization.slug}/sites/${site.slug}/permissions/${viewer.user.id}/`,
       { permissions: ['access_site'] },
     );
     expect((await viewer.api.get(path)).status).toBe(403);

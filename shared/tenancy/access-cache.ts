@@ -1,0 +1,40 @@
+import type { Clock } from '../clock';
+import type { LoadedRequest, RequestTarget } from './principal';
+
+/**
+ * Who and where, remembered per container for a few seconds (`ACCESS_CACHE_SECONDS`, default 3; 0 turns it off).
+ * A bounded staleness, chosen over a DynamoDB read on every request: a permission revoked, a user deactivated or a
+ * password changed through another container counts there within the window; through this container (every
+ * write of a group that changes access clears the cache), at once. docs/authorization.md says so to users.
+ */
+export class AccessCache {
+  private readonly entries = new Map<string, { until: number; loaded: LoadedRequest }>();
+
+  constructor(
+    private readonly seconds: number,
+    private readonly clock: Clock,
+    private readonly limit = 10_000,
+  ) {}
+
+  private static keyOf(target: RequestTarget): string {
+    return `${target.userId}\u0000${target.site}\u0000${target.organization}\u0000${target.app}`;
+  }
+
+  /** The loaded request for this target, read through `load` unless a fresh one is remembered. */
+  async get(target: RequestTarget, load: () => Promise<LoadedRequest>): Promise<LoadedRequest> {
+    if (this.seconds <= 0) return load();
+    const key = AccessCache.keyOf(target);
+    const now = this.clock().getTime();
+    const hit = this.entries.get(key);
+    if (hit && hit.until > now) return hit.loaded;
+    const loaded = await load();
+    if (this.entries.size >= this.limit) this.entries.clear();
+    this.entries.set(key, { until: now + this.seconds * 1000, loaded });
+    return loaded;
+  }
+
+  /** Forgets everything: a change of users, memberships, permissions, sites or apps was made here. */
+  clear(): void {
+    this.entries.clear();
+  }
+}
