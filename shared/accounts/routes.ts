@@ -1,3 +1,4 @@
+import { passwordMaxLength, passwordMinLength } from '../auth/password-policy';
 import { pageQuery } from '../http/pagination';
 import type { RouteDef } from '../http/route';
 import { slugMaxLength, slugPattern } from '../slug';
@@ -14,7 +15,7 @@ export const newUserSchema = {
   properties: {
     email: { type: 'string', format: 'email', maxLength: 254 },
     username: { type: 'string', pattern: usernamePattern, minLength: 1, maxLength: 150 },
-    password: { type: 'string', minLength: 8, maxLength: 1024 },
+    password: { type: 'string', minLength: passwordMinLength, maxLength: passwordMaxLength },
     first_name: { type: 'string', maxLength: 150 },
     last_name: { type: 'string', maxLength: 150 },
     is_superuser: { type: 'boolean' },

@@ -6,6 +6,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { enforcePasswordPolicy } from '../auth/password-policy';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { type Clock, iso } from '../clock';
 import { ValidationError } from '../errors';
@@ -38,6 +39,14 @@ export const usernamePattern = '^[\\w.@+-]+$';
 export async function createUser(deps: AccountsDeps, input: NewUser): Promise<User> {
   const email = input.email.trim();
   const username = (input.username ?? email).trim();
+  if (input.password) {
+    await enforcePasswordPolicy(input.password, [
+      username,
+      email,
+      input.first_name ?? '',
+      input.last_name ?? '',
+    ]);
+  }
   const id = await nextId(deps.store, 'user');
   const user: StoredUser = {
     id,
@@ -151,7 +160,17 @@ export async function updateUser(
     values[`:${field}`] = value;
     sets.push(`#${field} = :${field}`);
   };
-  if (changes.password !== undefined) set('password_hash', await hashPassword(changes.password));
+  if (changes.password !== undefined) {
+    const user = await getStoredUser(deps.store, id);
+    if (!user) return undefined;
+    await enforcePasswordPolicy(changes.password, [
+      user.username,
+      user.email,
+      user.first_name,
+      user.last_name,
+    ]);
+    set('password_hash', await hashPassword(changes.password));
+  }
   for (const field of ['first_name', 'last_name', 'is_active', 'is_superuser'] as const) {
     if (changes[field] !== undefined) set(field, changes[field]);
   }

@@ -28,7 +28,7 @@ export async function createUser(
   site?: string,
 ): Promise<{ user: { id: number; username: string; email: string }; api: ApiClient; password: string }> {
   const username = fields.username ?? unique('user');
-  const password = fields.password ?? 'password-1234';
+  const password = fields.password ?? 'Velvet-Harbor-Quill-42';
   const response = await platform.adminApi.post('/api/cloud/users/', {
     email: fields.email ?? `${username}@example.com`,
     username,
