@@ -1,5 +1,11 @@
 import { createApp, getApp, listApps } from '../../shared/accounts/apps';
-import type { Organization, OrganizationRole, SitePermission, User } from '../../shared/accounts/model';
+import {
+  type Organization,
+  type OrganizationRole,
+  publicUser,
+  type SitePermission,
+  type User,
+} from '../../shared/accounts/model';
 import {
   addMember,
   createOrganization,
@@ -23,6 +29,7 @@ import {
   getUser,
   listUsers,
   type NewUser,
+  passwordMatches,
   type UserChanges,
   updateUser,
 } from '../../shared/accounts/users';
@@ -39,6 +46,18 @@ import { linkedPage, type PageRequest } from '../../shared/http/pagination';
 import { authorize, canAdministerOrganization } from '../../shared/policy/policy';
 
 type Ctx<B = unknown, Q = PageRequest> = RequestContext<B, Q>;
+
+/**
+ * A user changing its own password proves it knows the current one (a stolen access token alone must not take
+ * the account over); wrong answers count as failed sign-ins of the account.
+ */
+async function requireCurrentPassword(ctx: Ctx<unknown, unknown>, userId: number, given: string | undefined) {
+  if (given === undefined)
+    throw ValidationError.field('current_password', 'This field is required.', 'required');
+  if (!(await passwordMatches(ctx.deps.store, userId, given))) {
+    throw ValidationError.field('current_password', 'The current password is not correct.', 'wrong_password');
+  }
+}
 
 function requireSuperuser(user: User): void {
   if (!user.is_superuser) throw new PermissionDeniedError();
@@ -64,7 +83,7 @@ async function administeredOrganization(ctx: Ctx<unknown, unknown>) {
 
 export const accountOperations: Operations = {
   async getCurrentUser(ctx: Ctx) {
-    return ok(currentUser(ctx));
+    return ok(publicUser(currentUser(ctx)));
   },
 
   async listUsers(ctx: Ctx<unknown, PageRequest & { search?: string }>) {
@@ -91,14 +110,18 @@ export const accountOperations: Operations = {
     return ok(user);
   },
 
-  async updateUser(ctx: Ctx<UserChanges>) {
+  async updateUser(ctx: Ctx<UserChanges & { current_password?: string }>) {
     const caller = currentUser(ctx);
     const id = Number(ctx.params.user_id);
     if (!caller.is_superuser && caller.id !== id) throw new NotFoundError();
     if (!caller.is_superuser && (ctx.body.is_superuser !== undefined || ctx.body.is_active !== undefined)) {
       throw new PermissionDeniedError();
     }
-    const user = await updateUser(ctx.deps, id, ctx.body);
+    const { current_password, ...changes } = ctx.body;
+    if (changes.password !== undefined && caller.id === id) {
+      await requireCurrentPassword(ctx, caller.id, current_password);
+    }
+    const user = await updateUser(ctx.deps, id, changes);
     if (!user) throw new NotFoundError();
     return ok(user);
   },

@@ -1,4 +1,5 @@
-import { checkCredentials, getUser } from '../../shared/accounts/users';
+import { checkCredentials } from '../../shared/accounts/users';
+import { rotateSession, startSession } from '../../shared/auth/sessions';
 import { AuthenticationError } from '../../shared/errors';
 import { type Operations, ok, type RequestContext } from '../../shared/http/context';
 
@@ -12,14 +13,12 @@ export const authOperations: Operations = {
         'No active account found with the given credentials',
         'no_active_account',
       );
-    return ok(await ctx.deps.tokens.issuePair(user));
+    return ok(await startSession(ctx.deps, user));
   },
 
+  /** Rotates: the answer carries a new refresh token beside the access token, and the one presented is spent. */
   async refreshToken(ctx: RequestContext<{ refresh: string }>) {
-    const claims = await ctx.deps.tokens.verify(ctx.body.refresh, 'refresh');
-    const user = await getUser(ctx.deps.store, claims.userId);
-    if (!user?.is_active) throw new AuthenticationError('User not found or inactive.', 'user_inactive');
-    return ok({ access: await ctx.deps.tokens.issue(user, 'access') });
+    return ok(await rotateSession(ctx.deps, ctx.body.refresh));
   },
 
   async jwks(ctx) {

@@ -64,11 +64,13 @@ export const accountRoutes: RouteDef[] = [
     operationId: 'updateUser',
     method: 'PATCH',
     path: '/api/cloud/users/{user_id}/',
-    summary: "Change a user's names, password or flags (flags: superusers only)",
+    summary:
+      "Change a user's names, password or flags (flags: superusers only; one's own password needs current_password)",
     params: userId,
     body: {
       type: 'object',
       properties: {
+        current_password: { type: 'string', minLength: 1, maxLength: 1024 },
         password: newUserSchema.properties.password,
         first_name: newUserSchema.properties.first_name,
         last_name: newUserSchema.properties.last_name,

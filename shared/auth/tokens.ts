@@ -19,6 +19,23 @@ export interface TokenClaims {
   type: TokenType;
   jti: string;
   expiresAt: number;
+  /** The user's `token_version` when the token was issued (claim `ver`; 0 when absent). */
+  tokenVersion: number;
+  /** The refresh-token family (claim `fam`); refresh tokens only. */
+  family: string | undefined;
+}
+
+/** Who a token is issued to: the user's `token_version` goes into the token, so that raising it ends the token. */
+export interface TokenSubject {
+  id: number;
+  username: string;
+  token_version?: number | undefined;
+}
+
+/** Extra claims of a refresh token: its id and its family (shared/auth/sessions.ts). */
+export interface RefreshOptions {
+  jti?: string | undefined;
+  family?: string | undefined;
 }
 
 export interface TokenPair {
@@ -48,14 +65,14 @@ export class TokenService {
     return { keys: [await this.signer.publicJwk()] };
   }
 
-  async issuePair(user: { id: number; username: string }): Promise<TokenPair> {
+  async issuePair(user: TokenSubject, refresh: RefreshOptions = {}): Promise<TokenPair> {
     return {
       access: await this.issue(user, 'access'),
-      refresh: await this.issue(user, 'refresh'),
+      refresh: await this.issue(user, 'refresh', refresh),
     };
   }
 
-  async issue(user: { id: number; username: string }, type: TokenType): Promise<string> {
+  async issue(user: TokenSubject, type: TokenType, options: RefreshOptions = {}): Promise<string> {
     const jwk = await this.signer.publicJwk();
     const now = Math.floor(this.clock().getTime() / 1000);
     const lifetime = type === 'access' ? this.settings.accessSeconds : this.settings.refreshSeconds;
@@ -66,7 +83,9 @@ export class TokenService {
       sub: String(user.id),
       username: user.username,
       token_type: type,
-      jti: randomUUID(),
+      jti: options.jti ?? randomUUID(),
+      ver: user.token_version ?? 0,
+      ...(options.family ? { fam: options.family } : {}),
       iat: now,
       exp: now + lifetime,
     };
@@ -94,7 +113,12 @@ export class TokenService {
     ) {
       throw new AuthenticationError('Given token not valid for any token type', 'token_not_valid');
     }
-    return { userId, type, jti: String(payload.jti), expiresAt: payload.exp };
+    const tokenVersion = payload.ver === undefined ? 0 : payload.ver;
+    const family = typeof payload.fam === 'string' ? payload.fam : undefined;
+    if (typeof tokenVersion !== 'number' || !Number.isInteger(tokenVersion)) {
+      throw new AuthenticationError('Given token not valid for any token type', 'token_not_valid');
+    }
+    return { userId, type, jti: String(payload.jti), expiresAt: payload.exp, tokenVersion, family };
   }
 
   private getVerifier(): Promise<ReturnType<typeof JwtVerifier.create>> {

@@ -3,7 +3,8 @@ import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { User } from '../accounts/model';
-import { getUser } from '../accounts/users';
+import { getSessionUser } from '../accounts/users';
+import { requireCurrentToken } from '../auth/sessions';
 import type { Deps } from '../deps';
 import { AppError, AuthenticationError, BadRequestError, PermissionDeniedError } from '../errors';
 import { can, type SiteAccess } from '../policy/policy';
@@ -72,8 +73,9 @@ async function authenticate(deps: Deps, route: RouteDef, headers: Record<string,
     throw new AuthenticationError('Authentication credentials were not provided.', 'not_authenticated');
   }
   const claims = await deps.tokens.verify(token, 'access');
-  const user = await getUser(deps.store, claims.userId);
+  const user = await getSessionUser(deps.store, claims.userId);
   if (!user?.is_active) throw new AuthenticationError('User not found or inactive.', 'user_inactive');
+  requireCurrentToken(claims, user);
   return user;
 }
 

@@ -119,13 +119,15 @@ describe('GET /api/cloud/users/{user_id}/', () => {
 });
 
 describe('PATCH /api/cloud/users/{user_id}/', () => {
-  it('lets users change their own password but not their flags', async () => {
-    const { user, api } = await createUser(platform);
-    expect(
-      (await api.patch(`/api/cloud/users/${user.id}/`, { password: 'Copper-Nebula-Thistle-5' })).status,
-    ).toBe(200);
-    await platform.api.login(user.username, 'Copper-Nebula-Thistle-5');
-    expect((await api.patch(`/api/cloud/users/${user.id}/`, { is_superuser: true })).status).toBe(403);
+  it('lets users change their own password, with the current one, but not their flags', async () => {
+    const { user, api, password } = await createUser(platform);
+    const change = await api.patch(`/api/cloud/users/${user.id}/`, {
+      current_password: password,
+      password: 'Copper-Nebula-Thistle-5',
+    });
+    expect(change.status).toBe(200);
+    const again = await platform.api.login(user.username, 'Copper-Nebula-Thistle-5');
+    expect((await again.patch(`/api/cloud/users/${user.id}/`, { is_superuser: true })).status).toBe(403);
   });
 });
 
