@@ -29,10 +29,10 @@ import {
   getUser,
   listUsers,
   type NewUser,
-  passwordMatches,
   type UserChanges,
   updateUser,
 } from '../../shared/accounts/users';
+import { confirmPassword } from '../../shared/auth/login';
 import { BadRequestError, NotFoundError, PermissionDeniedError, ValidationError } from '../../shared/errors';
 import {
   created,
@@ -54,7 +54,7 @@ type Ctx<B = unknown, Q = PageRequest> = RequestContext<B, Q>;
 async function requireCurrentPassword(ctx: Ctx<unknown, unknown>, userId: number, given: string | undefined) {
   if (given === undefined)
     throw ValidationError.field('current_password', 'This field is required.', 'required');
-  if (!(await passwordMatches(ctx.deps.store, userId, given))) {
+  if (!(await confirmPassword(ctx.deps, userId, given, ctx.clientIp))) {
     throw ValidationError.field('current_password', 'The current password is not correct.', 'wrong_password');
   }
 }

@@ -1,19 +1,13 @@
-import { checkCredentials } from '../../shared/accounts/users';
-import { rotateSession, startSession } from '../../shared/auth/sessions';
-import { AuthenticationError } from '../../shared/errors';
+import { signIn } from '../../shared/auth/login';
+import { rotateSession } from '../../shared/auth/sessions';
 import { type Operations, ok, type RequestContext } from '../../shared/http/context';
 
 type Credentials = { username: string; password: string };
 
 export const authOperations: Operations = {
+  /** Throttled per account and client address (shared/auth/login.ts): 401 for wrong credentials, 429 when locked. */
   async obtainToken(ctx: RequestContext<Credentials>) {
-    const user = await checkCredentials(ctx.deps, ctx.body.username, ctx.body.password);
-    if (!user)
-      throw new AuthenticationError(
-        'No active account found with the given credentials',
-        'no_active_account',
-      );
-    return ok(await startSession(ctx.deps, user));
+    return ok(await signIn(ctx.deps, ctx.body, ctx.clientIp));
   },
 
   /** Rotates: the answer carries a new refresh token beside the access token, and the one presented is spent. */

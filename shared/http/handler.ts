@@ -174,6 +174,7 @@ export function createGroupHandler(
       searchParams,
       body,
       headers,
+      clientIp: event.requestContext.http.sourceIp,
       user,
       access,
     };
