@@ -121,8 +121,7 @@ export const accountRoutes: RouteDef[] = [
     operationId: 'addMember',
     method: 'POST',
     path: '/api/cloud/organizations/{org_slug}/members/',
-    summary:
-      'Add an existing user (user_id, username or email) or a new user (email and password) to an organization',
+    summary: "Change a member's role (owners and admins); add an existing user or create one (superusers)",
     body: {
       type: 'object',
       properties: {
@@ -134,6 +133,19 @@ export const accountRoutes: RouteDef[] = [
         last_name: newUserSchema.properties.last_name,
         role: { type: 'string', enum: ['owner', 'admin', 'member'], default: 'member' },
       },
+      additionalProperties: false,
+    },
+  },
+  {
+    ...platform,
+    operationId: 'transferOwnership',
+    method: 'POST',
+    path: '/api/cloud/organizations/{org_slug}/transfer-ownership/',
+    summary: 'Make a member the owner; the previous owner becomes an admin (the owner, superusers)',
+    body: {
+      type: 'object',
+      required: ['user_id'],
+      properties: { user_id: { type: 'integer', minimum: 1 } },
       additionalProperties: false,
     },
   },

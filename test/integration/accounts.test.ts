@@ -26,7 +26,8 @@ describe('from an empty install to a second user, with plain HTTP calls', () => 
     expect(app.status).toBe(201);
     expect(app.body).toMatchObject({ slug: 'storefront', site: 'acme-shop', description: '' });
 
-    const member = await owner.post('/api/cloud/organizations/acme-corp/members/', {
+    // Accounts are created by superusers (owners will invite people).
+    const member = await platform.adminApi.post('/api/cloud/organizations/acme-corp/members/', {
       email: 'second@example.com',
       username: 'second',
       password: 'Second-Lantern-Fjord-8',

@@ -9,6 +9,8 @@ export interface Tenant {
   /** The organization owner, signed in, with requests naming the site. */
   owner: ApiClient;
   ownerUser: { id: number; username: string };
+  /** The platform's superuser: adding an existing account to an organization is for superusers. */
+  admin: ApiClient;
 }
 
 export function unique(prefix: string): string {
@@ -54,12 +56,22 @@ export async function createTenant(platform: TestPlatform): Promise<Tenant> {
   const owner = api.forSite(site.body.slug);
   const app = await owner.post('/api/apps/', { name: unique('App') });
   if (app.status !== 201) throw new Error(`createTenant app: ${app.status} ${app.text}`);
-  return { organization: organization.body, site: site.body, app: app.body, owner, ownerUser: user };
+  return {
+    organization: organization.body,
+    site: site.body,
+    app: app.body,
+    owner,
+    ownerUser: user,
+    admin: platform.adminApi,
+  };
 }
 
-/** Adds a user to the tenant's organization and gives it these permissions on the tenant's site. */
+/**
+ * Adds a user to the tenant's organization (as the superuser, since owners bring people in by invitation) and has
+ * the owner give it these permissions on the tenant's site.
+ */
 export async function grantSite(tenant: Tenant, userId: number, permissions: string[]): Promise<void> {
-  const member = await tenant.owner.post(`/api/cloud/organizations/${tenant.organization.slug}/members/`, {
+  const member = await tenant.admin.post(`/api/cloud/organizations/${tenant.organization.slug}/members/`, {
     user_id: userId,
   });
   if (member.status !== 200) throw new Error(`grantSite member: ${member.status} ${member.text}`);
