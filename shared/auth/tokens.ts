@@ -113,12 +113,7 @@ export class TokenService {
     ) {
       throw new AuthenticationError('Given token not valid for any token type', 'token_not_valid');
     }
-    const tokenVersion = payload.ver === undefined ? 0 : payload.ver;
-    const family = typeof payload.fam === 'string' ? payload.fam : undefined;
-    if (typeof tokenVersion !== 'number' || !Number.isInteger(tokenVersion)) {
-      throw new AuthenticationError('Given token not valid for any token type', 'token_not_valid');
-    }
-    return { userId, type, jti: String(payload.jti), expiresAt: payload.exp, tokenVersion, family };
+    return { userId, type, jti: String(payload.jti), expiresAt: payload.exp, ...sessionClaims(payload) };
   }
 
   private getVerifier(): Promise<ReturnType<typeof JwtVerifier.create>> {
@@ -136,4 +131,13 @@ export class TokenService {
     });
     return this.verifier;
   }
+}
+
+/** The session claims of a verified payload: `ver` (an integer, 0 when absent) and `fam` (refresh tokens). */
+function sessionClaims(payload: JwtPayload): Pick<TokenClaims, 'tokenVersion' | 'family'> {
+  const tokenVersion = payload.ver === undefined ? 0 : payload.ver;
+  if (typeof tokenVersion !== 'number' || !Number.isInteger(tokenVersion)) {
+    throw new AuthenticationError('Given token not valid for any token type', 'token_not_valid');
+  }
+  return { tokenVersion, family: typeof payload.fam === 'string' ? payload.fam : undefined };
 }
