@@ -10,9 +10,13 @@ import { buildDeps } from '../shared/deps';
  */
 const config = loadConfig();
 const deps = buildDeps(config);
+// A refused ADMIN_PASSWORD is the operator's to fix: say why, without a stack trace.
 const created = await ensureBootstrapAdmin(deps, {
   email: config.adminEmail,
   password: config.adminPassword,
+}).catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
 });
 if (created) {
   process.stdout.write(`Created superuser ${created.user.username} <${created.user.email}>\n`);

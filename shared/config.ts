@@ -46,6 +46,18 @@ export interface Config {
   /** KMS asymmetric key (ECC_NIST_P256) that signs JWTs in the cloud. */
   readonly jwtSigningKeyId: string | undefined;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Sign-in throttling (shared/limits, shared/auth/login.ts). */
+  readonly loginLimits: LoginLimits;
+}
+
+/** Failures allowed per account and per client address within the window, and the lock that follows. */
+export interface LoginLimits {
+  readonly maxFailuresPerAccount: number;
+  readonly maxFailuresPerIp: number;
+  readonly windowSeconds: number;
+  /** The first lock; each further failure doubles it, up to `maxLockoutSeconds`. */
+  readonly lockoutSeconds: number;
+  readonly maxLockoutSeconds: number;
 }
 
 export interface DatabaseEndpoint {
@@ -106,6 +118,21 @@ function databaseEndpoint(env: Env): DatabaseEndpoint | undefined {
   };
 }
 
+function loginLimits(env: Env): LoginLimits {
+  const positive = (key: string, fallback: number) => {
+    const value = integer(env, key, fallback);
+    if (value < 1) throw new ConfigError(`${key} must be at least 1, got "${env[key]}"`);
+    return value;
+  };
+  return {
+    maxFailuresPerAccount: positive('LOGIN_MAX_FAILURES_PER_ACCOUNT', 5),
+    maxFailuresPerIp: positive('LOGIN_MAX_FAILURES_PER_IP', 50),
+    windowSeconds: positive('LOGIN_FAILURE_WINDOW_SECONDS', 900),
+    lockoutSeconds: positive('LOGIN_LOCKOUT_SECONDS', 30),
+    maxLockoutSeconds: positive('LOGIN_LOCKOUT_MAX_SECONDS', 3600),
+  };
+}
+
 const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 /** Reads the configuration from an environment, failing fast with the missing or malformed key's name. */
@@ -140,5 +167,6 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSigningKeyId:
       runtime === 'aws' ? required(env, 'JWT_SIGNING_KEY_ID') : optional(env, 'JWT_SIGNING_KEY_ID'),
     logLevel,
+    loginLimits: loginLimits(env),
   };
 }

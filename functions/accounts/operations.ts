@@ -1,5 +1,12 @@
 import { createApp, listApps } from '../../shared/accounts/apps';
-import type { Organization, OrganizationRole, SitePermission, User } from '../../shared/accounts/model';
+import { memberAudience, memberUserView } from '../../shared/accounts/member-views';
+import {
+  type Organization,
+  type OrganizationRole,
+  publicUser,
+  type SitePermission,
+  type User,
+} from '../../shared/accounts/model';
 import {
   addMember,
   createOrganization,
@@ -9,6 +16,7 @@ import {
   listOrganizations,
   listUserMemberships,
 } from '../../shared/accounts/organizations';
+import { assertRoleChangeAllowed, transferOwnership } from '../../shared/accounts/ownership';
 import {
   createSite,
   getSite,
@@ -26,6 +34,7 @@ import {
   type UserChanges,
   updateUser,
 } from '../../shared/accounts/users';
+import { confirmPassword } from '../../shared/auth/login';
 import { BadRequestError, NotFoundError, PermissionDeniedError, ValidationError } from '../../shared/errors';
 import {
   created,
@@ -40,6 +49,50 @@ import type { OrganizationAccess } from '../../shared/policy/permissions';
 
 type Ctx<B = unknown, Q = PageRequest> = RequestContext<B, Q>;
 
+type MemberRequest = NewUser & { user_id?: number; role: OrganizationRole };
+
+/** The same answer for an unknown account and for one the caller may not add, so neither can be told apart. */
+function userNotFound(): BadRequestError {
+  return new BadRequestError('user_not_found', 'User not found.', { fields: { user: ['User not found.'] } });
+}
+
+/** The existing account a members request names (user_id, username or e-mail). */
+async function memberToChange(
+  ctx: Ctx<unknown, unknown>,
+  named: { user_id?: number | undefined; username?: string | undefined; email?: string | undefined },
+): Promise<User> {
+  const store = ctx.deps.store;
+  let user: User | undefined;
+  if (named.user_id !== undefined) user = await getUser(store, named.user_id);
+  else if (named.username !== undefined) user = await findUserByUsername(store, named.username);
+  else if (named.email !== undefined) user = await findUserByEmail(store, named.email);
+  else {
+    throw new ValidationError({
+      non_field_errors: [
+        'Name an existing user (user_id, username or email), or give email and password for a new one.',
+      ],
+    });
+  }
+  if (!user) throw userNotFound();
+  return user;
+}
+
+/**
+ * A user changing its own password proves it knows the current one (a stolen access token alone must not take
+ * the account over); wrong answers count as failed sign-ins of the account.
+ */
+async function requireCurrentPassword(ctx: Ctx<unknown, unknown>, userId: number, given: string | undefined) {
+  if (given === undefined)
+    throw ValidationError.field('current_password', 'This field is required.', 'required');
+  if (!(await confirmPassword(ctx.deps, userId, given, ctx.clientIp))) {
+    throw ValidationError.field('current_password', 'The current password is not correct.', 'wrong_password');
+  }
+}
+
+function requireSuperuser(user: User): void {
+  if (!user.is_superuser) throw new PermissionDeniedError();
+}
+
 /** The organization of the path and the caller's role in it (loaded, and the route's permission enforced). */
 function organizationOf(ctx: Ctx<unknown, unknown>): OrganizationAccess {
   if (!ctx.organization) throw new Error(`Route ${ctx.route.operationId} is not an organization route`);
@@ -48,7 +101,7 @@ function organizationOf(ctx: Ctx<unknown, unknown>): OrganizationAccess {
 
 export const accountOperations: Operations = {
   async getCurrentUser(ctx: Ctx) {
-    return ok(currentUser(ctx));
+    return ok(publicUser(currentUser(ctx)));
   },
 
   async listUsers(ctx: Ctx<unknown, PageRequest & { search?: string }>) {
@@ -70,8 +123,14 @@ export const accountOperations: Operations = {
     return ok(user);
   },
 
-  async updateUser(ctx: Ctx<UserChanges>) {
-    const user = await updateUser(ctx.deps, Number(ctx.params.user_id), ctx.body);
+  async updateUser(ctx: Ctx<UserChanges & { current_password?: string }>) {
+    const caller = currentUser(ctx);
+    const id = Number(ctx.params.user_id);
+    const { current_password, ...changes } = ctx.body;
+    if (changes.password !== undefined && caller.id === id) {
+      await requireCurrentPassword(ctx, caller.id, current_password);
+    }
+    const user = await updateUser(ctx.deps, id, changes);
     if (!user) throw new NotFoundError();
     return ok(user);
   },
@@ -99,44 +158,49 @@ export const accountOperations: Operations = {
   },
 
   async listMembers(ctx: Ctx) {
-    const { organization } = organizationOf(ctx);
+    const { organization, role } = organizationOf(ctx);
+    const audience = memberAudience(currentUser(ctx), role);
     const members = await listMembers(ctx.deps.store, organization.slug);
     const users = await Promise.all(members.map((member) => getUser(ctx.deps.store, member.user_id)));
     const rows = members.flatMap((member, i) => {
       const user = users[i];
-      return user ? [{ ...member, user }] : [];
+      return user ? [{ ...member, user: memberUserView(user, audience) }] : [];
     });
     return ok(linkedPage(ctx, rows));
   },
 
-  async addMember(ctx: Ctx<NewUser & { user_id?: number; role: OrganizationRole }>) {
-    const { organization } = organizationOf(ctx);
+  /**
+   * Superusers add any account or create one; owners and admins change the roles of members (they will bring
+   * people in through invitations). Every account this caller may not add answers as an unknown one.
+   */
+  async addMember(ctx: Ctx<MemberRequest>) {
+    const { organization, role: callerRole } = organizationOf(ctx);
+    const caller = currentUser(ctx);
     const { user_id, role, ...fields } = ctx.body;
-    const store = ctx.deps.store;
-    let user: User | undefined;
+    let user: User;
     let status = 200;
-    if (user_id !== undefined) user = await getUser(store, user_id);
-    else if (fields.password !== undefined) {
+    if (fields.password !== undefined) {
+      requireSuperuser(caller);
+      assertRoleChangeAllowed(caller, callerRole, undefined, role);
       user = await createUser(ctx.deps, fields);
       status = 201;
-    } else if (fields.username !== undefined) user = await findUserByUsername(store, fields.username);
-    else if (fields.email !== undefined) user = await findUserByEmail(store, fields.email);
-    else {
-      throw new ValidationError({
-        non_field_errors: [
-          'Name an existing user (user_id, username or email), or give email and password for a new one.',
-        ],
-      });
-    }
-    if (!user)
-      throw new BadRequestError('user_not_found', 'User not found.', {
-        fields: { user: ['User not found.'] },
-      });
-    if (role === 'owner' && !currentUser(ctx).is_superuser && organization.owner_id !== currentUser(ctx).id) {
-      throw new PermissionDeniedError();
+    } else {
+      user = await memberToChange(ctx, { user_id, ...fields });
+      const current = await getMembership(ctx.deps.store, organization.slug, user.id);
+      if (!current && !caller.is_superuser) throw userNotFound();
+      assertRoleChangeAllowed(caller, callerRole, current, role);
     }
     const member = await addMember(ctx.deps, organization.slug, user.id, role);
-    return { status, body: { ...member, user } };
+    return { status, body: { ...member, user: memberUserView(user, memberAudience(caller, callerRole)) } };
+  },
+
+  /** The owner (or a superuser) hands the organization to another member; the previous owner stays as an admin. */
+  async transferOwnership(ctx: Ctx<{ user_id: number }>) {
+    const { organization } = organizationOf(ctx);
+    const caller = currentUser(ctx);
+    const updated = await transferOwnership(ctx.deps, organization, ctx.body.user_id);
+    const now = await getMembership(ctx.deps.store, organization.slug, caller.id);
+    return ok({ ...updated, role: now?.role ?? null });
   },
 
   async listSites(ctx: Ctx) {

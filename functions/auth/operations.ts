@@ -1,25 +1,18 @@
-import { checkCredentials, getUser } from '../../shared/accounts/users';
-import { AuthenticationError } from '../../shared/errors';
+import { signIn } from '../../shared/auth/login';
+import { rotateSession } from '../../shared/auth/sessions';
 import { type Operations, ok, type RequestContext } from '../../shared/http/context';
 
 type Credentials = { username: string; password: string };
 
 export const authOperations: Operations = {
+  /** Throttled per account and client address (shared/auth/login.ts): 401 for wrong credentials, 429 when locked. */
   async obtainToken(ctx: RequestContext<Credentials>) {
-    const user = await checkCredentials(ctx.deps, ctx.body.username, ctx.body.password);
-    if (!user)
-      throw new AuthenticationError(
-        'No active account found with the given credentials',
-        'no_active_account',
-      );
-    return ok(await ctx.deps.tokens.issuePair(user));
+    return ok(await signIn(ctx.deps, ctx.body, ctx.clientIp));
   },
 
+  /** Rotates: the answer carries a new refresh token beside the access token, and the one presented is spent. */
   async refreshToken(ctx: RequestContext<{ refresh: string }>) {
-    const claims = await ctx.deps.tokens.verify(ctx.body.refresh, 'refresh');
-    const user = await getUser(ctx.deps.store, claims.userId);
-    if (!user?.is_active) throw new AuthenticationError('User not found or inactive.', 'user_inactive');
-    return ok({ access: await ctx.deps.tokens.issue(user, 'access') });
+    return ok(await rotateSession(ctx.deps, ctx.body.refresh));
   },
 
   async jwks(ctx) {

@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { passwordProblem } from '../auth/password-policy';
 import { generatePassword } from '../auth/passwords';
 import { iso } from '../clock';
 import { isConditionalCheckFailure } from '../store/store';
@@ -19,6 +20,9 @@ export async function ensureBootstrapAdmin(
   if (existing.Item) return undefined;
   const email = input.email ?? 'admin@localhost.localdomain';
   const password = input.password ?? generatePassword();
+  // Checked before the marker is written, so that a refused ADMIN_PASSWORD can be fixed and the start retried.
+  const problem = await passwordProblem(password, ['admin', email]);
+  if (problem) throw new Error(`ADMIN_PASSWORD is refused by the password policy: ${problem}`);
   try {
     await deps.store.doc.send(
       new PutCommand({

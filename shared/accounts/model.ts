@@ -16,6 +16,16 @@ export interface User {
 /** A stored user: the public fields plus the password hash, which never leaves the accounts module. */
 export interface StoredUser extends User {
   password_hash: string | null;
+  /** Raised by every password change and deactivation; tokens carry it and die when it moves (0 when absent). */
+  token_version?: number;
+}
+
+/**
+ * The user of an authenticated request: the public fields and the token version its tokens must carry. Responses
+ * show users through `publicUser`, which leaves the version out.
+ */
+export interface SessionUser extends User {
+  token_version: number;
 }
 
 export type OrganizationRole = 'owner' | 'admin' | 'member';

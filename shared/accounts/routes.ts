@@ -1,3 +1,4 @@
+import { passwordMaxLength, passwordMinLength } from '../auth/password-policy';
 import { pageQuery } from '../http/pagination';
 import type { RouteDef } from '../http/route';
 import { slugMaxLength, slugPattern } from '../slug';
@@ -14,7 +15,7 @@ export const newUserSchema = {
   properties: {
     email: { type: 'string', format: 'email', maxLength: 254 },
     username: { type: 'string', pattern: usernamePattern, minLength: 1, maxLength: 150 },
-    password: { type: 'string', minLength: 8, maxLength: 1024 },
+    password: { type: 'string', minLength: passwordMinLength, maxLength: passwordMaxLength },
     first_name: { type: 'string', maxLength: 150 },
     last_name: { type: 'string', maxLength: 150 },
     is_superuser: { type: 'boolean' },
@@ -68,11 +69,12 @@ export const accountRoutes: RouteDef[] = [
     permission: 'rule:account-change',
     method: 'PATCH',
     path: '/api/cloud/users/{user_id}/',
-    summary: "Change a user's names, password or flags",
+    summary: "Change a user's names, password or flags; one's own password needs current_password",
     params: userId,
     body: {
       type: 'object',
       properties: {
+        current_password: { type: 'string', minLength: 1, maxLength: 1024 },
         password: newUserSchema.properties.password,
         first_name: newUserSchema.properties.first_name,
         last_name: newUserSchema.properties.last_name,
@@ -128,8 +130,7 @@ export const accountRoutes: RouteDef[] = [
     permission: 'organization:admin',
     method: 'POST',
     path: '/api/cloud/organizations/{org_slug}/members/',
-    summary:
-      'Add an existing user (user_id, username or email) or a new user (email and password) to an organization',
+    summary: "Change a member's role; add an existing user or create one (superusers only: a check on the body)",
     body: {
       type: 'object',
       properties: {
@@ -141,6 +142,20 @@ export const accountRoutes: RouteDef[] = [
         last_name: newUserSchema.properties.last_name,
         role: { type: 'string', enum: ['owner', 'admin', 'member'], default: 'member' },
       },
+      additionalProperties: false,
+    },
+  },
+  {
+    ...platform,
+    operationId: 'transferOwnership',
+    permission: 'organization:owner',
+    method: 'POST',
+    path: '/api/cloud/organizations/{org_slug}/transfer-ownership/',
+    summary: 'Make a member the owner; the previous owner becomes an admin',
+    body: {
+      type: 'object',
+      required: ['user_id'],
+      properties: { user_id: { type: 'integer', minimum: 1 } },
       additionalProperties: false,
     },
   },

@@ -6,12 +6,13 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { enforcePasswordPolicy } from '../auth/password-policy';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { type Clock, iso } from '../clock';
 import { ValidationError } from '../errors';
 import { failedConditions, nextId, putNew, queryAll, type Store, strip, uniqueKey } from '../store/store';
 import { gsi, keys, pad } from './keys';
-import { publicUser, type StoredUser, type User } from './model';
+import { publicUser, type SessionUser, type StoredUser, type User } from './model';
 
 export interface AccountsDeps {
   store: Store;
@@ -38,6 +39,14 @@ export const usernamePattern = '^[\\w.@+-]+$';
 export async function createUser(deps: AccountsDeps, input: NewUser): Promise<User> {
   const email = input.email.trim();
   const username = (input.username ?? email).trim();
+  if (input.password) {
+    await enforcePasswordPolicy(input.password, [
+      username,
+      email,
+      input.first_name ?? '',
+      input.last_name ?? '',
+    ]);
+  }
   const id = await nextId(deps.store, 'user');
   const user: StoredUser = {
     id,
@@ -84,6 +93,23 @@ export async function getUser(store: Store, id: number): Promise<User | undefine
   return user ? publicUser(user) : undefined;
 }
 
+function sessionUser(user: StoredUser): SessionUser {
+  return { ...publicUser(user), token_version: user.token_version ?? 0 };
+}
+
+/** The user of an authenticated request, with the token version its tokens must carry. */
+export async function getSessionUser(store: Store, id: number): Promise<SessionUser | undefined> {
+  const user = await getStoredUser(store, id);
+  return user ? sessionUser(user) : undefined;
+}
+
+/** Whether `password` is the user's current password (constant time; false for unknown users). */
+export async function passwordMatches(store: Store, id: number, password: string): Promise<boolean> {
+  const user = await getStoredUser(store, id);
+  const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+  return ok && user !== undefined;
+}
+
 async function idBySentinel(store: Store, key: { PK: string; SK: string }): Promise<number | undefined> {
   const result = await store.doc.send(new GetCommand({ TableName: store.table, Key: key }));
   return result.Item ? Number(result.Item.user_id) : undefined;
@@ -109,7 +135,7 @@ export async function checkCredentials(
   deps: AccountsDeps,
   login: string,
   password: string,
-): Promise<User | undefined> {
+): Promise<SessionUser | undefined> {
   const found = await findUserByLogin(deps.store, login);
   const stored = found ? await getStoredUser(deps.store, found.id) : undefined;
   // Hash even when the user is unknown, so that timing does not tell which usernames exist.
@@ -123,7 +149,7 @@ export async function checkCredentials(
       ExpressionAttributeValues: { ':now': iso(deps.clock()) },
     }),
   );
-  return publicUser(stored);
+  return sessionUser(stored);
 }
 
 const DUMMY_HASH =
@@ -151,17 +177,30 @@ export async function updateUser(
     values[`:${field}`] = value;
     sets.push(`#${field} = :${field}`);
   };
-  if (changes.password !== undefined) set('password_hash', await hashPassword(changes.password));
+  if (changes.password !== undefined) {
+    const user = await getStoredUser(deps.store, id);
+    if (!user) return undefined;
+    await enforcePasswordPolicy(changes.password, [
+      user.username,
+      user.email,
+      user.first_name,
+      user.last_name,
+    ]);
+    set('password_hash', await hashPassword(changes.password));
+  }
   for (const field of ['first_name', 'last_name', 'is_active', 'is_superuser'] as const) {
     if (changes[field] !== undefined) set(field, changes[field]);
   }
   if (sets.length === 0) return getUser(deps.store, id);
+  // A new password or a deactivation ends every token issued before it (shared/auth/sessions.ts).
+  const endsSessions = changes.password !== undefined || changes.is_active === false;
+  if (endsSessions) values[':one'] = 1;
   try {
     const result = await deps.store.doc.send(
       new UpdateCommand({
         TableName: deps.store.table,
         Key: keys.user(id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
+        UpdateExpression: `SET ${sets.join(', ')}${endsSessions ? ' ADD token_version :one' : ''}`,
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,

@@ -14,11 +14,31 @@ export interface TokenSettings {
   refreshSeconds: number;
 }
 
+/** How many verified token strings a container remembers (a few MB at most). */
+const verifiedLimit = 10_000;
+
 export interface TokenClaims {
   userId: number;
   type: TokenType;
   jti: string;
   expiresAt: number;
+  /** The user's `token_version` when the token was issued (claim `ver`; 0 when absent). */
+  tokenVersion: number;
+  /** The refresh-token family (claim `fam`); refresh tokens only. */
+  family: string | undefined;
+}
+
+/** Who a token is issued to: the user's `token_version` goes into the token, so that raising it ends the token. */
+export interface TokenSubject {
+  id: number;
+  username: string;
+  token_version?: number | undefined;
+}
+
+/** Extra claims of a refresh token: its id and its family (shared/auth/sessions.ts). */
+export interface RefreshOptions {
+  jti?: string | undefined;
+  family?: string | undefined;
 }
 
 export interface TokenPair {
@@ -36,6 +56,7 @@ function encode(value: unknown): string {
 /** Issues and verifies the platform's JWTs (ES256), signing through the signer port. */
 export class TokenService {
   private verifier: Promise<ReturnType<typeof JwtVerifier.create>> | undefined;
+  private readonly verified = new Map<string, TokenClaims>();
 
   constructor(
     private readonly signer: TokenSigner,
@@ -48,14 +69,14 @@ export class TokenService {
     return { keys: [await this.signer.publicJwk()] };
   }
 
-  async issuePair(user: { id: number; username: string }): Promise<TokenPair> {
+  async issuePair(user: TokenSubject, refresh: RefreshOptions = {}): Promise<TokenPair> {
     return {
       access: await this.issue(user, 'access'),
-      refresh: await this.issue(user, 'refresh'),
+      refresh: await this.issue(user, 'refresh', refresh),
     };
   }
 
-  async issue(user: { id: number; username: string }, type: TokenType): Promise<string> {
+  async issue(user: TokenSubject, type: TokenType, options: RefreshOptions = {}): Promise<string> {
     const jwk = await this.signer.publicJwk();
     const now = Math.floor(this.clock().getTime() / 1000);
     const lifetime = type === 'access' ? this.settings.accessSeconds : this.settings.refreshSeconds;
@@ -66,7 +87,9 @@ export class TokenService {
       sub: String(user.id),
       username: user.username,
       token_type: type,
-      jti: randomUUID(),
+      jti: options.jti ?? randomUUID(),
+      ver: user.token_version ?? 0,
+      ...(options.family ? { fam: options.family } : {}),
       iat: now,
       exp: now + lifetime,
     };
@@ -77,6 +100,16 @@ export class TokenService {
 
   /** Verifies a token of the given type; any failure is a 401 with a message that reveals nothing more. */
   async verify(token: string, type: TokenType): Promise<TokenClaims> {
+    // A token string already verified by this container needs no second signature check, only its expiry.
+    const known = this.verified.get(token);
+    if (known && known.type === type && known.expiresAt > this.clock().getTime() / 1000) return known;
+    const claims = await this.verifySignedToken(token, type);
+    if (this.verified.size >= verifiedLimit) this.verified.clear();
+    this.verified.set(token, claims);
+    return claims;
+  }
+
+  private async verifySignedToken(token: string, type: TokenType): Promise<TokenClaims> {
     const verifier = await this.getVerifier();
     let payload: JwtPayload;
     try {
@@ -94,7 +127,7 @@ export class TokenService {
     ) {
       throw new AuthenticationError('Given token not valid for any token type', 'token_not_valid');
     }
-    return { userId, type, jti: String(payload.jti), expiresAt: payload.exp };
+    return { userId, type, jti: String(payload.jti), expiresAt: payload.exp, ...sessionClaims(payload) };
   }
 
   private getVerifier(): Promise<ReturnType<typeof JwtVerifier.create>> {
@@ -112,4 +145,13 @@ export class TokenService {
     });
     return this.verifier;
   }
+}
+
+/** The session claims of a verified payload: `ver` (an integer, 0 when absent) and `fam` (refresh tokens). */
+function sessionClaims(payload: JwtPayload): Pick<TokenClaims, 'tokenVersion' | 'family'> {
+  const tokenVersion = payload.ver === undefined ? 0 : payload.ver;
+  if (typeof tokenVersion !== 'number' || !Number.isInteger(tokenVersion)) {
+    throw new AuthenticationError('Given token not valid for any token type', 'token_not_valid');
+  }
+  return { tokenVersion, family: typeof payload.fam === 'string' ? payload.fam : undefined };
 }

@@ -14,8 +14,11 @@ import {
 } from './query';
 import { type Fragment, identifiers, join, type Queryable, qualified, type Values } from './sql';
 import {
+  catalogVersionColumn,
   type DataTable,
+  isSchemaDrift,
   keyFromText,
+  knownTable,
   openTable,
   present,
   type Row,
@@ -239,11 +242,54 @@ export async function createRecords(
   body: unknown,
 ): Promise<{ records: Row[]; bulk: boolean }> {
   const bulk = Array.isArray(body);
+  const quick = bulk ? undefined : await createWithKnownTable(sql, scope, name, body);
+  if (quick) return { records: [quick], bulk };
   return write(sql, scope, name, 'write', async (tx, table) => {
     const rows = validateRows(table, bulk ? bulkItems(body) : [body], 'create', bulk);
     await checkReferences(tx, table, rows, bulk);
     return { records: await insertRows(tx, table, rows), bulk };
   });
+}
+
+/**
+ * One record inserted by one statement (no transaction, no catalog read) from the table's definition as this
+ * container last saw it, its catalog version returned beside the row. Safe without a lock: a schema change can only
+ * add fields (the database fills their defaults and enforces NOT NULL and uniqueness), drop fields (the statement
+ * fails and the careful path runs) or add indexes (enforced by the database). Undefined when the careful path must
+ * decide: no known definition, foreign keys to check, a body the known definition refuses, or a dropped column.
+ */
+async function createWithKnownTable(
+  sql: Sql,
+  scope: TableScope,
+  name: string,
+  body: unknown,
+): Promise<Row | undefined> {
+  const table = knownTable(scope, name);
+  if (!table || Object.values(table.entry.layout.constraints).some((info) => info.kind === 'foreign')) return;
+  let row: Row;
+  try {
+    [row] = validateRows(table, [body], 'create', false) as [Row];
+  } catch {
+    return undefined;
+  }
+  const names = Object.keys(row).sort();
+  const version = sql`(SELECT version FROM ${sql(table.schema)}.catalog WHERE id = ${table.entry.id})`;
+  const returning = sql`RETURNING ${columns(sql, table)}, ${version} AS ${sql(catalogVersionColumn)}`;
+  let inserted: Row | undefined;
+  try {
+    [inserted] =
+      names.length === 0
+        ? await sql`INSERT INTO ${from(sql, table)} DEFAULT VALUES ${returning}`
+        : await sql`INSERT INTO ${from(sql, table)} ${sql([insertValues(sql, table, row)], names)} ${returning}`;
+  } catch (error) {
+    if (isSchemaDrift(error)) return undefined;
+    throw await mapSqlError(error, { sql, schema: scope.schema, operation: 'write', table: table.entry });
+  }
+  if (!inserted) return undefined;
+  if (inserted[catalogVersionColumn] === table.entry.version) return present(table, inserted);
+  // Inserted while the schema changed: show the record as the table is now.
+  const key = inserted[table.key.name];
+  return getRecord(sql, scope, name, String(key), 'all');
 }
 
 /** The `unique_fields` of an upsert: fields of the table that together form one of its unique constraints. */

@@ -90,6 +90,11 @@ export async function openTable(
   return table;
 }
 
+/** The definition of a table this container last saw, if any (it may be stale: check the version). */
+export function knownTable(scope: TableScope, name: string): DataTable | undefined {
+  return latest.get(latestKey(scope, name));
+}
+
 /** The column that carries the catalog version beside the rows of a versioned read (not a valid field name). */
 export const catalogVersionColumn = 'platform:catalog_version';
 
@@ -114,7 +119,7 @@ export function unversioned(table: DataTable, rows: readonly Row[]): { current: 
 }
 
 /** A table or column the statement named is gone: the cached definition is older than a schema change. */
-function isSchemaDrift(error: unknown): boolean {
+export function isSchemaDrift(error: unknown): boolean {
   const state = sqlState(error);
   return state === '42P01' || state === '42703';
 }

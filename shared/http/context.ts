@@ -19,6 +19,8 @@ export interface RequestContext<Body = unknown, Query = Record<string, unknown>>
   readonly searchParams: URLSearchParams;
   readonly body: Body;
   readonly headers: Record<string, string | undefined>;
+  /** The caller's address as API Gateway saw it (sign-in throttling). */
+  readonly clientIp: string | undefined;
   readonly user: User | null;
   /** Present on site-scoped routes. */
   readonly access: SiteAccess | null;

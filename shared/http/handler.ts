@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { requireCurrentToken } from '../auth/sessions';
+import type { TokenClaims } from '../auth/tokens';
 import type { Deps } from '../deps';
 import { AppError, AuthenticationError, BadRequestError } from '../errors';
 import type { Logger } from '../log';
@@ -66,12 +68,12 @@ function queryObject(searchParams: URLSearchParams): Record<string, unknown> {
   return query;
 }
 
-/** The id of the user a bearer token names (verified), or null on a public route or without a token. */
+/** The verified claims of the request's bearer token, or null on a public route. */
 async function authenticate(
   deps: Deps,
   route: RouteDef,
   headers: Record<string, string | undefined>,
-): Promise<number | null> {
+): Promise<TokenClaims | null> {
   if (!needsUser(route.permission)) return null;
   const header = headers.authorization;
   if (!header) throw new AuthenticationError();
@@ -79,8 +81,7 @@ async function authenticate(
   if (scheme?.toLowerCase() !== 'bearer' || !token) {
     throw new AuthenticationError('Authentication credentials were not provided.', 'not_authenticated');
   }
-  const claims = await deps.tokens.verify(token, 'access');
-  return claims.userId;
+  return deps.tokens.verify(token, 'access');
 }
 
 /** What the route's permission is decided on: the request's site, the path's organization and app. */
@@ -200,11 +201,14 @@ export function createGroupHandler(
     fact.routeId = route.operationId;
     const headers = lowerHeaders(event);
     // Who and where come before what: an anonymous request is a 401 whatever its body says.
-    const userId = await authenticate(deps, route, headers);
-    if (userId !== null) fact.userId = userId;
-    const target = targetOf(deps, route, params, headers, userId);
+    const claims = await authenticate(deps, route, headers);
+    if (claims) fact.userId = claims.userId;
+    const target = targetOf(deps, route, params, headers, claims?.userId ?? null);
     if (target.site !== null) fact.site = target.site;
-    const { principal, app } = await deps.accessCache.get(target, () => loadRequest(deps.store, target));
+    const loaded = await deps.accessCache.get(target, () => loadRequest(deps.store, target));
+    // A password change or a deactivation raised the user's token version: earlier tokens stop here.
+    if (claims && loaded.storedUser) requireCurrentToken(claims, loaded.storedUser);
+    const { principal, app } = loaded;
     const ruleBased = route.permission.startsWith('rule:');
     if (!ruleBased) enforce(route.permission, principal, { params, body: undefined });
     const searchParams = new URLSearchParams(event.rawQueryString ?? '');
@@ -228,6 +232,7 @@ export function createGroupHandler(
       searchParams,
       body,
       headers,
+      clientIp: event.requestContext.http.sourceIp,
       user: principal.user,
       access: principal.site,
       organization: principal.organization,

@@ -11,6 +11,7 @@ import { can, canAdministerOrganization, type SiteAccess, type SiteAction, siteA
  *   superuser              superusers only
  *   organization:member    a member of the path's organization (`{org_slug}`), or a superuser
  *   organization:admin     that organization's owner or an admin, or a superuser
+ *   organization:owner     that organization's owner, or a superuser
  *   site:<action>          the site action (policy.ts) on the request's site
  *   rule:<name>            a named rule below that also reads the request's path or body
  */
@@ -20,6 +21,7 @@ export type Permission =
   | 'superuser'
   | 'organization:member'
   | 'organization:admin'
+  | 'organization:owner'
   | `site:${SiteAction}`
   | `rule:${RuleName}`;
 
@@ -94,12 +96,15 @@ function requireSite(principal: Principal, action: SiteAction): void {
   if (!can(access, action)) throw new PermissionDeniedError();
 }
 
-function requireOrganization(principal: Principal, admin: boolean): void {
+type OrganizationLevel = 'member' | 'admin' | 'owner';
+
+function requireOrganization(principal: Principal, level: OrganizationLevel): void {
   const user = signedIn(principal);
   const found = principal.organization;
   // Not a member: the organization is not shown at all.
   if (!found || (found.role === null && !user.is_superuser)) throw new NotFoundError();
-  if (admin && !canAdministerOrganization(user, found.role)) throw new PermissionDeniedError();
+  if (level === 'admin' && !canAdministerOrganization(user, found.role)) throw new PermissionDeniedError();
+  if (level === 'owner' && !user.is_superuser && found.role !== 'owner') throw new PermissionDeniedError();
 }
 
 /** Whether a route's permission needs a signed-in user (401 without one). */
@@ -130,8 +135,8 @@ export function enforce(permission: Permission, principal: Principal, input: Rul
     if (!user.is_superuser) throw new PermissionDeniedError();
     return;
   }
-  if (permission === 'organization:member' || permission === 'organization:admin') {
-    requireOrganization(principal, permission === 'organization:admin');
+  if (permission.startsWith('organization:')) {
+    requireOrganization(principal, permission.slice('organization:'.length) as OrganizationLevel);
     return;
   }
   if (permission.startsWith('site:')) {
@@ -148,6 +153,7 @@ export function describePermission(permission: Permission): string {
   if (permission === 'superuser') return 'superusers';
   if (permission === 'organization:member') return "the organization's members, superusers";
   if (permission === 'organization:admin') return "the organization's owner and admins, superusers";
+  if (permission === 'organization:owner') return "the organization's owner, superusers";
   if (permission.startsWith('site:')) {
     const action = permission.slice('site:'.length) as SiteAction;
     return `\`${action}\` on the site (${siteActions[action].join(', ')}; organization owners and admins, superusers)`;
@@ -157,7 +163,11 @@ export function describePermission(permission: Permission): string {
 
 /** Every permission a route may declare, for the route-table test. */
 export function isPermission(value: string): value is Permission {
-  if (['public', 'authenticated', 'superuser', 'organization:member', 'organization:admin'].includes(value))
+  const plain = ['public', 'authenticated', 'superuser'];
+  if (
+    plain.includes(value) ||
+    ['organization:member', 'organization:admin', 'organization:owner'].includes(value)
+  )
     return true;
   if (value.startsWith('site:')) return value.slice(5) in siteActions;
   if (value.startsWith('rule:')) return value.slice(5) in rules;

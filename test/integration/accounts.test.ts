@@ -26,10 +26,11 @@ describe('from an empty install to a second user, with plain HTTP calls', () => 
     expect(app.status).toBe(201);
     expect(app.body).toMatchObject({ slug: 'storefront', site: 'acme-shop', description: '' });
 
-    const member = await owner.post('/api/cloud/organizations/acme-corp/members/', {
+    // Accounts are created by superusers (owners will invite people).
+    const member = await platform.adminApi.post('/api/cloud/organizations/acme-corp/members/', {
       email: 'second@example.com',
       username: 'second',
-      password: 'second-password',
+      password: 'Second-Lantern-Fjord-8',
       first_name: 'Sec',
       last_name: 'Ond',
     });
@@ -48,7 +49,7 @@ describe('from an empty install to a second user, with plain HTTP calls', () => 
     expect(grant.status).toBe(200);
     expect(grant.body.permissions).toEqual(['access_site', 'view_site']);
 
-    const second = (await platform.api.login('second', 'second-password')).forSite('acme-shop');
+    const second = (await platform.api.login('second', 'Second-Lantern-Fjord-8')).forSite('acme-shop');
     const apps = await second.get('/api/apps/');
     expect(apps.status).toBe(200);
     expect(apps.body.results.map((a: { slug: string }) => a.slug)).toEqual(['storefront']);
@@ -63,7 +64,7 @@ describe('POST /api/cloud/users/', () => {
     const { api } = await createUser(platform);
     const response = await api.post('/api/cloud/users/', {
       email: 'x@example.com',
-      password: 'long-password',
+      password: 'Lantern-Fjord-Mosaic-3',
     });
     expect(response.status).toBe(403);
   });
@@ -73,7 +74,7 @@ describe('POST /api/cloud/users/', () => {
     const response = await platform.adminApi.post('/api/cloud/users/', {
       email: user.email.toUpperCase(),
       username: user.username.toUpperCase(),
-      password: 'long-password',
+      password: 'Lantern-Fjord-Mosaic-3',
     });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
@@ -89,13 +90,13 @@ describe('POST /api/cloud/users/', () => {
     });
     expect(response.status).toBe(400);
     expect(response.body.email).toEqual(['Must be a valid email.']);
-    expect(response.body.password).toEqual(['Ensure this field has at least 8 characters.']);
+    expect(response.body.password).toEqual(['Ensure this field has at least 10 characters.']);
   });
 
   it('never returns the password hash', async () => {
     const response = await platform.adminApi.post('/api/cloud/users/', {
       email: `${unique('u')}@example.com`,
-      password: 'long-password',
+      password: 'Lantern-Fjord-Mosaic-3',
     });
     expect(response.status).toBe(201);
     expect(response.text).not.toContain('password');
@@ -119,13 +120,15 @@ describe('GET /api/cloud/users/{user_id}/', () => {
 });
 
 describe('PATCH /api/cloud/users/{user_id}/', () => {
-  it('lets users change their own password but not their flags', async () => {
-    const { user, api } = await createUser(platform);
-    expect((await api.patch(`/api/cloud/users/${user.id}/`, { password: 'new-password-1' })).status).toBe(
-      200,
-    );
-    await platform.api.login(user.username, 'new-password-1');
-    expect((await api.patch(`/api/cloud/users/${user.id}/`, { is_superuser: true })).status).toBe(403);
+  it('lets users change their own password, with the current one, but not their flags', async () => {
+    const { user, api, password } = await createUser(platform);
+    const change = await api.patch(`/api/cloud/users/${user.id}/`, {
+      current_password: password,
+      password: 'Copper-Nebula-Thistle-5',
+    });
+    expect(change.status).toBe(200);
+    const again = await platform.api.login(user.username, 'Copper-Nebula-Thistle-5');
+    expect((await again.patch(`/api/cloud/users/${user.id}/`, { is_superuser: true })).status).toBe(403);
   });
 });
 

@@ -46,6 +46,23 @@ describe('a table definition cached per container', () => {
     expect(list.body.data[0]).not.toHaveProperty('a');
   });
 
+  it('creates records by the current definition after a field was added', async () => {
+    const path = dataPath(tenant.app.slug, 'drift');
+    await tenant.owner.get(path);
+    const added = await tenant.owner.post(`${tablePath(tenant.app.slug, 'drift')}fields/`, {
+      name: 'c',
+      type: 'string',
+      default: 'zed',
+    });
+    expect(added.status).toBe(201);
+    const withDefault = await tenant.owner.post(path, {});
+    expect(withDefault.status).toBe(201);
+    expect(withDefault.body.data).toMatchObject({ c: 'zed' });
+    const named = await tenant.owner.post(path, { c: 'given' });
+    expect(named.status).toBe(201);
+    expect(named.body.data).toMatchObject({ c: 'given' });
+  });
+
   it('answers 404 for a table dropped since it was cached', async () => {
     const path = dataPath(tenant.app.slug, 'drift');
     await tenant.owner.get(path);

@@ -10,7 +10,7 @@ import { loadConfig } from '../../shared/config';
 import type { DepsOverrides } from '../../shared/deps';
 import { ApiClient } from './client';
 
-export const adminPassword = 'admin-password-1';
+export const adminPassword = 'Granite-Owl-Parade-61';
 
 export interface TestPlatform extends LocalPlatform {
   /** An anonymous client. */

@@ -9,6 +9,8 @@ export interface Tenant {
   /** The organization owner, signed in, with requests naming the site. */
   owner: ApiClient;
   ownerUser: { id: number; username: string };
+  /** The platform's superuser: adding an existing account to an organization is for superusers. */
+  admin: ApiClient;
 }
 
 export function unique(prefix: string): string {
@@ -28,7 +30,7 @@ export async function createUser(
   site?: string,
 ): Promise<{ user: { id: number; username: string; email: string }; api: ApiClient; password: string }> {
   const username = fields.username ?? unique('user');
-  const password = fields.password ?? 'password-1234';
+  const password = fields.password ?? 'Velvet-Harbor-Quill-42';
   const response = await platform.adminApi.post('/api/cloud/users/', {
     email: fields.email ?? `${username}@example.com`,
     username,
@@ -54,12 +56,22 @@ export async function createTenant(platform: TestPlatform): Promise<Tenant> {
   const owner = api.forSite(site.body.slug);
   const app = await owner.post('/api/apps/', { name: unique('App') });
   if (app.status !== 201) throw new Error(`createTenant app: ${app.status} ${app.text}`);
-  return { organization: organization.body, site: site.body, app: app.body, owner, ownerUser: user };
+  return {
+    organization: organization.body,
+    site: site.body,
+    app: app.body,
+    owner,
+    ownerUser: user,
+    admin: platform.adminApi,
+  };
 }
 
-/** Adds a user to the tenant's organization and gives it these permissions on the tenant's site. */
+/**
+ * Adds a user to the tenant's organization (as the superuser, since owners bring people in by invitation) and has
+ * the owner give it these permissions on the tenant's site.
+ */
 export async function grantSite(tenant: Tenant, userId: number, permissions: string[]): Promise<void> {
-  const member = await tenant.owner.post(`/api/cloud/organizations/${tenant.organization.slug}/members/`, {
+  const member = await tenant.admin.post(`/api/cloud/organizations/${tenant.organization.slug}/members/`, {
     user_id: userId,
   });
   if (member.status !== 200) throw new Error(`grantSite member: ${member.status} ${member.text}`);

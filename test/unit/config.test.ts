@@ -54,3 +54,22 @@ describe('loadConfig database endpoint', () => {
     expect(() => loadConfig({ DATABASE_HOST: 'proxy.example' })).toThrow('DATABASE_SECRET_ARN is required');
   });
 });
+
+describe('loadConfig sign-in limits', () => {
+  it('has defaults and reads each limit', () => {
+    expect(loadConfig({}).loginLimits).toEqual({
+      maxFailuresPerAccount: 5,
+      maxFailuresPerIp: 50,
+      windowSeconds: 900,
+      lockoutSeconds: 30,
+      maxLockoutSeconds: 3600,
+    });
+    expect(loadConfig({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '3' }).loginLimits.maxFailuresPerAccount).toBe(3);
+  });
+
+  it('refuses a limit of zero, naming the key', () => {
+    expect(() => loadConfig({ LOGIN_MAX_FAILURES_PER_IP: '0' })).toThrow(
+      'LOGIN_MAX_FAILURES_PER_IP must be at least 1',
+    );
+  });
+});

@@ -1,0 +1,95 @@
+import type { SessionUser } from '../accounts/model';
+import { checkCredentials, findUserByLogin, passwordMatches } from '../accounts/users';
+import type { Config } from '../config';
+import type { Deps } from '../deps';
+import { AuthenticationError } from '../errors';
+import {
+  assertNotLocked,
+  clearFailures,
+  type FailurePolicy,
+  recordFailure,
+  reserveAttempt,
+  subjectHash,
+} from '../limits/failures';
+import { uniqueKey } from '../store/store';
+import { startSession } from './sessions';
+import type { TokenPair } from './tokens';
+
+/**
+ * Password checks under throttling: per account (every attempt is counted before the password is checked, and a
+ * success forgets the count) and per client address (failures only, so that many users behind one address who
+ * sign in fine are never locked out). Failures are logged as `login_failed` events with hashes, never the
+ * password or the login name.
+ */
+export type LoginDeps = Pick<Deps, 'store' | 'clock' | 'tokens' | 'config' | 'log'>;
+
+/** The two failure policies of sign-in, from the configuration. */
+export function loginPolicies(config: Config): { account: FailurePolicy; ip: FailurePolicy } {
+  const limits = config.loginLimits;
+  const common = {
+    windowSeconds: limits.windowSeconds,
+    lockoutSeconds: limits.lockoutSeconds,
+    maxLockoutSeconds: limits.maxLockoutSeconds,
+  };
+  return {
+    account: { scope: 'login-account', maxFailures: limits.maxFailuresPerAccount, ...common },
+    ip: { scope: 'login-ip', maxFailures: limits.maxFailuresPerIp, ...common },
+  };
+}
+
+/** Runs one password check of `account` from `clientIp` under both limits; the check's result, or undefined. */
+async function throttledCheck<T>(
+  deps: LoginDeps,
+  account: string,
+  clientIp: string | undefined,
+  check: () => Promise<T | undefined>,
+): Promise<T | undefined> {
+  const policies = loginPolicies(deps.config);
+  if (clientIp) await assertNotLocked(deps, policies.ip, clientIp);
+  const attempt = await reserveAttempt(deps, policies.account, account);
+  const result = await check();
+  if (result !== undefined) {
+    await clearFailures(deps, policies.account, account);
+    return result;
+  }
+  const fromIp = clientIp ? await recordFailure(deps, policies.ip, clientIp) : undefined;
+  deps.log.warn('sign-in failed', {
+    event: 'login_failed',
+    account: subjectHash(account),
+    client_ip: clientIp,
+    account_failures: attempt,
+    ip_failures: fromIp,
+  });
+  return undefined;
+}
+
+/** Signs a user in with a login (username or e-mail) and a password: a token pair, or a 401 or 429. */
+export async function signIn(
+  deps: LoginDeps,
+  credentials: { username: string; password: string },
+  clientIp: string | undefined,
+): Promise<TokenPair> {
+  // One counter per account whichever login names it; unknown logins get their own, so a lock says nothing.
+  const found = await findUserByLogin(deps.store, credentials.username);
+  const account = found ? `user:${found.id}` : `login:${uniqueKey(credentials.username)}`;
+  const user = await throttledCheck<SessionUser>(deps, account, clientIp, () =>
+    checkCredentials(deps, credentials.username, credentials.password),
+  );
+  if (!user) {
+    throw new AuthenticationError('No active account found with the given credentials', 'no_active_account');
+  }
+  return startSession(deps, user);
+}
+
+/** Whether `password` is the user's current one, counted like a sign-in attempt of that account. */
+export async function confirmPassword(
+  deps: LoginDeps,
+  userId: number,
+  password: string,
+  clientIp: string | undefined,
+): Promise<boolean> {
+  const ok = await throttledCheck(deps, `user:${userId}`, clientIp, async () =>
+    (await passwordMatches(deps.store, userId, password)) ? true : undefined,
+  );
+  return ok === true;
+}

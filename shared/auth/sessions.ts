@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { SessionUser } from '../accounts/model';
+import { getSessionUser } from '../accounts/users';
+import { iso } from '../clock';
+import type { Deps } from '../deps';
+import { AuthenticationError } from '../errors';
+import { isConditionalCheckFailure } from '../store/store';
+import type { TokenClaims, TokenPair } from './tokens';
+
+/**
+ * Sign-in sessions. Every token carries the user's `token_version`, which a password change or a deactivation
+ * raises, so earlier tokens die at once. Each sign-in starts a refresh-token family: an item that names the one
+ * refresh token of the family that may still be used. Refreshing rotates it with a conditional write; presenting
+ * a refresh token that was already rotated (a stolen copy, or a replay) revokes the whole family.
+ */
+export type SessionDeps = Pick<Deps, 'store' | 'clock' | 'tokens' | 'config' | 'log'>;
+
+const familyKey = (family: string) => ({ PK: `REFRESH#${family}`, SK: 'FAMILY' });
+
+/** Whether a token was issued for the user's current token version (pure; called for every bearer request). */
+export function tokenIsCurrent(
+  claims: Pick<TokenClaims, 'tokenVersion'>,
+  user: { token_version?: number },
+): boolean {
+  return claims.tokenVersion === (user.token_version ?? 0);
+}
+
+function invalidToken(): AuthenticationError {
+  return new AuthenticationError('Given token not valid for any token type', 'token_not_valid');
+}
+
+/** Throws the 401 of an invalid token unless the token is current for the user. */
+export function requireCurrentToken(
+  claims: Pick<TokenClaims, 'tokenVersion'>,
+  user: { token_version?: number },
+): void {
+  if (!tokenIsCurrent(claims, user)) throw invalidToken();
+}
+
+function epoch(deps: SessionDeps): number {
+  return Math.floor(deps.clock().getTime() / 1000);
+}
+
+/** Starts a session for a user who just proved who it is: a new refresh family and a token pair. */
+export async function startSession(deps: SessionDeps, user: SessionUser): Promise<TokenPair> {
+  const family = randomUUID();
+  const jti = randomUUID();
+  await deps.store.doc.send(
+    new PutCommand({
+      TableName: deps.store.table,
+      Item: {
+        ...familyKey(family),
+        user_id: user.id,
+        current_jti: jti,
+        created_at: iso(deps.clock()),
+        expires_at_epoch: epoch(deps) + deps.config.refreshTokenSeconds,
+      },
+    }),
+  );
+  return deps.tokens.issuePair(user, { jti, family });
+}
+
+/** Trades a refresh token for a new pair; a rotated, revoked or stale refresh token is a 401. */
+export async function rotateSession(deps: SessionDeps, refresh: string): Promise<TokenPair> {
+  const claims = await deps.tokens.verify(refresh, 'refresh');
+  if (!claims.family) throw invalidToken();
+  const user = await getSessionUser(deps.store, claims.userId);
+  if (!user?.is_active) throw new AuthenticationError('User not found or inactive.', 'user_inactive');
+  requireCurrentToken(claims, user);
+  const jti = randomUUID();
+  try {
+    await deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.table,
+        Key: familyKey(claims.family),
+        UpdateExpression: 'SET current_jti = :next, rotated_at = :now, expires_at_epoch = :expires',
+        ConditionExpression:
+          'current_jti = :presented AND user_id = :user AND attribute_not_exists(revoked_at)',
+        ExpressionAttributeValues: {
+          ':next': jti,
+          ':presented': claims.jti,
+          ':user': user.id,
+          ':now': iso(deps.clock()),
+          ':expires': epoch(deps) + deps.config.refreshTokenSeconds,
+        },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailure(error)) throw error;
+    await revokeFamily(deps, claims.family);
+    deps.log.warn('refresh token reuse', { event: 'refresh_reuse', user_id: user.id, family: claims.family });
+    throw invalidToken();
+  }
+  return deps.tokens.issuePair(user, { jti, family: claims.family });
+}
+
+/** Marks a family revoked (kept until its TTL so that later replays are refused too). */
+async function revokeFamily(deps: SessionDeps, family: string): Promise<void> {
+  try {
+    await deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.table,
+        Key: familyKey(family),
+        UpdateExpression: 'SET revoked_at = :now',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':now': iso(deps.clock()) },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailure(error)) throw error;
+  }
+}
