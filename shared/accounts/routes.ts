@@ -130,7 +130,8 @@ export const accountRoutes: RouteDef[] = [
     permission: 'organization:admin',
     method: 'POST',
     path: '/api/cloud/organizations/{org_slug}/members/',
-    summary: "Change a member's role; add an existing user or create one (superusers only: a check on the body)",
+    summary:
+      "Change a member's role; add an existing user or create one (superusers only: a check on the body)",
     body: {
       type: 'object',
       properties: {
