@@ -17,7 +17,7 @@ import type { GroupDef, GroupName } from '../shared/http/route';
 import { groups, routesOf } from '../shared/http/routes';
 import { indexes, tableKeys, ttlAttribute } from '../shared/store/table';
 import { gatewayPath } from './api-routes';
-import { esmBanner, handlerEntry, localOnly, nodeTarget } from './bundling';
+import { copyGroupAssetsCommands, esmBanner, handlerEntry, localOnly, nodeTarget } from './bundling';
 import { DataPlane } from './data-plane';
 
 export interface PlatformStackProps extends StackProps {
@@ -118,6 +118,11 @@ export class PlatformStack extends Stack {
           mainFields: ['module', 'main'],
           banner: esmBanner,
           externalModules: localOnly,
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: (inputDir, outputDir) => copyGroupAssetsCommands(group.name, inputDir, outputDir),
+          },
         },
       });
       this.table.grantReadWriteData(fn);

@@ -42,4 +42,4 @@ export interface GroupDef {
   readonly usesSql?: boolean;
 }
 
-export type GroupName = 'auth' | 'accounts' | 'roles' | 'data';
+export type GroupName = 'auth' | 'accounts' | 'roles' | 'data' | 'meta';
