@@ -13,6 +13,13 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import {
+  corsAllowHeaders,
+  corsAllowMethods,
+  corsExposeHeaders,
+  corsMaxAgeSeconds,
+  defaultCorsOrigins,
+} from '../shared/http/cors';
 import type { GroupDef, GroupName } from '../shared/http/route';
 import { groups, routesOf } from '../shared/http/routes';
 import { indexes, tableKeys, ttlAttribute } from '../shared/store/table';
@@ -27,6 +34,8 @@ export interface PlatformStackProps extends StackProps {
   readonly defaultSite?: string;
   /** Sites are resolved from `{site}.{baseDomain}` host names. */
   readonly baseDomain?: string;
+  /** Origins whose browser apps may call the API; the same setting and default as the local CORS_ORIGINS. */
+  readonly corsOrigins?: readonly string[];
 }
 
 /**
@@ -70,10 +79,11 @@ export class PlatformStack extends Stack {
     this.api = new HttpApi(this, 'Api', {
       description: 'Multi-tenant backend platform',
       corsPreflight: {
-        allowOrigins: ['*'],
-        allowHeaders: ['authorization', 'content-type', 'x-site'],
-        allowMethods: [CorsHttpMethod.ANY],
-        maxAge: Duration.hours(1),
+        allowOrigins: [...(props.corsOrigins ?? defaultCorsOrigins)],
+        allowHeaders: [...corsAllowHeaders],
+        allowMethods: corsAllowMethods.map((method) => CorsHttpMethod[method]),
+        exposeHeaders: [...corsExposeHeaders],
+        maxAge: Duration.seconds(corsMaxAgeSeconds),
       },
     });
 

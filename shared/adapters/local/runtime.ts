@@ -64,7 +64,7 @@ export async function startLocalPlatform(
       password: config.adminPassword,
     });
     const dispatch = createLocalApp(deps, operations);
-    const server: Server = createHttpServer(dispatch);
+    const server: Server = createHttpServer(dispatch, { corsOrigins: config.corsOrigins });
     const baseUrl = await listen(server, config.port, config.host);
     return {
       deps,
