@@ -133,6 +133,15 @@ describe('PlatformStack meta group', () => {
     }
     template.hasResourceProperties('AWS::Lambda::Function', { Description: groups.meta.description });
   });
+
+  it('lets the meta function describe the table, which the health check does', () => {
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
+      JSON.stringify(policy.Properties.Roles).includes('MetaFunction'),
+    );
+    expect(JSON.stringify(policies.map((policy) => policy.Properties.PolicyDocument))).toContain(
+      '"dynamodb:DescribeTable"',
+    );
+  });
 });
 
 describe('PlatformStack CORS', () => {
