@@ -1,8 +1,9 @@
 import { build } from 'esbuild';
-import { esmBanner, handlerEntry, localOnly, nodeTarget } from '../infra/bundling';
+import { copyGroupAssets, esmBanner, handlerEntry, localOnly, nodeTarget } from '../infra/bundling';
 import { groups, routesOf } from '../shared/http/routes';
 
-/** `npm run build`: one minified ESM bundle with a source map per endpoint group, under dist/<group>/. */
+/** `npm run build`: one minified ESM bundle with a source map per endpoint group, under dist/<group>/,
+ * with the files a group reads at run time beside it. */
 for (const group of Object.values(groups)) {
   if (routesOf(group.name).length === 0) continue;
   const result = await build({
@@ -20,6 +21,7 @@ for (const group of Object.values(groups)) {
     metafile: true,
     logLevel: 'warning',
   });
+  copyGroupAssets(group.name, `dist/${group.name}`);
   const bytes = Object.values(result.metafile.outputs).reduce(
     (sum, output) => sum + (output.entryPoint ? output.bytes : 0),
     0,

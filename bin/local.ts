@@ -1,34 +1,61 @@
 import { operationsByGroup } from '../functions/registry';
-import { startLocalPlatform } from '../shared/adapters/local/runtime';
-import { loadConfig } from '../shared/config';
+import { streamProgress } from '../shared/adapters/local/progress';
+import { type LocalPlatform, startLocalPlatform } from '../shared/adapters/local/runtime';
+import { LocalStartError } from '../shared/adapters/local/start-errors';
+import { ConfigError, loadConfig } from '../shared/config';
 
 /** `npm start`: the whole platform on this machine, on embedded stores, data under DATA_DIR. */
-const config = loadConfig();
-const platform = await startLocalPlatform(config, operationsByGroup);
 const out = (line = '') => process.stdout.write(`${line}\n`);
+// Progress and problems go to stderr, so stdout carries only what a script might read (URL, credentials).
+const err = (text: string) => process.stderr.write(text);
 
-out(`Platform listening on ${platform.baseUrl}  (data in ${config.dataDir}/)`);
-if (platform.admin) {
-  out();
-  out('Created the first superuser (shown once):');
-  out(`  username: ${platform.admin.user.username}   e-mail: ${platform.admin.user.email}`);
-  if (platform.admin.generated) out(`  password: ${platform.admin.password}`);
-  else out('  password: the value of ADMIN_PASSWORD');
+async function start(): Promise<LocalPlatform> {
+  try {
+    const config = loadConfig();
+    return await startLocalPlatform(config, operationsByGroup, { progress: streamProgress(err) });
+  } catch (error) {
+    // Problems the person starting it can fix get one line, not a stack trace.
+    if (error instanceof LocalStartError || error instanceof ConfigError) err(`${error.message}\n`);
+    else err(`The platform could not start: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  }
 }
-out();
-out('Try:');
-out(
-  `  curl -s -X POST ${platform.baseUrl}/api/auth/jwt/token/ -H 'content-type: application/json' \\\n` +
-    `       -d '{"username": "admin", "password": "<password>"}'`,
-);
-out(`  curl -s ${platform.baseUrl}/api/cloud/users/me/ -H 'authorization: Bearer <access>'`);
+
+function printWelcome(platform: LocalPlatform, dataDir: string) {
+  out(`Platform listening on ${platform.baseUrl}  (data in ${dataDir}/)`);
+  out(`API explorer: ${platform.baseUrl}/ninja-docs/   health: ${platform.baseUrl}/health`);
+  if (platform.admin) {
+    out();
+    out('Created the first superuser (shown once):');
+    out(`  username: ${platform.admin.user.username}   e-mail: ${platform.admin.user.email}`);
+    if (platform.admin.generated) out(`  password: ${platform.admin.password}`);
+    else out('  password: the value of ADMIN_PASSWORD');
+  }
+  out();
+  out('Try:');
+  out(
+    `  curl -s -X POST ${platform.baseUrl}/api/auth/jwt/token/ -H 'content-type: application/json' \\\n` +
+      `       -d '{"username": "admin", "password": "<password>"}'`,
+  );
+  out(`  curl -s ${platform.baseUrl}/api/cloud/users/me/ -H 'authorization: Bearer <access>'`);
+}
+
+const platform = await start();
+printWelcome(platform, platform.deps.config.dataDir);
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
-    await platform.stop();
-    process.exit(0);
+    err(`\n${signal}: stopping… `);
+    try {
+      await platform.stop();
+      err('HTTP server and stores closed, data directory released.\n');
+      process.exit(0);
+    } catch (error) {
+      err(`failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    }
   });
 }

@@ -2,6 +2,7 @@ import type { OperationsByGroup } from '../shared/http/context';
 import { accountOperations } from './accounts/operations';
 import { authOperations } from './auth/operations';
 import { dataOperations } from './data/operations';
+import { metaOperations } from './meta/operations';
 import { roleOperations } from './roles/operations';
 
 /** Every group's operations, for the local server (the cloud loads one group per Lambda). */
@@ -10,4 +11,5 @@ export const operationsByGroup: OperationsByGroup = {
   accounts: accountOperations,
   roles: roleOperations,
   data: dataOperations,
+  meta: metaOperations,
 };

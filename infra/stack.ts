@@ -13,11 +13,18 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import {
+  corsAllowHeaders,
+  corsAllowMethods,
+  corsExposeHeaders,
+  corsMaxAgeSeconds,
+  defaultCorsOrigins,
+} from '../shared/http/cors';
 import type { GroupDef, GroupName } from '../shared/http/route';
 import { groups, routesOf } from '../shared/http/routes';
 import { indexes, tableKeys, ttlAttribute } from '../shared/store/table';
 import { gatewayPath } from './api-routes';
-import { esmBanner, handlerEntry, localOnly, nodeTarget } from './bundling';
+import { copyGroupAssetsCommands, esmBanner, handlerEntry, localOnly, nodeTarget } from './bundling';
 import { DataPlane } from './data-plane';
 
 export interface PlatformStackProps extends StackProps {
@@ -27,6 +34,8 @@ export interface PlatformStackProps extends StackProps {
   readonly defaultSite?: string;
   /** Sites are resolved from `{site}.{baseDomain}` host names. */
   readonly baseDomain?: string;
+  /** Origins whose browser apps may call the API; the same setting and default as the local CORS_ORIGINS. */
+  readonly corsOrigins?: readonly string[];
 }
 
 /**
@@ -70,10 +79,11 @@ export class PlatformStack extends Stack {
     this.api = new HttpApi(this, 'Api', {
       description: 'Multi-tenant backend platform',
       corsPreflight: {
-        allowOrigins: ['*'],
-        allowHeaders: ['authorization', 'content-type', 'x-site'],
-        allowMethods: [CorsHttpMethod.ANY],
-        maxAge: Duration.hours(1),
+        allowOrigins: [...(props.corsOrigins ?? defaultCorsOrigins)],
+        allowHeaders: [...corsAllowHeaders],
+        allowMethods: corsAllowMethods.map((method) => CorsHttpMethod[method]),
+        exposeHeaders: [...corsExposeHeaders],
+        maxAge: Duration.seconds(corsMaxAgeSeconds),
       },
     });
 
@@ -118,6 +128,11 @@ export class PlatformStack extends Stack {
           mainFields: ['module', 'main'],
           banner: esmBanner,
           externalModules: localOnly,
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: (inputDir, outputDir) => copyGroupAssetsCommands(group.name, inputDir, outputDir),
+          },
         },
       });
       this.table.grantReadWriteData(fn);

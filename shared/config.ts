@@ -1,3 +1,5 @@
+import { defaultCorsOrigins, parseCorsOrigins } from './http/cors';
+
 /**
  * Typed configuration, read once from the environment. This is the only module that reads `process.env`.
  */
@@ -46,6 +48,8 @@ export interface Config {
   /** KMS asymmetric key (ECC_NIST_P256) that signs JWTs in the cloud. */
   readonly jwtSigningKeyId: string | undefined;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Origins whose browser apps may call the API (`*`: any); the local server applies it, the stack mirrors it. */
+  readonly corsOrigins: readonly string[];
   /** Sign-in throttling (shared/limits, shared/auth/login.ts). */
   readonly loginLimits: LoginLimits;
 }
@@ -133,6 +137,14 @@ function loginLimits(env: Env): LoginLimits {
   };
 }
 
+function corsOrigins(env: Env): readonly string[] {
+  const raw = optional(env, 'CORS_ORIGINS');
+  if (raw === undefined) return defaultCorsOrigins;
+  const parsed = parseCorsOrigins(raw);
+  if ('error' in parsed) throw new ConfigError(`CORS_ORIGINS ${parsed.error}`);
+  return parsed;
+}
+
 const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 /** Reads the configuration from an environment, failing fast with the missing or malformed key's name. */
@@ -168,5 +180,6 @@ export function loadConfig(env: Env = process.env): Config {
       runtime === 'aws' ? required(env, 'JWT_SIGNING_KEY_ID') : optional(env, 'JWT_SIGNING_KEY_ID'),
     logLevel,
     loginLimits: loginLimits(env),
+    corsOrigins: corsOrigins(env),
   };
 }

@@ -39,6 +39,8 @@ export interface HttpResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A body that is not JSON (HTML, CSS, JavaScript, images), sent as is with its content type. */
+  raw?: { contentType: string; body: string | Buffer };
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: operations narrow their own body and query types.

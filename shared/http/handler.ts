@@ -103,11 +103,23 @@ function targetOf(
 
 function respond(result: HttpResult, requestId: string): HttpResponse {
   const headers: Record<string, string> = { 'x-request-id': requestId, ...result.headers };
+  if (result.raw) return rawResponse(result.status, result.raw, headers);
   if (result.body === undefined || result.status === 204) return { statusCode: result.status, headers };
   return {
     statusCode: result.status,
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(result.body),
+  };
+}
+
+/** Text goes out as it is; bytes are base64-encoded, as API Gateway expects binary Lambda responses. */
+function rawResponse(status: number, raw: NonNullable<HttpResult['raw']>, headers: Record<string, string>) {
+  const text = typeof raw.body === 'string';
+  return {
+    statusCode: status,
+    headers: { 'content-type': raw.contentType, ...headers },
+    body: typeof raw.body === 'string' ? raw.body : raw.body.toString('base64'),
+    isBase64Encoded: !text,
   };
 }
 

@@ -27,9 +27,23 @@ function pageUrl(ctx: RequestContext<unknown, unknown>, page: number | null): st
   if (page === null) return null;
   const params = new URLSearchParams(ctx.searchParams);
   params.set('page', String(page));
-  const proto = ctx.headers['x-forwarded-proto'] ?? 'https';
-  const host = ctx.headers.host ?? 'localhost';
-  return `${proto}://${host}${requestPath(ctx)}?${params.toString()}`;
+  return `${requestOrigin(ctx.headers)}${requestPath(ctx)}?${params.toString()}`;
+}
+
+/** The first value of a header a chain of proxies may have appended to (`https, http`). */
+function firstValue(value: string | undefined): string | undefined {
+  const first = value?.split(',')[0]?.trim();
+  return first ? first : undefined;
+}
+
+/**
+ * The scheme and host the client called: what a proxy in front says (`x-forwarded-proto`, `x-forwarded-host`),
+ * else the `host` header. API Gateway always sets `x-forwarded-proto` (https); the local server sets it to http.
+ */
+export function requestOrigin(headers: Record<string, string | undefined>): string {
+  const proto = firstValue(headers['x-forwarded-proto']) ?? 'https';
+  const host = firstValue(headers['x-forwarded-host']) ?? headers.host ?? 'localhost';
+  return `${proto === 'http' ? 'http' : 'https'}://${host}`;
 }
 
 function requestPath(ctx: RequestContext<unknown, unknown>): string {

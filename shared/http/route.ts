@@ -44,4 +44,4 @@ export interface GroupDef {
   readonly changesAccess?: boolean;
 }
 
-export type GroupName = 'auth' | 'accounts' | 'roles' | 'data';
+export type GroupName = 'auth' | 'accounts' | 'roles' | 'data' | 'meta';

@@ -1,6 +1,7 @@
 import { accountRoutes } from '../accounts/routes';
 import { authRoutes } from '../auth/routes';
 import { dataRoutes } from '../data/routes';
+import { metaRoutes } from '../meta/routes';
 import { roleRoutes } from '../roles/routes';
 import type { GroupDef, GroupName, RouteDef } from './route';
 
@@ -29,10 +30,23 @@ export const groups: Record<GroupName, GroupDef> = {
     envelope: 'data',
     usesSql: true,
   },
+  meta: {
+    name: 'meta',
+    description: 'The API description, its explorer and the health check',
+    envelope: 'detail',
+    // The health check runs `select 1` on the data plane, so this function sits beside the data function.
+    usesSql: true,
+  },
 };
 
 /** The one route table of the platform. */
-export const routes: readonly RouteDef[] = [...authRoutes, ...accountRoutes, ...roleRoutes, ...dataRoutes];
+export const routes: readonly RouteDef[] = [
+  ...authRoutes,
+  ...accountRoutes,
+  ...roleRoutes,
+  ...dataRoutes,
+  ...metaRoutes,
+];
 
 export function routesOf(group: GroupName): RouteDef[] {
   return routes.filter((route) => route.group === group);

@@ -121,3 +121,51 @@ describe('PlatformStack endpoint groups', () => {
     }
   });
 });
+
+describe('PlatformStack meta group', () => {
+  it('sends the API description, the explorer and the health check to their own function', () => {
+    for (const key of ['GET /ninja-openapi.json', 'GET /openapi.json', 'GET /ninja-docs', 'GET /health']) {
+      const route = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).find(
+        (resource) => resource.Properties.RouteKey === key,
+      );
+      expect(route, key).toBeDefined();
+      expect(route?.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+    }
+    template.hasResourceProperties('AWS::Lambda::Function', { Description: groups.meta.description });
+  });
+
+  it('lets the meta function describe the table, which the health check does', () => {
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
+      JSON.stringify(policy.Properties.Roles).includes('MetaFunction'),
+    );
+    expect(JSON.stringify(policies.map((policy) => policy.Properties.PolicyDocument))).toContain(
+      '"dynamodb:DescribeTable"',
+    );
+  });
+});
+
+describe('PlatformStack CORS', () => {
+  it('answers preflights for any origin by default, like the local server', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: {
+        AllowOrigins: ['*'],
+        AllowHeaders: ['authorization', 'content-type', 'x-site'],
+        AllowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+        ExposeHeaders: ['x-request-id', 'allow', 'retry-after'],
+        MaxAge: 3600,
+      },
+    });
+  });
+
+  it('follows the corsOrigins setting', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const stack = new PlatformStack(app, 'Cors', {
+      corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
+    });
+    Template.fromStack(stack).hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: Match.objectLike({
+        AllowOrigins: ['https://app.example.com', 'http://localhost:5173'],
+      }),
+    });
+  });
+});

@@ -53,6 +53,22 @@ describe('loadConfig database endpoint', () => {
   it('names the missing secret', () => {
     expect(() => loadConfig({ DATABASE_HOST: 'proxy.example' })).toThrow('DATABASE_SECRET_ARN is required');
   });
+
+  it('lets any origin call the API by default, or the comma-separated CORS_ORIGINS', () => {
+    expect(loadConfig({}).corsOrigins).toEqual(['*']);
+    expect(
+      loadConfig({ CORS_ORIGINS: 'http://localhost:5173, https://app.example.com' }).corsOrigins,
+    ).toEqual(['http://localhost:5173', 'https://app.example.com']);
+  });
+
+  it('names a CORS_ORIGINS entry that is not an origin', () => {
+    expect(() => loadConfig({ CORS_ORIGINS: 'http://localhost:5173/' })).toThrow(
+      new ConfigError(
+        'CORS_ORIGINS "http://localhost:5173/" is not an origin (scheme://host[:port], no path or trailing slash)',
+      ),
+    );
+    expect(() => loadConfig({ CORS_ORIGINS: ' , ' })).toThrow('CORS_ORIGINS names no origin');
+  });
 });
 
 describe('loadConfig sign-in limits', () => {

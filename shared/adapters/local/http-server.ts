@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import { corsPreflightHeaders, corsResponseHeaders } from '../../http/cors';
 import type { HttpEvent } from '../../http/handler';
 import type { Dispatch } from './app';
+import { PortInUseError } from './start-errors';
 
 const maxBodyBytes = 6 * 1024 * 1024; // API Gateway's payload limit for Lambda
 
@@ -25,6 +27,9 @@ export function toEvent(request: IncomingMessage, body: Buffer): HttpEvent {
     if (value === undefined || name === 'cookie') continue;
     headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
+  // API Gateway tells the function the scheme it was called with (always https); this server says http, so that
+  // absolute links (pagination) point back here. A proxy in front may already have said otherwise.
+  headers['x-forwarded-proto'] ??= 'http';
   const query: Record<string, string> = {};
   for (const key of new Set(url.searchParams.keys())) query[key] = url.searchParams.getAll(key).join(',');
   const textual = /json|text|x-www-form-urlencoded/i.test(
@@ -62,9 +67,30 @@ export function toEvent(request: IncomingMessage, body: Buffer): HttpEvent {
   };
 }
 
-/** A Node HTTP server that turns each request into an API Gateway event and calls the handlers in-process. */
-export function createHttpServer(dispatch: Dispatch): Server {
+export interface HttpServerOptions {
+  /** Origins whose browser apps may call the API (`*`: any). */
+  corsOrigins: readonly string[];
+}
+
+/** A CORS preflight: OPTIONS asking for a method. API Gateway answers these in the cloud; so does this server. */
+function isPreflight(request: IncomingMessage): boolean {
+  return request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+}
+
+/**
+ * A Node HTTP server that turns each request into an API Gateway event and calls the handlers in-process, with
+ * the CORS handling that API Gateway does in the cloud.
+ */
+export function createHttpServer(dispatch: Dispatch, options: HttpServerOptions): Server {
   return createServer(async (request, response) => {
+    const origin = request.headers.origin;
+    if (isPreflight(request)) {
+      response.writeHead(204, corsPreflightHeaders(options.corsOrigins, origin));
+      response.end();
+      return;
+    }
+    for (const [name, value] of Object.entries(corsResponseHeaders(options.corsOrigins, origin)))
+      response.setHeader(name, value);
     try {
       const body = await readBody(request);
       if (body === 'too_large') {
@@ -91,10 +117,24 @@ export function createHttpServer(dispatch: Dispatch): Server {
   });
 }
 
+function rejectTaken(port: number, host: string, reject: (error: Error) => void) {
+  return (error: NodeJS.ErrnoException) =>
+    reject(error.code === 'EADDRINUSE' ? new PortInUseError(port, host) : error);
+}
+
+/** Fails with a `PortInUseError` when the port is taken, so that a start can say so before its slow steps. */
+export function assertPortFree(port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', rejectTaken(port, host, reject));
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
+
 /** Starts listening; resolves with the base URL. */
 export function listen(server: Server, port: number, host: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', rejectTaken(port, host, reject));
     server.listen(port, host, () => {
       const address = server.address() as AddressInfo;
       resolve(`http://${host}:${address.port}`);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { ensureBootstrapAdmin } from '../../accounts/bootstrap';
@@ -8,9 +9,11 @@ import type { OperationsByGroup } from '../../http/context';
 import { migrate } from '../../sql/migrations';
 import { ensureTable } from '../../store/ensure-table';
 import { createLocalApp, type Dispatch } from './app';
+import { lockDataDir } from './data-dir-lock';
 import { type EmbeddedService, startEmbeddedDynamoDb } from './embedded-dynamodb';
 import { startEmbeddedPostgres } from './embedded-postgres';
-import { createHttpServer, listen } from './http-server';
+import { assertPortFree, createHttpServer, listen } from './http-server';
+import { quietProgress, type StartProgress } from './progress';
 
 export interface LocalPlatform {
   readonly deps: Deps;
@@ -22,64 +25,100 @@ export interface LocalPlatform {
 }
 
 export interface LocalOptions {
-  /** Keep the embedded stores' data under `config.dataDir` (default) or in memory. */
+  /**
+   * Keep the embedded stores' data under `config.dataDir` (default) or in memory. A persisting platform holds an
+   * exclusive lock on the directory while it runs.
+   */
   persist?: boolean;
   overrides?: DepsOverrides;
   /** Start the embedded PGlite from this data-directory dump instead of running initdb. */
   postgresTemplate?: Blob;
+  /** Reports the slow steps of the start (silent by default). */
+  progress?: StartProgress;
+}
+
+/** A fresh PGlite directory means initdb: the slow part of a first start. */
+function hasPostgresData(dir: string): boolean {
+  return existsSync(join(dir, 'PG_VERSION'));
+}
+
+/** The embedded stores this configuration needs, started; the configuration pointed at them. */
+async function startStores(
+  base: Config,
+  options: LocalOptions,
+  progress: StartProgress,
+  services: EmbeddedService[],
+): Promise<Config> {
+  const persist = options.persist ?? true;
+  let config = base;
+  if (!config.dynamodbEndpoint) {
+    const dynamo = await progress.step('starting embedded DynamoDB', () =>
+      startEmbeddedDynamoDb(persist ? { file: join(config.dataDir, 'dynamodb.sqlite') } : {}),
+    );
+    services.push(dynamo);
+    config = { ...config, dynamodbEndpoint: dynamo.url };
+  }
+  if (!config.databaseUrl) {
+    const dataDir = persist ? join(config.dataDir, 'pglite') : undefined;
+    const fresh = !dataDir || !hasPostgresData(dataDir);
+    const postgres = await progress.step(`${fresh ? 'initialising' : 'opening'} embedded PostgreSQL`, () =>
+      startEmbeddedPostgres({
+        ...(dataDir ? { dataDir } : {}),
+        ...(options.postgresTemplate && fresh ? { loadDataDir: options.postgresTemplate } : {}),
+      }),
+    );
+    services.push(postgres);
+    config = { ...config, databaseUrl: postgres.url, databasePoolSize: 1 };
+  }
+  return config;
 }
 
 /**
  * Starts the platform on a laptop: the embedded DynamoDB and PGlite unless endpoints are configured, the table,
  * the SQL migrations, the bootstrap superuser, and the HTTP server in front of the same handlers as the cloud.
+ * Fails with a `LocalStartError` when the data directory or the port is taken.
  */
 export async function startLocalPlatform(
   base: Config,
   operations: OperationsByGroup,
   options: LocalOptions = {},
 ): Promise<LocalPlatform> {
-  const persist = options.persist ?? true;
+  const progress = options.progress ?? quietProgress;
+  const lock = (options.persist ?? true) ? lockDataDir(base.dataDir) : undefined;
   const services: EmbeddedService[] = [];
-  let config = base;
+  let deps: Deps | undefined;
+  const closeStores = async () => {
+    await deps?.sql().end({ timeout: 5 });
+    for (const service of services.reverse()) await service.stop();
+    lock?.release();
+  };
   try {
-    if (!config.dynamodbEndpoint) {
-      const dynamo = await startEmbeddedDynamoDb(
-        persist ? { file: join(config.dataDir, 'dynamodb.sqlite') } : {},
-      );
-      services.push(dynamo);
-      config = { ...config, dynamodbEndpoint: dynamo.url };
-    }
-    if (!config.databaseUrl) {
-      const postgres = await startEmbeddedPostgres(
-        persist ? { dataDir: join(config.dataDir, 'pglite') } : {},
-      );
-      services.push(postgres);
-      config = { ...config, databaseUrl: postgres.url, databasePoolSize: 1 };
-    }
-    const deps = buildDeps(config, options.overrides);
-    await ensureTable(deps.store);
-    await migrate(deps.sql());
-    const admin = await ensureBootstrapAdmin(deps, {
-      email: config.adminEmail,
-      password: config.adminPassword,
-    });
-    const dispatch = createLocalApp(deps, operations);
-    const server: Server = createHttpServer(dispatch);
+    // Before the slow steps: a taken port should not cost a PGlite start to find out.
+    if (base.port !== 0) await assertPortFree(base.port, base.host);
+    const config = await startStores(base, options, progress, services);
+    deps = buildDeps(config, options.overrides);
+    const ready = deps;
+    await progress.step('preparing the control-plane table', () => ensureTable(ready.store));
+    await progress.step('applying the SQL migrations', () => migrate(ready.sql()));
+    const admin = await progress.step('checking the first superuser', () =>
+      ensureBootstrapAdmin(ready, { email: config.adminEmail, password: config.adminPassword }),
+    );
+    const dispatch = createLocalApp(ready, operations);
+    const server: Server = createHttpServer(dispatch, { corsOrigins: config.corsOrigins });
     const baseUrl = await listen(server, config.port, config.host);
     return {
-      deps,
+      deps: ready,
       dispatch,
       baseUrl,
       admin,
       stop: async () => {
         await new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
-        await deps.sql().end({ timeout: 5 });
-        for (const service of services.reverse()) await service.stop();
+        await closeStores();
       },
     };
   } catch (error) {
-    for (const service of services.reverse()) await service.stop().catch(() => {});
+    await closeStores().catch(() => {});
     throw error;
   }
 }

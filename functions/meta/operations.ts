@@ -1,0 +1,51 @@
+import type { Operations, RequestContext } from '../../shared/http/context';
+import { openApiDocument } from '../../shared/http/openapi';
+import { routes } from '../../shared/http/routes';
+import { explorerAsset, explorerPage } from '../../shared/meta/explorer';
+import { checkHealth } from '../../shared/meta/health';
+
+/** Built on first use and kept: the route table does not change while a container lives. */
+let document: string | undefined;
+
+async function served() {
+  document ??= JSON.stringify(openApiDocument(routes));
+  return {
+    status: 200,
+    raw: { contentType: 'application/json', body: document },
+    headers: { 'cache-control': 'public, max-age=300' },
+  };
+}
+
+export const metaOperations: Operations = {
+  openApiDocument: served,
+  openApiDocumentAlias: served,
+
+  async apiExplorer() {
+    return {
+      status: 200,
+      raw: {
+        contentType: 'text/html; charset=utf-8',
+        body: explorerPage('/ninja-openapi.json', '/ninja-docs/'),
+      },
+      headers: { 'cache-control': 'no-cache' },
+    };
+  },
+
+  async apiExplorerAsset(ctx: RequestContext) {
+    const asset = explorerAsset(ctx.params.asset ?? '');
+    return {
+      status: 200,
+      raw: asset,
+      headers: { 'cache-control': 'public, max-age=86400' },
+    };
+  },
+
+  async health(ctx) {
+    const report = await checkHealth(ctx.deps);
+    return {
+      status: report.status === 'ok' ? 200 : 503,
+      body: report,
+      headers: { 'cache-control': 'no-store' },
+    };
+  },
+};
