@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { User } from '../accounts/model';
 import { getUser } from '../accounts/users';
+import { bearerToken } from '../auth/tokens';
 import type { Deps } from '../deps';
-import { AppError, AuthenticationError, BadRequestError, PermissionDeniedError } from '../errors';
+import { AppError, AuthenticationError, PermissionDeniedError } from '../errors';
 import { can, type SiteAccess } from '../policy/policy';
 import { resolveSiteAccess, siteSlugOf } from '../tenancy/tenancy';
+import { readJsonBody } from './body';
 import type { HttpResult, Operations, RequestContext } from './context';
 import { errorBody, errorHeaders, internalErrorBody } from './envelopes';
 import type { GroupName, RouteDef } from './route';
@@ -19,8 +20,6 @@ export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResponse = APIGatewayProxyStructuredResultV2;
 export type HttpHandler = (event: HttpEvent, context: Context) => Promise<HttpResponse>;
 
-const jsonParser = httpJsonBodyParser({ disableContentTypeError: false });
-
 function lowerHeaders(event: HttpEvent): Record<string, string | undefined> {
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
@@ -28,31 +27,8 @@ function lowerHeaders(event: HttpEvent): Record<string, string | undefined> {
   return headers;
 }
 
-/** Reads the JSON body through middy's parser; wrong content type and malformed JSON are the client's 400. */
-async function parseBody(event: HttpEvent, headers: Record<string, string | undefined>): Promise<unknown> {
-  if (event.body === undefined || event.body === null || event.body === '') return undefined;
-  const request = { event: { ...event, headers: { 'content-type': headers['content-type'] } } };
-  try {
-    await jsonParser.before?.(request as never);
-  } catch (error) {
-    const contentType = headers['content-type'];
-    if (contentType === undefined || !/json/i.test(contentType)) {
-      throw new BadRequestError(
-        'unsupported_media_type',
-        `Unsupported media type "${contentType ?? ''}" in request: send application/json.`,
-        { cause: error, fields: { non_field_errors: ['Send the body as application/json.'] } },
-      );
-    }
-    throw new BadRequestError('parse_error', 'JSON parse error: the request body is not valid JSON.', {
-      cause: error,
-      fields: { non_field_errors: ['The request body is not valid JSON.'] },
-    });
-  }
-  return request.event.body;
-}
-
 function queryObject(searchParams: URLSearchParams): Record<string, unknown> {
-  const query: Record<string, unknown> = {};
+  const query: Record<string, unknown> = Object.create(null);
   for (const key of new Set(searchParams.keys())) {
     const values = searchParams.getAll(key);
     query[key] = values.length === 1 ? values[0] : values;
@@ -67,8 +43,8 @@ async function authenticate(deps: Deps, route: RouteDef, headers: Record<string,
     if (route.auth === 'bearer') throw new AuthenticationError();
     return null;
   }
-  const [scheme, token] = header.split(/\s+/, 2);
-  if (scheme?.toLowerCase() !== 'bearer' || !token) {
+  const token = bearerToken(header);
+  if (!token) {
     throw new AuthenticationError('Authentication credentials were not provided.', 'not_authenticated');
   }
   const claims = await deps.tokens.verify(token, 'access');
@@ -160,7 +136,7 @@ export function createGroupHandler(
     if (route.query) validate(route.query, query, true);
     let body: unknown;
     if (route.body) {
-      body = (await parseBody(event, headers)) ?? {};
+      body = readJsonBody(event, headers) ?? {};
       validate(route.body, body);
     }
     const ctx: RequestContext = {
