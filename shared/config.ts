@@ -22,6 +22,8 @@ export interface Config {
   readonly databaseEndpoint: DatabaseEndpoint | undefined;
   /** Connections per container; 1 against the embedded PGlite, which serves one connection at a time. */
   readonly databasePoolSize: number;
+  /** PostgreSQL's statement_timeout of data-plane sessions, in milliseconds (0: none). docs/security.md. */
+  readonly databaseStatementTimeoutMs: number;
   /** Any DynamoDB endpoint; when absent locally, the embedded DynamoDB is started. */
   readonly dynamodbEndpoint: string | undefined;
   readonly tableName: string;
@@ -110,6 +112,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: optional(env, 'DATABASE_URL'),
     databaseEndpoint: databaseEndpoint(env),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 2),
+    databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
     dynamodbEndpoint: optional(env, 'DYNAMODB_ENDPOINT'),
     tableName: runtime === 'aws' ? required(env, 'TABLE_NAME') : (optional(env, 'TABLE_NAME') ?? 'platform'),
     region: optional(env, 'AWS_REGION') ?? 'us-east-1',

@@ -73,7 +73,7 @@ export function buildDeps(config: Config, overrides: DepsOverrides = {}): Deps {
     clock,
     store: createStore(config),
     sql: () => {
-      sql ??= createSql(sqlTarget(config), config.databasePoolSize);
+      sql ??= createSql(sqlTarget(config), config.databasePoolSize, config.databaseStatementTimeoutMs);
       return sql;
     },
     tokens: new TokenService(

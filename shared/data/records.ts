@@ -1,6 +1,7 @@
 import { type FieldErrors, ValidationError } from '../errors';
 import { newFieldErrors, summarize } from '../http/validation';
 import type { Sql } from '../sql/client';
+import { canonicalDateTime } from './datetimes';
 import { mapSqlError, recordNotFound, type SqlOperation, unprocessable } from './errors';
 import type { FieldDef } from './model';
 import { systemFields } from './model';
@@ -117,7 +118,7 @@ function comparable(field: FieldDef | undefined, value: unknown): string {
   if (value instanceof Date)
     return field?.type === 'date' ? value.toISOString().slice(0, 10) : value.toISOString();
   if (field?.type === 'integer' || field?.type === 'number') return String(Number(value));
-  if (field?.type === 'datetime' && typeof value === 'string') return new Date(value).toISOString();
+  if (field?.type === 'datetime' && typeof value === 'string') return canonicalDateTime(value) ?? value;
   if (field?.format === 'uuid' && typeof value === 'string') return value.toLowerCase();
   return String(value);
 }

@@ -3,6 +3,7 @@ import addFormatsPlugin from 'ajv-formats';
 import type { FieldErrors } from '../errors';
 import type { JsonSchema } from '../http/route';
 import { fieldErrors, newFieldErrors } from '../http/validation';
+import { isApiDate, isApiDateTime } from './datetimes';
 import type { FieldDef, TableSchema } from './model';
 import { systemFields } from './model';
 import { anchored, re2Engine } from './patterns';
@@ -23,6 +24,9 @@ const ajv = new Ajv({
 addFormats(ajv);
 // PostgreSQL's `time` has no zone: ajv-formats' `time` demands one.
 ajv.addFormat('time', timeOfDay);
+// Dates and datetimes the API can show back as they were: years 0001-9999 (UTC), at most microseconds.
+ajv.addFormat('date-time', isApiDateTime);
+ajv.addFormat('date', isApiDate);
 
 /** Fields the platform fills in: accepted in a body (clients send records back) but ignored. */
 export function isReadOnly(field: FieldDef): boolean {

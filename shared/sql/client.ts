@@ -1,13 +1,23 @@
 import postgres from 'postgres';
 import type { DatabaseEndpoint } from '../config';
+import { dateTypes } from '../data/datetimes';
 
 export type Sql = postgres.Sql;
 
+/** Statements PostgreSQL cancels after this long (ms) unless configured otherwise: within API Gateway's 30 s. */
+export const defaultStatementTimeoutMs = 10_000;
+
 /**
  * Opens the data-plane client: one per container, a small pool that closes idle connections (Lambda freezes
- * containers), and no named prepared statements so that RDS Proxy does not pin connections.
+ * containers), and no named prepared statements so that RDS Proxy does not pin connections. Every session runs
+ * in UTC with ISO dates (the text that shared/data/datetimes.ts reads) and with a statement timeout, so that no
+ * statement (a costly regular expression in a CHECK, say) holds a connection for long.
  */
-export function createSql(target: string | SqlEndpoint, poolSize: number): Sql {
+export function createSql(
+  target: string | SqlEndpoint,
+  poolSize: number,
+  statementTimeoutMs = defaultStatementTimeoutMs,
+): Sql {
   const options = {
     max: poolSize,
     idle_timeout: 20,
@@ -15,7 +25,13 @@ export function createSql(target: string | SqlEndpoint, poolSize: number): Sql {
     connect_timeout: 10,
     prepare: false,
     onnotice: () => {},
-    connection: { application_name: 'platform' },
+    types: dateTypes,
+    connection: {
+      application_name: 'platform',
+      TimeZone: 'UTC',
+      DateStyle: 'ISO, MDY',
+      statement_timeout: statementTimeoutMs,
+    },
   };
   if (typeof target === 'string') return postgres(target, options);
   return postgres({
