@@ -154,6 +154,8 @@ export function filtersFromObject(table: DataTable, filter: unknown, key = 'filt
       table,
       name,
       (field) => {
+        if (JSON.stringify(value)?.includes('\\u0000'))
+          return { problem: 'Contains the character U+0000, which cannot be stored.' };
         if (value === null || isJsonType(field.type)) return { value };
         const problems = valueProblems(field, value);
         return problems.length > 0 ? { problem: problems.join(' ') } : { value };

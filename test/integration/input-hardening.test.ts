@@ -119,6 +119,13 @@ describe('values PostgreSQL cannot take', () => {
     expect(Object.keys(response.body.details)).toEqual(['s']);
   });
 
+  it('refuses a NUL in a JSON filter value, naming it', async () => {
+    const filter = encodeURIComponent(JSON.stringify({ s: 'a\u0000' }));
+    const response = await tenant.owner.delete(`${notes}?filter=${filter}`);
+    expect(response.status).toBe(400);
+    expect(Object.keys(response.body.details)).toEqual(['filter.s']);
+  });
+
   it('answers 404 for a NUL in a record key', async () => {
     expect((await tenant.owner.get(`${notes}a%00b/`)).status).toBe(404);
   });
