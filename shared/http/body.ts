@@ -25,7 +25,8 @@ function unsupportedMediaType(contentType: string | undefined): BadRequestError 
 }
 
 function parseError(message: string, cause?: unknown): BadRequestError {
-  return new BadRequestError('parse_error', `JSON parse error: ${message}`, {
+  const sentence = `${message.charAt(0).toLowerCase()}${message.slice(1)}`;
+  return new BadRequestError('parse_error', `JSON parse error: ${sentence}`, {
     cause,
     fields: { non_field_errors: [message] },
   });
