@@ -1,4 +1,5 @@
 import { type FieldErrors, ValidationError } from '../errors';
+import { jsonValueProblems } from '../http/body';
 import { newFieldErrors } from '../http/validation';
 import type { FieldDef } from './model';
 import { systemFields } from './model';
@@ -154,8 +155,9 @@ export function filtersFromObject(table: DataTable, filter: unknown, key = 'filt
       table,
       name,
       (field) => {
-        if (JSON.stringify(value)?.includes('\\u0000'))
-          return { problem: 'Contains the character U+0000, which cannot be stored.' };
+        // The same values a request body may not carry (U+0000, lone surrogates, numbers beyond a double).
+        const unfit = Object.values(jsonValueProblems(value)).flat();
+        if (unfit.length > 0) return { problem: unfit.join(' ') };
         if (value === null || isJsonType(field.type)) return { value };
         const problems = valueProblems(field, value);
         return problems.length > 0 ? { problem: problems.join(' ') } : { value };

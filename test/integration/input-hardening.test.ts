@@ -126,6 +126,16 @@ describe('values PostgreSQL cannot take', () => {
     expect(Object.keys(response.body.details)).toEqual(['filter.s']);
   });
 
+  it('refuses a lone surrogate in a JSON filter value and a filter nested too deep', async () => {
+    const surrogate = await tenant.owner.delete(`${notes}?filter=${encodeURIComponent('{"s": "a\\ud800"}')}`);
+    expect(surrogate.status).toBe(400);
+    expect(Object.keys(surrogate.body.details)).toEqual(['filter.s']);
+    const nested = `{"meta": ${'['.repeat(100)}${']'.repeat(100)}}`;
+    const deep = await tenant.owner.delete(`${notes}?filter=${encodeURIComponent(nested)}`);
+    expect(deep.status).toBe(400);
+    expect(Object.keys(deep.body.details)).toEqual(['filter']);
+  });
+
   it('answers 404 for a NUL in a record key', async () => {
     expect((await tenant.owner.get(`${notes}a%00b/`)).status).toBe(404);
   });
