@@ -32,6 +32,8 @@ export interface Config {
   readonly databasePrepare: boolean;
   /** How long a container may reuse who and where of a request (seconds; 0: read on every request). */
   readonly accessCacheSeconds: number;
+  /** PostgreSQL's statement_timeout of data-plane sessions, in milliseconds (0: none). docs/security.md. */
+  readonly databaseStatementTimeoutMs: number;
   /** Any DynamoDB endpoint; when absent locally, the embedded DynamoDB is started. */
   readonly dynamodbEndpoint: string | undefined;
   readonly tableName: string;
@@ -167,6 +169,7 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 2),
     databasePrepare: flag(env, 'DATABASE_PREPARE', true),
     accessCacheSeconds: integer(env, 'ACCESS_CACHE_SECONDS', 3),
+    databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
     dynamodbEndpoint: optional(env, 'DYNAMODB_ENDPOINT'),
     tableName: runtime === 'aws' ? required(env, 'TABLE_NAME') : (optional(env, 'TABLE_NAME') ?? 'platform'),
     region: optional(env, 'AWS_REGION') ?? 'us-east-1',

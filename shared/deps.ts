@@ -77,7 +77,10 @@ export function buildDeps(config: Config, overrides: DepsOverrides = {}): Deps {
     store: createStore(config),
     accessCache: new AccessCache(config.accessCacheSeconds, clock),
     sql: () => {
-      sql ??= createSql(sqlTarget(config), config.databasePoolSize, config.databasePrepare);
+      sql ??= createSql(sqlTarget(config), config.databasePoolSize, {
+        prepare: config.databasePrepare,
+        statementTimeoutMs: config.databaseStatementTimeoutMs,
+      });
       return sql;
     },
     tokens: new TokenService(

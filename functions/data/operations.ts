@@ -29,6 +29,7 @@ import {
   type NewTable,
 } from '../../shared/data/tables';
 import { ValidationError } from '../../shared/errors';
+import { jsonDepth, maxJsonDepth } from '../../shared/http/body';
 import {
   created,
   noContent,
@@ -83,6 +84,8 @@ async function tableAccess(ctx: Ctx<unknown, unknown>): Promise<{ scope: TableSc
 const tableName = (ctx: Ctx<unknown, unknown>) => ctx.params.name ?? '';
 
 function parseFilter(text: string): unknown {
+  if (jsonDepth(text, maxJsonDepth) > maxJsonDepth)
+    throw ValidationError.field('filter', `Nested deeper than ${maxJsonDepth} levels.`);
   try {
     return JSON.parse(text);
   } catch {

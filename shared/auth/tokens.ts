@@ -53,6 +53,73 @@ function encode(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
+/** The `typ` the platform writes in its tokens' header, and the only one it accepts. */
+const tokenTyp = 'JWT';
+
+/** How far in the future a token's `iat` may be: the clocks of the signer and the verifier may differ this much. */
+export const clockSkewSeconds = 30;
+
+/** User ids as `sub`: a positive decimal integer without sign, zeros, spaces or exponent. */
+const subject = /^[1-9][0-9]{0,15}$/;
+
+/** `Bearer <token>`: the scheme (any case), one or more spaces, one b64token (RFC 6750) and nothing else. */
+const bearer = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
+
+/** The token of an `Authorization: Bearer <token>` header; undefined for any other scheme or shape. */
+export function bearerToken(header: string): string | undefined {
+  return bearer.exec(header)?.[1];
+}
+
+// P-256's group order n; ECDSA signatures (r, s) and (r, n - s) are both valid, so only s <= n/2 is accepted.
+const p256Order = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
+const halfOrder = p256Order >> 1n;
+
+function scalar(bytes: Buffer): bigint {
+  return BigInt(`0x${bytes.toString('hex')}`);
+}
+
+/** A raw (r||s) P-256 signature with s in the lower half of the order: the one form verify accepts. */
+export function lowS(signature: Buffer): Buffer {
+  if (signature.length !== 64) return signature;
+  const s = scalar(signature.subarray(32));
+  if (s <= halfOrder) return signature;
+  const low = Buffer.from((p256Order - s).toString(16).padStart(64, '0'), 'hex');
+  return Buffer.concat([signature.subarray(0, 32), low]);
+}
+
+/** Base64url without padding, in its one canonical spelling (no stray bits, no other alphabet). */
+function strictBase64url(part: string): Buffer | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(part)) return undefined;
+  const bytes = Buffer.from(part, 'base64url');
+  return bytes.toString('base64url') === part ? bytes : undefined;
+}
+
+function jsonObject(bytes: Buffer): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(bytes.toString('utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a compact JWS has the exact shape the platform issues: three canonical base64url parts, a header with
+ * alg ES256 and typ JWT, and a 64-byte signature whose s is in the lower half of the order (no malleability).
+ */
+export function wellFormed(token: string): boolean {
+  const parts = token.split('.');
+  if (parts.length !== 3) return false;
+  const [header, payload, signature] = parts.map(strictBase64url);
+  if (!header || !payload || !signature || signature.length !== 64) return false;
+  const fields = jsonObject(header);
+  if (fields?.alg !== 'ES256' || fields.typ !== tokenTyp) return false;
+  const s = scalar(signature.subarray(32));
+  return s > 0n && s <= halfOrder && jsonObject(payload) !== undefined;
+}
+
 /** Issues and verifies the platform's JWTs (ES256), signing through the signer port. */
 export class TokenService {
   private verifier: Promise<ReturnType<typeof JwtVerifier.create>> | undefined;
@@ -80,7 +147,7 @@ export class TokenService {
     const jwk = await this.signer.publicJwk();
     const now = Math.floor(this.clock().getTime() / 1000);
     const lifetime = type === 'access' ? this.settings.accessSeconds : this.settings.refreshSeconds;
-    const header = { alg: 'ES256', typ: 'JWT', kid: jwk.kid };
+    const header = { alg: 'ES256', typ: tokenTyp, kid: jwk.kid };
     const payload = {
       iss: this.settings.issuer,
       aud: this.settings.audience,
@@ -94,7 +161,8 @@ export class TokenService {
       exp: now + lifetime,
     };
     const signingInput = `${encode(header)}.${encode(payload)}`;
-    const signature = await this.signer.sign(Buffer.from(signingInput));
+    // Signers (OpenSSL, KMS) return either s; the token carries the low one, the only one verify accepts.
+    const signature = lowS(await this.signer.sign(Buffer.from(signingInput)));
     return `${signingInput}.${signature.toString('base64url')}`;
   }
 
@@ -110,24 +178,19 @@ export class TokenService {
   }
 
   private async verifySignedToken(token: string, type: TokenType): Promise<TokenClaims> {
+    const invalid = () =>
+      new AuthenticationError('Given token not valid for any token type', 'token_not_valid');
+    if (!wellFormed(token)) throw invalid();
     const verifier = await this.getVerifier();
     let payload: JwtPayload;
     try {
       payload = verifier.verifySync(token);
     } catch {
-      throw new AuthenticationError('Given token not valid for any token type', 'token_not_valid');
+      throw invalid();
     }
-    const now = this.clock().getTime() / 1000;
-    const userId = Number(payload.sub);
-    if (
-      payload.token_type !== type ||
-      !Number.isInteger(userId) ||
-      typeof payload.exp !== 'number' ||
-      payload.exp <= now
-    ) {
-      throw new AuthenticationError('Given token not valid for any token type', 'token_not_valid');
-    }
-    return { userId, type, jti: String(payload.jti), expiresAt: payload.exp, ...sessionClaims(payload) };
+    const claims = claimsOf(payload, type, this.clock().getTime() / 1000);
+    if (!claims) throw invalid();
+    return claims;
   }
 
   private getVerifier(): Promise<ReturnType<typeof JwtVerifier.create>> {
@@ -154,4 +217,17 @@ function sessionClaims(payload: JwtPayload): Pick<TokenClaims, 'tokenVersion' | 
     throw new AuthenticationError('Given token not valid for any token type', 'token_not_valid');
   }
   return { tokenVersion, family: typeof payload.fam === 'string' ? payload.fam : undefined };
+}
+
+/** The claims of a verified payload, or undefined unless each is exactly what `issue` writes and still valid. */
+function claimsOf(payload: JwtPayload, type: TokenType, now: number): TokenClaims | undefined {
+  const { sub, exp, iat, jti } = payload;
+  if (payload.token_type !== type || typeof sub !== 'string' || !subject.test(sub)) return undefined;
+  if (typeof exp !== 'number' || !Number.isInteger(exp) || exp <= now) return undefined;
+  if (typeof iat !== 'number' || !Number.isInteger(iat) || iat > now + clockSkewSeconds) return undefined;
+  if (typeof jti !== 'string' || jti === '') return undefined;
+  const userId = Number(sub);
+  return Number.isSafeInteger(userId)
+    ? { userId, type, jti, expiresAt: exp, ...sessionClaims(payload) }
+    : undefined;
 }

@@ -2,8 +2,8 @@ import { type Ddl, ddl, ident, joinDdl, keyword, literal } from './ddl';
 import type { ConstraintInfo, FieldDef, ForeignKeyDef, IndexDef, TableLayout, TableSchema } from './model';
 import { systemFields } from './model';
 import { constraintName } from './names';
+import { anchored } from './patterns';
 import { columnType, isJsonType } from './types';
-import { anchored } from './validator';
 
 /**
  * How a table schema becomes PostgreSQL: column definitions, constraints with derived names, indexes. Everything

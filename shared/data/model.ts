@@ -140,8 +140,9 @@ export interface CatalogEntry {
   definition: TableSchema;
   layout: TableLayout;
   version: number;
-  created_at: Date;
-  updated_at: Date;
+  /** RFC 3339 in UTC, as the data plane's client reads timestamps (shared/data/datetimes.ts). */
+  created_at: string;
+  updated_at: string;
 }
 
 /** Fields with a meaning of their own: the platform maintains them. */

@@ -1,5 +1,6 @@
-import type { FieldErrors } from '../errors';
-import { ValidationError } from '../errors';
+import { type FieldErrors, ValidationError } from '../errors';
+import { jsonValueProblems } from '../http/body';
+import { newFieldErrors } from '../http/validation';
 import type { FieldDef } from './model';
 import { systemFields } from './model';
 import { controlParameters } from './parameters';
@@ -73,6 +74,8 @@ function parseFilterName(
 
 /** A query-string value in the field's JSON form, or the reason it cannot be one. */
 function fromText(field: FieldDef, text: string): { value: unknown } | { problem: string } {
+  // PostgreSQL text and jsonb cannot hold U+0000: no stored value can equal one that has it.
+  if (text.includes('\u0000')) return { problem: 'Contains the character U+0000, which cannot be stored.' };
   switch (field.type) {
     case 'integer':
       return /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text))
@@ -130,7 +133,7 @@ function conditionFor(
 
 /** Filters from a query string: every parameter that is not a control parameter names a field. */
 export function filtersFromQuery(table: DataTable, params: URLSearchParams): Condition[] {
-  const errors: FieldErrors = {};
+  const errors = newFieldErrors();
   const conditions: Condition[] = [];
   for (const [name, text] of params) {
     if (controlParameters.has(name)) continue;
@@ -145,13 +148,16 @@ export function filtersFromQuery(table: DataTable, params: URLSearchParams): Con
 export function filtersFromObject(table: DataTable, filter: unknown, key = 'filter'): Condition[] {
   if (filter === null || typeof filter !== 'object' || Array.isArray(filter))
     throw ValidationError.field(key, 'Must be a JSON object of field conditions.');
-  const errors: FieldErrors = {};
+  const errors = newFieldErrors();
   const conditions: Condition[] = [];
   for (const [name, value] of Object.entries(filter)) {
     const condition = conditionFor(
       table,
       name,
       (field) => {
+        // The same values a request body may not carry (U+0000, lone surrogates, numbers beyond a double).
+        const unfit = Object.values(jsonValueProblems(value)).flat();
+        if (unfit.length > 0) return { problem: unfit.join(' ') };
         if (value === null || isJsonType(field.type)) return { value };
         const problems = valueProblems(field, value);
         return problems.length > 0 ? { problem: problems.join(' ') } : { value };

@@ -1,6 +1,7 @@
 import { type FieldErrors, ValidationError } from '../errors';
-import { summarize } from '../http/validation';
+import { newFieldErrors, summarize } from '../http/validation';
 import type { Sql } from '../sql/client';
+import { canonicalDateTime } from './datetimes';
 import { mapSqlError, recordNotFound, type SqlOperation, unprocessable } from './errors';
 import type { FieldDef } from './model';
 import { systemFields } from './model';
@@ -93,7 +94,7 @@ function validateRows(
   mode: 'create' | 'patch',
   bulk: boolean,
 ): Row[] {
-  const errors: FieldErrors = {};
+  const errors = newFieldErrors();
   const rows: Row[] = [];
   items.forEach((item, index) => {
     const prefix = bulk ? String(index) : '';
@@ -123,7 +124,7 @@ function comparable(field: FieldDef | undefined, value: unknown): string {
   if (value instanceof Date)
     return field?.type === 'date' ? value.toISOString().slice(0, 10) : value.toISOString();
   if (field?.type === 'integer' || field?.type === 'number') return String(Number(value));
-  if (field?.type === 'datetime' && typeof value === 'string') return new Date(value).toISOString();
+  if (field?.type === 'datetime' && typeof value === 'string') return canonicalDateTime(value) ?? value;
   if (field?.format === 'uuid' && typeof value === 'string') return value.toLowerCase();
   return String(value);
 }
@@ -139,7 +140,7 @@ async function checkReferences(
   rows: readonly Row[],
   bulk: boolean,
 ): Promise<void> {
-  const errors: FieldErrors = {};
+  const errors = newFieldErrors();
   for (const info of Object.values(table.entry.layout.constraints)) {
     if (info.kind !== 'foreign' || !info.referencesPhysical || !info.referencedFields) continue;
     const fields = info.fields;
@@ -192,7 +193,7 @@ async function checkReferences(
 
 /** The value list of an INSERT: JSON fields wrapped, nothing undefined. */
 function insertValues(tx: Queryable, table: DataTable, row: Row): Values {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null);
   for (const [name, value] of Object.entries(row)) {
     const field = table.fields.get(name);
     out[name] = value !== null && field && isJsonType(field.type) ? tx.json(value as never) : value;
@@ -325,7 +326,7 @@ export async function upsertRecords(
   return write(sql, scope, name, 'write', async (tx, table) => {
     const target = upsertTarget(table, uniqueFields);
     const rows = validateRows(table, bulk ? bulkItems(body) : [body], 'create', bulk);
-    const errors: FieldErrors = {};
+    const errors = newFieldErrors();
     rows.forEach((row, index) => {
       for (const field of target)
         if (row[field] === undefined || row[field] === null)
@@ -481,7 +482,7 @@ export async function updateRecordsByKey(
     const items = bulkItems(body);
     const rows = validateRows(table, items, 'patch', true);
     const keyName = table.key.name;
-    const errors: FieldErrors = {};
+    const errors = newFieldErrors();
     const changes = rows.map((row, index) => {
       const raw = row[keyName];
       const key = raw === undefined || raw === null ? undefined : keyFromText(table, String(raw));

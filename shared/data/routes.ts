@@ -2,7 +2,7 @@ import type { RouteDef } from '../http/route';
 import { fieldJson, indexJson, tableSchemaJson } from './schema';
 
 /** Records per page of `GET .../data/`: the default and the largest a client may ask for. */
-export const recordPage = { defaultSize: 100, maxSize: 1000 } as const;
+export const recordPage = { defaultSize: 100, maxSize: 1000, maxPage: 1_000_000 } as const;
 
 const tables = '/api/apps/{app_slug}/datatables';
 const data = `${tables}/{name}/data`;
@@ -16,7 +16,8 @@ const flag = { type: 'boolean', default: false } as const;
 const visibility = { include_deleted: flag, only_deleted: flag } as const;
 
 const paging = {
-  page: { type: 'integer', minimum: 1, default: 1 },
+  // OFFSET is (page - 1) * page_size: bounded, it stays an exact integer PostgreSQL takes.
+  page: { type: 'integer', minimum: 1, maximum: recordPage.maxPage, default: 1 },
   page_size: { type: 'integer', minimum: 1, maximum: recordPage.maxSize, default: recordPage.defaultSize },
 } as const;
 

@@ -1,5 +1,6 @@
 import type { FieldErrors } from '../errors';
 import type { JsonSchema } from '../http/route';
+import { newFieldErrors } from '../http/validation';
 import {
   type FieldDef,
   type FieldType,
@@ -13,8 +14,9 @@ import {
   type TableSchema,
 } from './model';
 import { nameProblem } from './names';
+import { patternProblem } from './patterns';
 import { typeRule } from './types';
-import { anchored, checkValue } from './validator';
+import { checkValue } from './validator';
 
 /** Limits of a table schema. */
 export const schemaLimits = { fields: 250, indexes: 50, foreignKeys: 50, enumValues: 1000 } as const;
@@ -159,7 +161,7 @@ function list(value: unknown): string[] {
 }
 
 class Problems {
-  readonly errors: FieldErrors = {};
+  readonly errors: FieldErrors = newFieldErrors();
   add(path: string, message: string): void {
     const messages = this.errors[path] ?? [];
     if (!messages.includes(message)) messages.push(message);
@@ -210,16 +212,8 @@ function checkField(field: FieldDef, path: string, key: boolean, problems: Probl
     problems.add(`${path}.constraints`, `Field "${name}": minLength is greater than maxLength.`);
   if (c.minimum !== undefined && c.maximum !== undefined && c.minimum > c.maximum)
     problems.add(`${path}.constraints`, `Field "${name}": minimum is greater than maximum.`);
-  if (c.pattern !== undefined) {
-    try {
-      new RegExp(anchored(c.pattern), 'u');
-    } catch {
-      problems.add(
-        `${path}.constraints.pattern`,
-        `Field "${name}": the pattern is not a valid regular expression.`,
-      );
-    }
-  }
+  const patternIssue = c.pattern === undefined ? undefined : patternProblem(name, c.pattern);
+  if (patternIssue) problems.add(`${path}.constraints.pattern`, patternIssue);
   if (c.enum !== undefined && rule.constraints.includes('enum')) {
     const wrong = c.enum.filter((value) => checkValue({ ...field, constraints: {} }, true, value).length > 0);
     if (wrong.length > 0)

@@ -171,7 +171,8 @@ export function visibleColumns(table: DataTable): string[] {
 
 /** Fields of a body the platform fills in itself are dropped (clients may send records back as they got them). */
 export function withoutReadOnly(table: DataTable, body: Row): Row {
-  const out: Row = {};
+  // Keys come from the client: `__proto__` must stay a key (and be refused as unknown), not set a prototype.
+  const out: Row = Object.create(null);
   for (const [name, value] of Object.entries(body)) {
     const field = table.fields.get(name);
     if (field && isReadOnly(field)) continue;
@@ -185,6 +186,7 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** A primary-key value read from text (a path segment, `ids`); undefined when it cannot be one. */
 export function keyFromText(table: DataTable, text: string): string | number | undefined {
   const key = table.key;
+  if (text.includes('\u0000')) return undefined;
   if (key.type === 'integer') {
     if (!/^-?\d{1,16}$/.test(text)) return undefined;
     const value = Number(text);

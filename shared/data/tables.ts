@@ -1,5 +1,5 @@
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../errors';
-import { summarize } from '../http/validation';
+import { newFieldErrors, summarize } from '../http/validation';
 import type { Sql } from '../sql/client';
 import { deleteTable, findTable, insertTable, listTables, lockSiteSchema, updateTable } from './catalog';
 import { ddl, ident, runDdl } from './ddl';
@@ -7,10 +7,11 @@ import { mapSqlError, tableNotFound, unprocessable } from './errors';
 import { indexName, indexStatement, planAddField, planCreateTable } from './layout';
 import type { CatalogEntry, FieldDef, TableLayout, TableSchema, TableView } from './model';
 import { nameProblem, physicalTableName } from './names';
+import { anchored, patternProblem } from './patterns';
 import { checkTableSchema, type RawTableSchema } from './schema';
 import { qualified } from './sql';
 import type { TableScope } from './table';
-import { anchored, hasDatabaseDefault } from './validator';
+import { hasDatabaseDefault } from './validator';
 
 /**
  * Table schema management: create, read, list, evolve (add or drop a field or an index, change the description)
@@ -39,14 +40,19 @@ function prefixed(errors: FieldErrors, prefix: string): FieldErrors {
 }
 
 /**
- * Checks that PostgreSQL's regular expressions accept each pattern (its dialect is not JavaScript's), before the
- * DDL: the error then names the field.
+ * Checks that each pattern is one the validator's engine (RE2) takes and that PostgreSQL's regular expressions
+ * accept it too (its dialect is not RE2's), before the DDL: the error then names the field.
  */
 async function checkPatterns(sql: Sql, fields: readonly FieldDef[], pathOf: (index: number) => string) {
-  const errors: FieldErrors = {};
+  const errors = newFieldErrors();
   for (const [index, field] of fields.entries()) {
     const pattern = field.constraints?.pattern;
     if (pattern === undefined || field.type !== 'string') continue;
+    const problem = patternProblem(field.name, pattern);
+    if (problem) {
+      errors[`${pathOf(index)}.constraints.pattern`] = [problem];
+      continue;
+    }
     try {
       await sql`SELECT '' ~ ${anchored(pattern)} AS matches`;
     } catch (error) {

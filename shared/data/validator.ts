@@ -2,20 +2,31 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import type { FieldErrors } from '../errors';
 import type { JsonSchema } from '../http/route';
-import { fieldErrors } from '../http/validation';
+import { fieldErrors, newFieldErrors } from '../http/validation';
+import { isApiDate, isApiDateTime } from './datetimes';
 import type { FieldDef, TableSchema } from './model';
 import { systemFields } from './model';
+import { anchored, re2Engine } from './patterns';
 import { timeOfDay, typeRule } from './types';
 
 // ajv-formats ships CommonJS; under ESM interop the plugin may sit on `default`.
 const addFormats = ((addFormatsPlugin as unknown as { default?: typeof addFormatsPlugin }).default ??
   addFormatsPlugin) as typeof addFormatsPlugin;
 
-/** Records are JSON: no coercion, and no defaults (the database applies them). */
-const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
+/** Records are JSON: no coercion, and no defaults (the database applies them); patterns run on RE2. */
+const ajv = new Ajv({
+  allErrors: true,
+  strict: false,
+  coerceTypes: false,
+  useDefaults: false,
+  code: { regExp: re2Engine },
+});
 addFormats(ajv);
 // PostgreSQL's `time` has no zone: ajv-formats' `time` demands one.
 ajv.addFormat('time', timeOfDay);
+// Dates and datetimes the API can show back as they were: years 0001-9999 (UTC), at most microseconds.
+ajv.addFormat('date-time', isApiDateTime);
+ajv.addFormat('date', isApiDate);
 
 /** Fields the platform fills in: accepted in a body (clients send records back) but ignored. */
 export function isReadOnly(field: FieldDef): boolean {
@@ -55,11 +66,6 @@ export function fieldJsonSchema(field: FieldDef, primaryKey: boolean): JsonSchem
   return schema;
 }
 
-/** Frictionless patterns match the whole value (XML Schema semantics); JSON Schema's match anywhere. */
-export function anchored(pattern: string): string {
-  return `^(?:${pattern})$`;
-}
-
 export interface RecordValidators {
   /** A whole new record. */
   create: ValidateFunction;
@@ -88,7 +94,7 @@ export function check(validate: ValidateFunction, value: unknown, prefix = ''): 
   if (validate(value)) return undefined;
   const errors = fieldErrors(validate.errors ?? []);
   if (!prefix) return errors;
-  const prefixed: FieldErrors = {};
+  const prefixed = newFieldErrors();
   for (const [field, messages] of Object.entries(errors)) {
     prefixed[field === 'non_field_errors' ? prefix : `${prefix}.${field}`] = messages;
   }

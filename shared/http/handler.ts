@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { requireCurrentToken } from '../auth/sessions';
-import type { TokenClaims } from '../auth/tokens';
+import { bearerToken, type TokenClaims } from '../auth/tokens';
 import type { Deps } from '../deps';
-import { AppError, AuthenticationError, BadRequestError } from '../errors';
+import { AppError, AuthenticationError } from '../errors';
 import type { Logger } from '../log';
 import {
   enforce,
@@ -16,6 +15,7 @@ import {
 } from '../policy/permissions';
 import { loadRequest, type RequestTarget } from '../tenancy/principal';
 import { siteSlugOf } from '../tenancy/tenancy';
+import { readJsonBody } from './body';
 import type { HttpResult, Operations, RequestContext } from './context';
 import { errorBody, errorHeaders, internalErrorBody } from './envelopes';
 import type { GroupName, RouteDef } from './route';
@@ -27,8 +27,6 @@ export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResponse = APIGatewayProxyStructuredResultV2;
 export type HttpHandler = (event: HttpEvent, context: Context) => Promise<HttpResponse>;
 
-const jsonParser = httpJsonBodyParser({ disableContentTypeError: false });
-
 function lowerHeaders(event: HttpEvent): Record<string, string | undefined> {
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
@@ -36,31 +34,8 @@ function lowerHeaders(event: HttpEvent): Record<string, string | undefined> {
   return headers;
 }
 
-/** Reads the JSON body through middy's parser; wrong content type and malformed JSON are the client's 400. */
-async function parseBody(event: HttpEvent, headers: Record<string, string | undefined>): Promise<unknown> {
-  if (event.body === undefined || event.body === null || event.body === '') return undefined;
-  const request = { event: { ...event, headers: { 'content-type': headers['content-type'] } } };
-  try {
-    await jsonParser.before?.(request as never);
-  } catch (error) {
-    const contentType = headers['content-type'];
-    if (contentType === undefined || !/json/i.test(contentType)) {
-      throw new BadRequestError(
-        'unsupported_media_type',
-        `Unsupported media type "${contentType ?? ''}" in request: send application/json.`,
-        { cause: error, fields: { non_field_errors: ['Send the body as application/json.'] } },
-      );
-    }
-    throw new BadRequestError('parse_error', 'JSON parse error: the request body is not valid JSON.', {
-      cause: error,
-      fields: { non_field_errors: ['The request body is not valid JSON.'] },
-    });
-  }
-  return request.event.body;
-}
-
 function queryObject(searchParams: URLSearchParams): Record<string, unknown> {
-  const query: Record<string, unknown> = {};
+  const query: Record<string, unknown> = Object.create(null);
   for (const key of new Set(searchParams.keys())) {
     const values = searchParams.getAll(key);
     query[key] = values.length === 1 ? values[0] : values;
@@ -77,8 +52,8 @@ async function authenticate(
   if (!needsUser(route.permission)) return null;
   const header = headers.authorization;
   if (!header) throw new AuthenticationError();
-  const [scheme, token] = header.split(/\s+/, 2);
-  if (scheme?.toLowerCase() !== 'bearer' || !token) {
+  const token = bearerToken(header);
+  if (!token) {
     throw new AuthenticationError('Authentication credentials were not provided.', 'not_authenticated');
   }
   return deps.tokens.verify(token, 'access');
@@ -229,7 +204,7 @@ export function createGroupHandler(
     if (route.query) validate(route.query, query, true);
     let body: unknown;
     if (route.body) {
-      body = (await parseBody(event, headers)) ?? {};
+      body = readJsonBody(event, headers) ?? {};
       validate(route.body, body);
     }
     const input: RuleInput = { params, body };

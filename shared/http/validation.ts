@@ -90,9 +90,17 @@ function messageOf(error: ErrorObject): string {
   }
 }
 
+/**
+ * An empty set of field errors without a prototype: field names come from input, and `constructor` or
+ * `__proto__` must be keys like any other.
+ */
+export function newFieldErrors(): FieldErrors {
+  return Object.create(null) as FieldErrors;
+}
+
 /** Turns ajv errors into messages keyed by field (`a.b` for nested fields). */
 export function fieldErrors(errors: readonly ErrorObject[]): FieldErrors {
-  const fields: FieldErrors = {};
+  const fields = newFieldErrors();
   for (const error of errors) {
     // `if`/`anyOf` wrappers repeat what their branches already said.
     if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;

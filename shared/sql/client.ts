@@ -1,15 +1,24 @@
 import postgres from 'postgres';
 import type { DatabaseEndpoint } from '../config';
+import { dateTypes } from '../data/datetimes';
 
 export type Sql = postgres.Sql;
+
+/** Statements PostgreSQL cancels after this long (ms) unless configured otherwise: within API Gateway's 30 s. */
+export const defaultStatementTimeoutMs = 10_000;
 
 /**
  * Opens the data-plane client: one per container, a small pool that closes idle connections (Lambda freezes
  * containers). Named prepared statements (`prepare`) only on a direct connection to PostgreSQL: behind RDS Proxy
  * they pin every client session to one database connection, so the proxy endpoint (a `SqlEndpoint`) never uses
- * them.
+ * them. Every session runs in UTC with ISO dates (the text that shared/data/datetimes.ts reads) and with a
+ * statement timeout, so that no statement (a costly regular expression in a CHECK, say) holds a connection for long.
  */
-export function createSql(target: string | SqlEndpoint, poolSize: number, prepare = false): Sql {
+export function createSql(
+  target: string | SqlEndpoint,
+  poolSize: number,
+  { prepare = false, statementTimeoutMs = defaultStatementTimeoutMs } = {},
+): Sql {
   const options = {
     max: poolSize,
     idle_timeout: 20,
@@ -17,7 +26,13 @@ export function createSql(target: string | SqlEndpoint, poolSize: number, prepar
     connect_timeout: 10,
     prepare: typeof target === 'string' && prepare,
     onnotice: () => {},
-    connection: { application_name: 'platform' },
+    types: dateTypes,
+    connection: {
+      application_name: 'platform',
+      TimeZone: 'UTC',
+      DateStyle: 'ISO, MDY',
+      statement_timeout: statementTimeoutMs,
+    },
   };
   if (typeof target === 'string') return postgres(target, options);
   return postgres({

@@ -13,7 +13,9 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       dynamodbEndpoint: undefined,
       databasePoolSize: 2,
+      databaseStatementTimeoutMs: 10_000,
     });
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '2500' }).databaseStatementTimeoutMs).toBe(2500);
   });
 
   it('names the missing key in the cloud', () => {

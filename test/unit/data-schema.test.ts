@@ -197,8 +197,8 @@ function table(raw: RawTableSchema, id = `unit-${++tables}`) {
     definition: schema,
     layout: { table: 'a1_things', constraints: {} },
     version: 1,
-    created_at: new Date(),
-    updated_at: new Date(),
+    created_at: new Date().toISOString(),
+    updated_at: new Date().toISOString(),
   };
   return compileTable('site_unit', entry);
 }

@@ -40,8 +40,8 @@ const table: CatalogEntry = {
     },
   },
   version: 1,
-  created_at: new Date(),
-  updated_at: new Date(),
+  created_at: new Date().toISOString(),
+  updated_at: new Date().toISOString(),
 };
 
 const noQueries = (() => {

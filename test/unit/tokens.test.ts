@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LocalKeySigner } from '../../shared/adapters/local/key-signer';
-import { TokenService } from '../../shared/auth/tokens';
+import { bearerToken, clockSkewSeconds, lowS, TokenService } from '../../shared/auth/tokens';
 import { AuthenticationError } from '../../shared/errors';
 
 const settings = {
@@ -67,5 +67,131 @@ describe('TokenService', () => {
     const first = await new LocalKeySigner(keyFile).publicJwk();
     const second = await new LocalKeySigner(keyFile).publicJwk();
     expect(second).toEqual(first);
+  });
+});
+
+const p256Order = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
+
+/** Signs any header and payload with the test key, as an attacker holding a valid token could not. */
+async function forge(
+  header: Record<string, unknown>,
+  payload: Record<string, unknown>,
+  flipS = false,
+): Promise<string> {
+  const signer = new LocalKeySigner(keyFile);
+  const jwk = await signer.publicJwk();
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const input = `${encode({ alg: 'ES256', typ: 'JWT', kid: jwk.kid, ...header })}.${encode(payload)}`;
+  let signature = lowS(await signer.sign(Buffer.from(input)));
+  if (flipS) {
+    const s = BigInt(`0x${signature.subarray(32).toString('hex')}`);
+    const high = Buffer.from((p256Order - s).toString(16).padStart(64, '0'), 'hex');
+    signature = Buffer.concat([signature.subarray(0, 32), high]);
+  }
+  return `${input}.${signature.toString('base64url')}`;
+}
+
+function claims(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    iss: settings.issuer,
+    aud: settings.audience,
+    sub: '5',
+    username: 'ada',
+    token_type: 'access',
+    jti: 'a-jti',
+    iat: now,
+    exp: now + 60,
+    ...overrides,
+  };
+}
+
+describe('TokenService: strict verification', () => {
+  const tokens = () => new TokenService(new LocalKeySigner(keyFile), settings, () => new Date());
+
+  it('accepts a forged-by-the-test-key token of the exact issued shape (the baseline of the cases below)', async () => {
+    await expect(tokens().verify(await forge({}, claims()), 'access')).resolves.toMatchObject({ userId: 5 });
+  });
+
+  it('refuses the high-S twin of a valid signature', async () => {
+    const token = await forge({}, claims(), true);
+    await expect(tokens().verify(token, 'access')).rejects.toBeInstanceOf(AuthenticationError);
+  });
+
+  it('issues only low-S signatures, whatever the signer returns', async () => {
+    const service = tokens();
+    for (let round = 0; round < 32; round++) {
+      const token = await service.issue(user, 'access');
+      const signature = Buffer.from(token.split('.')[2] as string, 'base64url');
+      expect(BigInt(`0x${signature.subarray(32).toString('hex')}`) <= p256Order >> 1n).toBe(true);
+      await expect(service.verify(token, 'access')).resolves.toMatchObject({ userId: 42 });
+    }
+  });
+
+  it.each(['5.0', ' 5', '0x5', '05', '5e0', '-5', '+5', '', '12345678901234567'])(
+    'refuses sub %j',
+    async (sub) => {
+      await expect(tokens().verify(await forge({}, claims({ sub })), 'access')).rejects.toBeInstanceOf(
+        AuthenticationError,
+      );
+    },
+  );
+
+  it('refuses a numeric sub', async () => {
+    await expect(tokens().verify(await forge({}, claims({ sub: 5 })), 'access')).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
+  });
+
+  it.each([{ typ: 'at+jwt' }, { typ: undefined }, { typ: 'jwt ' }])('refuses header %j', async (header) => {
+    await expect(tokens().verify(await forge(header, claims()), 'access')).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
+  });
+
+  it('refuses an iat in the future beyond the clock skew, accepts one within it', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const future = await forge({}, claims({ iat: now + clockSkewSeconds + 60 }));
+    await expect(tokens().verify(future, 'access')).rejects.toBeInstanceOf(AuthenticationError);
+    const near = await forge({}, claims({ iat: now + 5 }));
+    await expect(tokens().verify(near, 'access')).resolves.toMatchObject({ userId: 5 });
+  });
+
+  it('refuses a token without iat or jti', async () => {
+    await expect(
+      tokens().verify(await forge({}, claims({ iat: undefined })), 'access'),
+    ).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(
+      tokens().verify(await forge({}, claims({ jti: undefined })), 'access'),
+    ).rejects.toBeInstanceOf(AuthenticationError);
+  });
+
+  it('refuses non-canonical base64url and extra parts', async () => {
+    const token = await forge({}, claims());
+    await expect(tokens().verify(`${token}=`, 'access')).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(tokens().verify(`${token}.x`, 'access')).rejects.toBeInstanceOf(AuthenticationError);
+    const [head, body, signature] = token.split('.');
+    const padded = `${head}.${body}.${(signature as string).replace(/-/g, '+').replace(/_/g, '/')}`;
+    if (padded !== token)
+      await expect(tokens().verify(padded, 'access')).rejects.toBeInstanceOf(AuthenticationError);
+  });
+});
+
+describe('bearerToken', () => {
+  it('reads the token of a Bearer header, the scheme in any case', () => {
+    expect(bearerToken('Bearer abc.def.ghi')).toBe('abc.def.ghi');
+    expect(bearerToken('bearer abc.def.ghi')).toBe('abc.def.ghi');
+  });
+
+  it.each([
+    'Bearer abc.def.ghi junk',
+    'Bearer',
+    'Bearer ',
+    'Basic abc',
+    'Bearerabc',
+    'Bearer a\tb',
+    'Token abc',
+  ])('refuses %j', (header) => {
+    expect(bearerToken(header)).toBeUndefined();
   });
 });

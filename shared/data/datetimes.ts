@@ -1,0 +1,113 @@
+import { fullFormats } from 'ajv-formats/dist/formats';
+
+/**
+ * Dates and datetimes without `Date` pitfalls. `new Date('0001-01-01 00:00:00+00')` reads a two-digit year
+ * (2001), and JSON has no dates anyway: PostgreSQL's text is read with regular expressions and written back as
+ * RFC 3339. The API represents the years 0001 to 9999 (UTC) with at most microseconds; anything else is refused
+ * on input. docs/security.md, "Dates and times".
+ */
+
+type FormatCheck = (text: string) => boolean;
+
+/** ajv-formats' own check of a format (a function, or a definition with `validate`): the syntax stays theirs. */
+function formatCheck(name: 'date' | 'date-time'): FormatCheck {
+  const format = fullFormats[name] as unknown as FormatCheck | { validate: FormatCheck };
+  return typeof format === 'function' ? format : format.validate;
+}
+
+const formats = { date: formatCheck('date'), 'date-time': formatCheck('date-time') };
+
+/** Components of an RFC 3339 date-time (what the `date-time` format accepts). */
+const rfc3339 =
+  /^(\d{4})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d):(\d\d)(?:\.(\d+))?(?:[Zz]|([+-])(\d\d)(?::?(\d\d))?)$/;
+
+/** PostgreSQL's ISO text of a timestamptz (or timestamp): any year width, an offset, maybe ` BC`. */
+const pgTimestamp =
+  /^(\d{4,})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(?:([+-])(\d\d)(?::(\d\d))?(?::(\d\d))?)?( BC)?$/;
+
+/** Milliseconds since the epoch of a UTC wall time, years below 100 included (Date.UTC maps them to 19xx). */
+function utcMillis(year: number, month: number, day: number, h: number, m: number, s: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(h, m, s, 0);
+  return date.getTime();
+}
+
+const firstInstant = utcMillis(1, 1, 1, 0, 0, 0);
+const pastLastInstant = utcMillis(10000, 1, 1, 0, 0, 0);
+
+/** Microseconds at most: PostgreSQL would round more digits, possibly into another second or year. */
+const maxFractionDigits = 6;
+
+function offsetMillis(sign: string | undefined, hours = '0', minutes = '0', seconds = '0'): number {
+  if (!sign) return 0;
+  const size = ((Number(hours) * 60 + Number(minutes)) * 60 + Number(seconds)) * 1000;
+  return sign === '-' ? -size : size;
+}
+
+function pad(value: number, width: number): string {
+  return String(value).padStart(width, '0');
+}
+
+/** `YYYY-MM-DDTHH:MM:SS.mmmZ`, or microseconds when the value has them. */
+function formatInstant(millis: number, fraction: string): string {
+  const date = new Date(millis);
+  const micros = fraction.padEnd(6, '0');
+  const shown = micros.endsWith('000') ? micros.slice(0, 3) : micros;
+  return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)}T${pad(date.getUTCHours(), 2)}:${pad(date.getUTCMinutes(), 2)}:${pad(date.getUTCSeconds(), 2)}.${shown}Z`;
+}
+
+/** Whether an RFC 3339 date-time is one the API takes: syntax and calendar, years 0001-9999 in UTC, microseconds. */
+export function isApiDateTime(text: string): boolean {
+  const parts = rfc3339.exec(text);
+  if (!parts || !formats['date-time'](text)) return false;
+  const [, y, mo, d, h, mi, s, fraction = '', sign, oh, om] = parts;
+  if (fraction.length > maxFractionDigits) return false;
+  const instant =
+    utcMillis(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s)) -
+    offsetMillis(sign, oh, om);
+  return instant >= firstInstant && instant < pastLastInstant;
+}
+
+/** Whether a full date is one the API takes: valid in the calendar, years 0001-9999. */
+export function isApiDate(text: string): boolean {
+  return formats.date(text) && !text.startsWith('0000');
+}
+
+/** An RFC 3339 date-time in the API's UTC form (for comparing values); undefined when it is not one. */
+export function canonicalDateTime(text: string): string | undefined {
+  if (!isApiDateTime(text)) return undefined;
+  const [, y, mo, d, h, mi, s, fraction = '', sign, oh, om] = rfc3339.exec(text) as RegExpExecArray;
+  const instant =
+    utcMillis(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s)) -
+    offsetMillis(sign, oh, om);
+  return formatInstant(instant, fraction);
+}
+
+/**
+ * A timestamptz as PostgreSQL writes it (ISO DateStyle, any zone) in the API's form. Values the API cannot
+ * represent (BC, beyond 9999, infinity) keep PostgreSQL's text: they cannot come in through the API.
+ */
+export function timestampFromPg(text: string): string {
+  const parts = pgTimestamp.exec(text);
+  if (!parts || parts[12]) return text;
+  const [, y, mo, d, h, mi, s, fraction = '', sign, oh, om, os] = parts;
+  const instant =
+    utcMillis(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s)) -
+    offsetMillis(sign, oh, om, os);
+  return instant >= firstInstant && instant < pastLastInstant ? formatInstant(instant, fraction) : text;
+}
+
+/** A bind parameter of a date type: a `Date` as ISO text (as the driver does), text as it is. */
+function serializeDate(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : String(value);
+}
+
+/**
+ * Types for the `postgres` driver: timestamptz, timestamp and date come back as text in the API's form instead
+ * of `Date` objects. A date's ISO text (`YYYY-MM-DD`) already is the API's form.
+ */
+export const dateTypes = {
+  apiDate: { to: 1082, from: [1082], serialize: serializeDate, parse: (text: string) => text },
+  apiTimestamp: { to: 1184, from: [1114, 1184], serialize: serializeDate, parse: timestampFromPg },
+};
