@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { buildServers } from './build';
 import { type BenchConfig, loadBenchConfig } from './config';
 import { describeMachine } from './machine';
 import { measure, type RunResult } from './measure';
@@ -19,6 +20,8 @@ process.chdir(root);
 /** The project server's resident memory under load, at most (MB). */
 const rssTargetMb = 150;
 const say = (line: string) => process.stdout.write(`${line}\n`);
+/** Both servers are bundled first and run with plain node (bench/build.ts). */
+const builtServers = buildServers();
 
 function commandLine(): string {
   const settings = Object.entries(process.env)
@@ -28,6 +31,7 @@ function commandLine(): string {
 }
 
 async function startProject(databaseUrl: string, config: BenchConfig, password: string): Promise<Server> {
+  const servers = await builtServers;
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
   process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   const port = await freePort();
@@ -46,7 +50,7 @@ async function startProject(databaseUrl: string, config: BenchConfig, password: 
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=bench/results'] : [];
   return startServer(
     'project',
-    [...profile, '--import', 'tsx', 'bin/local.ts'],
+    [...profile, servers.project],
     env,
     /Platform listening on/,
     `http://127.0.0.1:${port}`,
@@ -54,6 +58,7 @@ async function startProject(databaseUrl: string, config: BenchConfig, password: 
 }
 
 async function startFloor(databaseUrl: string, config: BenchConfig, fixture: Fixture): Promise<Server> {
+  const servers = await builtServers;
   const port = await freePort();
   const env = {
     ...process.env,
@@ -67,7 +72,7 @@ async function startFloor(databaseUrl: string, config: BenchConfig, fixture: Fix
   };
   return startServer(
     'floor',
-    ['--import', 'tsx', 'bench/floor/server.ts'],
+    [servers.floor],
     env,
     /Floor listening on/,
     `http://127.0.0.1:${port}`,

@@ -11,7 +11,6 @@ import { ensureTable } from '../../store/ensure-table';
 import { createLocalApp, type Dispatch } from './app';
 import { lockDataDir } from './data-dir-lock';
 import { type EmbeddedService, startEmbeddedDynamoDb } from './embedded-dynamodb';
-import { startEmbeddedPostgres } from './embedded-postgres';
 import { assertPortFree, createHttpServer, listen } from './http-server';
 import { quietProgress, type StartProgress } from './progress';
 
@@ -61,6 +60,8 @@ async function startStores(
   if (!config.databaseUrl) {
     const dataDir = persist ? join(config.dataDir, 'pglite') : undefined;
     const fresh = !dataDir || !hasPostgresData(dataDir);
+    // Loaded only when needed: PGlite is large, and a server given DATABASE_URL never uses it.
+    const { startEmbeddedPostgres } = await import('./embedded-postgres');
     const postgres = await progress.step(`${fresh ? 'initialising' : 'opening'} embedded PostgreSQL`, () =>
       startEmbeddedPostgres({
         ...(dataDir ? { dataDir } : {}),
