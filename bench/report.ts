@@ -96,12 +96,15 @@ export function renderMarkdown(results: BenchResults): string {
     '',
     '### Summary',
     '',
-    '| scenario | project req/s | floor req/s | ratio | target | |',
-    '|---|---|---|---|---|---|',
+    '| scenario | project req/s | floor req/s | ratio | target | | project peak MB | floor peak MB |',
+    '|---|---|---|---|---|---|---|---|',
     ...results.scenarios.map(
       (s) =>
-        `| ${s.name} | ${fixed(s.projectRps, 1)} | ${fixed(s.floorRps, 1)} | ${fixed(s.ratio, 3)} | >= ${s.target} | ${metText(s.met)} |`,
+        `| ${s.name} | ${fixed(s.projectRps, 1)} | ${fixed(s.floorRps, 1)} | ${fixed(s.ratio, 3)} | >= ${s.target} | ${metText(s.met)} | ${fixed(s.projectPeakMb, 1)} | ${fixed(s.floorPeakMb, 1)} |`,
     ),
+    ...results.scenarios
+      .filter((s) => s.outsideMemoryTarget)
+      .map((s) => `\nThe memory target does not apply to ${s.name}: ${s.outsideMemoryTarget}.`),
     '',
     '### Memory (node processes)',
     '',
@@ -109,7 +112,7 @@ export function renderMarkdown(results: BenchResults): string {
     '|---|---|',
     `| project, idle after start (VmRSS) | ${fixed(memory.projectIdleMb, 1)} |`,
     `| project, peak during the bulk load (VmHWM) | ${fixed(memory.projectLoadPeakMb, 1)} |`,
-    `| project, peak during the scenario runs (VmHWM${memory.projectPeakReset ? ', reset after the load' : ', not reset: includes the load'}) | ${fixed(memory.projectRunPeakMb, 1)} |`,
+    `| project, peak during the scenario runs the target applies to (VmHWM${memory.projectPeakReset ? ', reset before each scenario' : ', not reset: includes the load'}) | ${fixed(memory.projectRunPeakMb, 1)} |`,
     `| project, after the runs (VmRSS) | ${fixed(memory.projectAfterRunsMb, 1)} |`,
     `| floor, peak (VmHWM) | ${fixed(memory.floorRunPeakMb, 1)} |`,
     '',

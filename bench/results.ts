@@ -28,6 +28,10 @@ export interface ScenarioResult {
   /** projectRps / floorRps. */
   readonly ratio: number;
   readonly met: boolean;
+  /** VmHWM of each server over this scenario's runs (MB), the peak reset before it when the kernel allows. */
+  readonly projectPeakMb: number;
+  readonly floorPeakMb: number;
+  readonly outsideMemoryTarget: string | undefined;
 }
 
 /** Resident memory of the servers' node processes, MB. */
@@ -50,7 +54,14 @@ function mean(values: readonly number[]): number {
 }
 
 /** Sums up a scenario's runs: mean req/s of each server and their ratio against the target. */
-export function summarize(scenario: Scenario, runs: readonly RunResult[]): ScenarioResult {
+export function summarize(
+  scenario: Scenario,
+  runs: readonly RunResult[],
+  peaks: { projectPeakMb: number; floorPeakMb: number } = {
+    projectPeakMb: Number.NaN,
+    floorPeakMb: Number.NaN,
+  },
+): ScenarioResult {
   const rps = (server: RunResult['server']) =>
     mean(runs.filter((run) => run.server === server).map((run) => run.requestsPerSecond));
   const projectRps = rps('project');
@@ -65,5 +76,7 @@ export function summarize(scenario: Scenario, runs: readonly RunResult[]): Scena
     floorRps,
     ratio,
     met: ratio >= scenario.target,
+    ...peaks,
+    outsideMemoryTarget: scenario.outsideMemoryTarget,
   };
 }

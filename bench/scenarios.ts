@@ -23,6 +23,11 @@ export interface Scenario {
   readonly target: number;
   readonly project: RequestFactory;
   readonly floor: RequestFactory;
+  /**
+   * Why the memory target does not apply to this scenario, if it does not (login: every scrypt hash needs 32 MiB,
+   * and one runs per libuv thread at a time, on the floor as much as in the project).
+   */
+  readonly outsideMemoryTarget?: string;
 }
 
 function projectHeaders(fixture: Fixture, json = false): Record<string, string> {
@@ -94,9 +99,16 @@ export const scenarios: readonly Scenario[] = [
     name: 'A1',
     description: 'log in with username and password (the floor: scrypt with the same parameters)',
     target: 0.9,
+    outsideMemoryTarget: 'scrypt takes 32 MiB per hash, one per libuv thread at a time, in both servers',
     project: (fixture) => {
-      const body = JSON.stringify({ username: 'admin', password: fixture.adminPassword });
-      return () => ({ method: 'POST', path: '/api/auth/jwt/token/', headers: json, body });
+      const bodies = fixture.users.map((username) =>
+        JSON.stringify({ username, password: fixture.adminPassword }),
+      );
+      let next = 0;
+      return () => {
+        next = (next + 1) % bodies.length;
+        return { method: 'POST', path: '/api/auth/jwt/token/', headers: json, body: bodies[next] as string };
+      };
     },
     floor: (fixture) => {
       const body = JSON.stringify({ username: 'admin', password: fixture.adminPassword });

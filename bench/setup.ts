@@ -10,6 +10,8 @@ export const categories = Array.from({ length: 10 }, (_, index) => `cat-${index}
 
 /** What the scenarios need to know about the loaded project. */
 export interface Fixture {
+  /** Users A1 signs in as, in turn; their password is `adminPassword`. */
+  readonly users: readonly string[];
   readonly token: string;
   readonly site: string;
   readonly app: string;
@@ -118,6 +120,20 @@ async function physicalTable(
 }
 
 /** Creates the tenant and the table through the API and loads the records. */
+/** Sign-ins are throttled per account (a few in flight at once): A1 signs in as many users, as real traffic does. */
+const loginUsers = 40;
+
+async function createLoginUsers(admin: Call, password: string): Promise<string[]> {
+  const names = Array.from({ length: loginUsers }, (_, index) => `bench-user-${index}`);
+  for (const username of names)
+    await expect(
+      admin('POST', '/api/cloud/users/', { username, email: `${username}@example.com`, password }),
+      201,
+      'login user',
+    );
+  return names;
+}
+
 export async function prepareProject(
   baseUrl: string,
   databaseUrl: string,
@@ -149,7 +165,9 @@ export async function prepareProject(
     records,
   );
   const { schema, physical } = await physicalTable(databaseUrl, String(site.slug));
+  const users = await createLoginUsers(admin, adminPassword);
   return {
+    users,
     token,
     site: String(site.slug),
     app: String(app.slug),

@@ -22,6 +22,7 @@ function run(server: RunResult['server'], round: number, requestsPerSecond: numb
 }
 
 const fixture: Fixture = {
+  users: ['bench-user-0', 'bench-user-1'],
   token: 'token',
   site: 'bench-shop',
   app: 'bench-app',
@@ -127,7 +128,7 @@ describe('bench results', () => {
     expect(markdown).toContain('Command: `BENCH_RECORDS=2 npm run bench`');
     expect(markdown).toContain('| L1 | 35.0 | 100.0 | 0.350 | >= 0.7 | **not met** |');
     expect(markdown).toContain(
-      '| project, peak during the scenario runs (VmHWM, reset after the load) | 160.0 |',
+      '| project, peak during the scenario runs the target applies to (VmHWM, reset before each scenario) | 160.0 |',
     );
   });
 });
