@@ -48,6 +48,8 @@ async function startProject(databaseUrl: string, config: BenchConfig, password: 
   };
   // BENCH_PROFILE=1 writes a V8 CPU profile of the project server to bench/results/ when it stops.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=bench/results'] : [];
+  // BENCH_PROJECT_NODE_OPTIONS: extra node flags for the project server (heap experiments).
+  profile.push(...(process.env.BENCH_PROJECT_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []));
   return startServer(
     'project',
     [...profile, servers.project],
