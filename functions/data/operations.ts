@@ -2,18 +2,15 @@ import { appNotFound } from '../../shared/data/errors';
 import { siteSchemaName } from '../../shared/data/names';
 import { filtersFromObject, filtersFromQuery, visibilityOf } from '../../shared/data/query';
 import {
-  createRecords,
   deleteByKeys,
   deleteMatching,
   deleteRecord,
-  getRecord,
-  listParameter,
-  listRecords,
   updateMatching,
   updateRecord,
   updateRecordsByKey,
-  upsertRecords,
-} from '../../shared/data/records';
+} from '../../shared/data/record-changes';
+import { getRecord, listParameter, listRecords } from '../../shared/data/record-reads';
+import { createRecords, upsertRecords } from '../../shared/data/record-writes';
 import type { TableScope } from '../../shared/data/table';
 import {
   addField,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FieldDef } from '../../shared/data/model';
 import { siteSchemaName } from '../../shared/data/names';
 import { whereClause } from '../../shared/data/query';
-import { pageStatement } from '../../shared/data/records';
+import { pageStatement } from '../../shared/data/record-reads';
 import { openTable } from '../../shared/data/table';
 import { createTable, dataPath, insert, tablePath } from '../support/data';
 import { startTestPlatform, type TestPlatform } from '../support/platform';

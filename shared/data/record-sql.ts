@@ -1,0 +1,128 @@
+import { type FieldErrors, ValidationError } from '../errors';
+import { newFieldErrors, summarize } from '../http/validation';
+import type { Sql } from '../sql/client';
+import { canonicalDateTime } from './datetimes';
+import { mapSqlError, type SqlOperation } from './errors';
+import type { FieldDef } from './model';
+import type { Condition } from './query';
+import { type Fragment, identifiers, type Queryable, qualified, type Values } from './sql';
+import {
+  type DataTable,
+  openTable,
+  type Row,
+  type TableScope,
+  visibleColumns,
+  withoutReadOnly,
+} from './table';
+import { isJsonType } from './types';
+import { check } from './validator';
+
+/**
+ * What the record operations share: the write transaction (a share lock on the table's catalog row, so the schema
+ * cannot change under it; database errors mapped by SQLSTATE once it is over), body validation against the table
+ * schema before any SQL touches the table, and the statement fragments.
+ */
+
+/** Records per bulk request. */
+export const maxBulkRecords = 1000;
+
+/** PostgreSQL takes at most 65535 bind parameters per statement. */
+export const maxParameters = 60_000;
+
+export type Write<T> = (tx: Queryable, table: DataTable) => Promise<T>;
+
+export async function write<T>(
+  sql: Sql,
+  scope: TableScope,
+  name: string,
+  operation: SqlOperation,
+  work: Write<T>,
+): Promise<T> {
+  let table: DataTable | undefined;
+  try {
+    return (await sql.begin(async (tx) => {
+      table = await openTable(tx, scope, name, 'share');
+      return work(tx, table);
+    })) as T;
+  } catch (error) {
+    throw await mapSqlError(error, { sql, schema: scope.schema, operation, table: table?.entry });
+  }
+}
+
+export function from(sql: Queryable, table: DataTable): Fragment {
+  return qualified(sql, table.schema, table.physical);
+}
+
+export function columns(sql: Queryable, table: DataTable): Fragment {
+  return identifiers(sql, visibleColumns(table));
+}
+
+/** A value as a bind parameter: JSON fields as JSON (a JS array must not become a PostgreSQL array). */
+export function param(sql: Queryable, field: FieldDef | undefined, value: unknown): Fragment {
+  if (value !== null && field && isJsonType(field.type)) return sql`${sql.json(value as never)}`;
+  return sql`${value as string}`;
+}
+
+export function isObject(value: unknown): value is Row {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export function fail(errors: FieldErrors): never {
+  throw new ValidationError(errors, summarize(errors));
+}
+
+/** Validates bodies against the table schema; bulk errors are keyed `<index>.<field>`. */
+export function validateRows(
+  table: DataTable,
+  items: readonly unknown[],
+  mode: 'create' | 'patch',
+  bulk: boolean,
+): Row[] {
+  const errors = newFieldErrors();
+  const rows: Row[] = [];
+  items.forEach((item, index) => {
+    const prefix = bulk ? String(index) : '';
+    if (!isObject(item)) {
+      errors[prefix || 'non_field_errors'] = ['Must be a JSON object.'];
+      return;
+    }
+    const row = withoutReadOnly(table, item);
+    const validator = mode === 'create' ? table.validators.create : table.validators.patch;
+    const problems = check(validator, row, prefix);
+    if (problems) Object.assign(errors, problems);
+    rows.push(row);
+  });
+  if (Object.keys(errors).length > 0) fail(errors);
+  return rows;
+}
+
+export function bulkItems(body: unknown[]): unknown[] {
+  if (body.length === 0) fail({ non_field_errors: ['Send at least one record.'] });
+  if (body.length > maxBulkRecords)
+    fail({ non_field_errors: [`Send at most ${maxBulkRecords} records per request.`] });
+  return body;
+}
+
+/** A value in a form that compares equal however PostgreSQL or the client spelled it. */
+export function comparable(field: FieldDef | undefined, value: unknown): string {
+  if (value instanceof Date)
+    return field?.type === 'date' ? value.toISOString().slice(0, 10) : value.toISOString();
+  if (field?.type === 'integer' || field?.type === 'number') return String(Number(value));
+  if (field?.type === 'datetime' && typeof value === 'string') return canonicalDateTime(value) ?? value;
+  if (field?.format === 'uuid' && typeof value === 'string') return value.toLowerCase();
+  return String(value);
+}
+
+/** The value list of an INSERT: JSON fields wrapped, nothing undefined. */
+export function insertValues(tx: Queryable, table: DataTable, row: Row): Values {
+  const out: Record<string, unknown> = Object.create(null);
+  for (const [name, value] of Object.entries(row)) {
+    const field = table.fields.get(name);
+    out[name] = value !== null && field && isJsonType(field.type) ? tx.json(value as never) : value;
+  }
+  return out as Values;
+}
+
+export function keyCondition(table: DataTable, key: unknown): Condition {
+  return { field: table.key, operator: 'eq', value: key };
+}
