@@ -1,5 +1,5 @@
 import type { RouteDef } from '../http/route';
-import { fieldJson, indexJson, tableSchemaJson } from './schema';
+import { fieldJson, indexJson, tableSchemaJson } from './schema-json';
 
 /** Records per page of `GET .../data/`: the default and the largest a client may ask for. */
 export const recordPage = { defaultSize: 100, maxSize: 1000, maxPage: 1_000_000 } as const;
