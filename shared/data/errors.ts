@@ -1,7 +1,7 @@
 import { AppError, BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import { findByPhysicalName } from './catalog';
 import type { CatalogEntry, ConstraintInfo } from './model';
-import { pgErrorFields, type Queryable } from './sql';
+import { type PgErrorFields, pgErrorFields, type Queryable } from './sql';
 
 /** The errors of the data API, in the envelope of doc 3 (shared/http/envelopes.ts, style `data`). */
 
@@ -45,7 +45,7 @@ export function uniqueViolation(field: string, detail: string): ConflictError {
 }
 
 /** What the failed statement was doing: the same SQLSTATE means different things. */
-export type SqlOperation = 'write' | 'delete' | 'schema';
+export type SqlOperation = 'read' | 'write' | 'delete' | 'schema';
 
 export interface SqlErrorContext {
   sql: Queryable;
@@ -71,6 +71,116 @@ async function constraintOf(
 
 const list = (fields: readonly string[]) => fields.join(', ');
 
+type Mapper = (pg: PgErrorFields, context: SqlErrorContext) => unknown | Promise<unknown>;
+
+async function uniqueError(pg: PgErrorFields, context: SqlErrorContext) {
+  const found = await constraintOf(context, pg.table_name, pg.constraint_name);
+  const fields = found?.info.fields ?? [];
+  const field = fields.join(',') || 'non_field_errors';
+  const detail =
+    context.operation === 'schema'
+      ? `Existing records share values of (${list(fields)}): they cannot be made unique.`
+      : fields.length === 1
+        ? `A record with this ${fields[0]} already exists.`
+        : `A record with these values of (${list(fields)}) already exists.`;
+  return uniqueViolation(field, detail);
+}
+
+async function foreignKeyError(pg: PgErrorFields, context: SqlErrorContext) {
+  const found = await constraintOf(context, pg.table_name, pg.constraint_name);
+  if (!found) {
+    return context.operation === 'delete'
+      ? deleteRefused('Other records still reference this record.')
+      : foreignKeyViolation('non_field_errors', 'A referenced record does not exist.');
+  }
+  const { table, info } = found;
+  const target = info.references ?? '';
+  if (context.operation === 'delete' && info.onDelete === 'SET DEFAULT') {
+    return foreignKeyViolation(
+      info.fields.join(','),
+      `Deleting this record sets ${table.name}.${list(info.fields)} to its default, and no "${target}" record has that value.`,
+    );
+  }
+  if (context.operation === 'delete') {
+    return deleteRefused(
+      `Records of table "${table.name}" still reference this record through ${list(info.fields)} (ON DELETE ${info.onDelete ?? 'RESTRICT'}).`,
+    );
+  }
+  if (context.table?.physical_name !== table.physical_name) {
+    return foreignKeyViolation(
+      (info.referencedFields ?? []).join(',') || 'non_field_errors',
+      `Records of table "${table.name}" still reference the old value.`,
+    );
+  }
+  return foreignKeyViolation(info.fields.join(','), `No "${target}" record has this ${list(info.fields)}.`);
+}
+
+function notNullError(pg: PgErrorFields, context: SqlErrorContext) {
+  const field = pg.column_name ?? 'non_field_errors';
+  const message =
+    context.operation === 'schema'
+      ? 'Existing records have no value for this field: give it a default.'
+      : 'This field is required.';
+  return new ValidationError({ [field]: [message] }, `${field}: a value is required.`);
+}
+
+async function checkError(pg: PgErrorFields, context: SqlErrorContext) {
+  const found = await constraintOf(context, pg.table_name, pg.constraint_name);
+  const field = found?.info.fields.join(',') ?? pg.column_name ?? 'non_field_errors';
+  return ValidationError.field(
+    field,
+    context.operation === 'schema'
+      ? 'Existing records do not meet these constraints.'
+      : "The value does not meet the field's constraints.",
+  );
+}
+
+/** Values PostgreSQL cannot take although they passed validation (NUL in text, out of range, bad date). */
+const unstorable: Mapper = (pg) =>
+  ValidationError.field(pg.column_name ?? 'non_field_errors', 'PostgreSQL cannot store this value.');
+const exists: Mapper = () =>
+  new ConflictError('already_exists', 'A table or index with this name already exists.', {
+    title: 'Already exists',
+  });
+const concurrent: Mapper = () =>
+  new ConflictError('concurrent_change', 'A concurrent change got in the way: try again.', {
+    title: 'Concurrent change',
+  });
+
+/** SQLSTATE → the API's error. */
+const bySqlState: Readonly<Record<string, Mapper>> = {
+  '23505': uniqueError,
+  // 23001 restrict_violation: what recent PostgreSQL raises for ON DELETE RESTRICT; 23503 for the rest.
+  '23001': foreignKeyError,
+  '23503': foreignKeyError,
+  '23502': notNullError,
+  '23514': checkError,
+  '22001': unstorable,
+  '22003': unstorable,
+  '22007': unstorable,
+  '22008': unstorable,
+  '22021': unstorable,
+  '22P02': unstorable,
+  '22P05': unstorable,
+  '2201B': () =>
+    ValidationError.field('constraints.pattern', 'The pattern is not a valid regular expression.'),
+  '42P07': exists,
+  '42710': exists,
+  '2BP01': () => new ConflictError('in_use', 'Other tables depend on it.', { title: 'In use' }),
+  '40001': concurrent,
+  '40P01': concurrent,
+  // statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS): the database's limit, not a server fault.
+  '57014': () =>
+    new AppError(
+      503,
+      'statement_timeout',
+      'The query took longer than the database allows: narrow it down.',
+      {
+        title: 'Query too slow',
+      },
+    ),
+};
+
 /**
  * Turns a PostgreSQL error into the API's error by its SQLSTATE and structured fields (constraint, table and
  * column names), never by its message text; anything else is returned as it is (a 500). Call it after the
@@ -78,104 +188,6 @@ const list = (fields: readonly string[]) => fields.join(', ');
  */
 export async function mapSqlError(error: unknown, context: SqlErrorContext): Promise<unknown> {
   const pg = pgErrorFields(error);
-  if (!pg) return error;
-  switch (pg.code) {
-    case '23505': {
-      const found = await constraintOf(context, pg.table_name, pg.constraint_name);
-      const fields = found?.info.fields ?? [];
-      const field = fields.join(',') || 'non_field_errors';
-      const detail =
-        context.operation === 'schema'
-          ? `Existing records share values of (${list(fields)}): they cannot be made unique.`
-          : fields.length === 1
-            ? `A record with this ${fields[0]} already exists.`
-            : `A record with these values of (${list(fields)}) already exists.`;
-      return uniqueViolation(field, detail);
-    }
-    // 23001 restrict_violation: what recent PostgreSQL raises for ON DELETE RESTRICT; 23503 for the rest.
-    case '23001':
-    case '23503': {
-      const found = await constraintOf(context, pg.table_name, pg.constraint_name);
-      if (!found) {
-        return context.operation === 'delete'
-          ? deleteRefused('Other records still reference this record.')
-          : foreignKeyViolation('non_field_errors', 'A referenced record does not exist.');
-      }
-      const { table, info } = found;
-      const target = info.references ?? '';
-      const writingReferrer = context.table?.physical_name === table.physical_name;
-      if (context.operation === 'delete' && info.onDelete === 'SET DEFAULT') {
-        return foreignKeyViolation(
-          info.fields.join(','),
-          `Deleting this record sets ${table.name}.${list(info.fields)} to its default, and no "${target}" record has that value.`,
-        );
-      }
-      if (context.operation === 'delete') {
-        return deleteRefused(
-          `Records of table "${table.name}" still reference this record through ${list(info.fields)} (ON DELETE ${info.onDelete ?? 'RESTRICT'}).`,
-        );
-      }
-      if (!writingReferrer) {
-        return foreignKeyViolation(
-          (info.referencedFields ?? []).join(',') || 'non_field_errors',
-          `Records of table "${table.name}" still reference the old value.`,
-        );
-      }
-      return foreignKeyViolation(
-        info.fields.join(','),
-        `No "${target}" record has this ${list(info.fields)}.`,
-      );
-    }
-    case '23502': {
-      const field = pg.column_name ?? 'non_field_errors';
-      return new ValidationError(
-        {
-          [field]: [
-            context.operation === 'schema'
-              ? 'Existing records have no value for this field: give it a default.'
-              : 'This field is required.',
-          ],
-        },
-        `${field}: a value is required.`,
-      );
-    }
-    case '23514': {
-      const found = await constraintOf(context, pg.table_name, pg.constraint_name);
-      const field = found?.info.fields.join(',') ?? pg.column_name ?? 'non_field_errors';
-      return ValidationError.field(
-        field,
-        context.operation === 'schema'
-          ? 'Existing records do not meet these constraints.'
-          : "The value does not meet the field's constraints.",
-      );
-    }
-    // Values PostgreSQL cannot take although they passed validation (NUL in text, out of range, bad date).
-    case '22001':
-    case '22003':
-    case '22007':
-    case '22008':
-    case '22021':
-    case '22P02':
-    case '22P05':
-      return ValidationError.field(
-        pg.column_name ?? 'non_field_errors',
-        'PostgreSQL cannot store this value.',
-      );
-    case '2201B':
-      return ValidationError.field('constraints.pattern', 'The pattern is not a valid regular expression.');
-    case '42P07':
-    case '42710':
-      return new ConflictError('already_exists', 'A table or index with this name already exists.', {
-        title: 'Already exists',
-      });
-    case '2BP01':
-      return new ConflictError('in_use', 'Other tables depend on it.', { title: 'In use' });
-    case '40001':
-    case '40P01':
-      return new ConflictError('concurrent_change', 'A concurrent change got in the way: try again.', {
-        title: 'Concurrent change',
-      });
-    default:
-      return error;
-  }
+  const mapper = pg ? bySqlState[pg.code] : undefined;
+  return pg && mapper ? mapper(pg, context) : error;
 }

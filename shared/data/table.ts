@@ -1,7 +1,7 @@
 import type { App } from '../accounts/model';
 import { ConflictError } from '../errors';
 import { findTable } from './catalog';
-import { tableNotFound } from './errors';
+import { mapSqlError, tableNotFound } from './errors';
 import type { CatalogEntry, FieldDef, TableSchema } from './model';
 import { systemFields } from './model';
 import { uniqueSets } from './schema';
@@ -142,7 +142,8 @@ export async function readTable<T>(
       const result = await read(table);
       if (result.current) return result.value;
     } catch (error) {
-      if (!isSchemaDrift(error)) throw error;
+      if (!isSchemaDrift(error))
+        throw await mapSqlError(error, { sql, schema: scope.schema, operation: 'read', table: table.entry });
     }
     table = undefined;
   }

@@ -119,6 +119,12 @@ describe('mapSqlError', () => {
     expect(error.status).toBe(400);
   });
 
+  it('maps a statement timeout to 503 statement_timeout, never a 500', async () => {
+    const error = await mapped(pgError('57014'));
+    expect(error.status).toBe(503);
+    expect(error.code).toBe('statement_timeout');
+  });
+
   it('leaves other errors alone, whatever their message says', async () => {
     const unknown = pgError('XX000');
     expect(await mapSqlError(unknown, context('write'))).toBe(unknown);
