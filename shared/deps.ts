@@ -10,6 +10,7 @@ import type { TokenSigner } from './auth/signer';
 import { TokenService } from './auth/tokens';
 import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
+import { noUserCreationEvents, type UserCreationEvents } from './events/user-creation';
 import { createLogger, type Logger } from './log';
 import { createSql, type Sql, type SqlEndpoint } from './sql/client';
 import type { Store } from './store/store';
@@ -27,9 +28,11 @@ export interface Deps {
   readonly tokens: TokenService;
   /** Who and where of recent requests (shared/tenancy/access-cache.ts). */
   readonly accessCache: AccessCache;
+  /** PRE/POST_USER_CREATE around the one user-creation service (shared/events/user-creation.ts). */
+  readonly events: UserCreationEvents;
 }
 
-export type DepsOverrides = Partial<Pick<Deps, 'clock' | 'log'>> & { signer?: TokenSigner };
+export type DepsOverrides = Partial<Pick<Deps, 'clock' | 'log' | 'events'>> & { signer?: TokenSigner };
 
 function createStore(config: Config): Store {
   const local = config.runtime === 'local';
@@ -76,6 +79,7 @@ export function buildDeps(config: Config, overrides: DepsOverrides = {}): Deps {
     clock,
     store: createStore(config),
     accessCache: new AccessCache(config.accessCacheSeconds, clock),
+    events: overrides.events ?? noUserCreationEvents,
     sql: () => {
       sql ??= createSql(sqlTarget(config), config.databasePoolSize, {
         prepare: config.databasePrepare,

@@ -4,7 +4,7 @@ import { generatePassword } from '../auth/passwords';
 import { iso } from '../clock';
 import { isConditionalCheckFailure } from '../store/store';
 import type { User } from './model';
-import { type AccountsDeps, createUser } from './users';
+import { createUser, type UserCreationDeps } from './users';
 
 const marker = { PK: 'BOOTSTRAP', SK: 'ADMIN' };
 
@@ -13,7 +13,7 @@ const marker = { PK: 'BOOTSTRAP', SK: 'ADMIN' };
  * caller can show it once), undefined when it already existed.
  */
 export async function ensureBootstrapAdmin(
-  deps: AccountsDeps,
+  deps: UserCreationDeps,
   input: { email?: string | undefined; password?: string | undefined },
 ): Promise<{ user: User; password: string; generated: boolean } | undefined> {
   const existing = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table, Key: marker }));

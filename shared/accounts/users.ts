@@ -1,22 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import {
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { enforcePasswordPolicy } from '../auth/password-policy';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { type Clock, iso } from '../clock';
-import { ValidationError } from '../errors';
-import { failedConditions, nextId, putNew, queryAll, type Store, strip, uniqueKey } from '../store/store';
-import { gsi, keys, pad } from './keys';
+import type { UserCreationEvents } from '../events/user-creation';
+import { nextId, queryAll, type Store, strip, uniqueKey } from '../store/store';
+import { gsi, keys } from './keys';
 import { publicUser, type SessionUser, type StoredUser, type User } from './model';
+import { insertUser } from './user-repository';
 
 export interface AccountsDeps {
   store: Store;
   clock: Clock;
+}
+
+/** What the user-creation service needs besides the store: the user-creation events port. */
+export interface UserCreationDeps extends AccountsDeps {
+  events: UserCreationEvents;
 }
 
 export interface NewUser {
@@ -33,10 +33,10 @@ export const usernamePattern = '^[\\w.@+-]+$';
 
 /**
  * Creates a user. Every path that creates users (admin API, invitations, social login, bootstrap) goes through
- * this one function, so that user-creation events wrap exactly one place. Username and e-mail are unique
- * case-insensitively, guarded by sentinel items in the same transaction.
+ * this one service, so that user-creation events wrap exactly one place: the password policy, then the proposed
+ * user, then PRE_USER_CREATE (a veto leaves nothing saved), then the save, then POST_USER_CREATE.
  */
-export async function createUser(deps: AccountsDeps, input: NewUser): Promise<User> {
+export async function createUser(deps: UserCreationDeps, input: NewUser): Promise<User> {
   const email = input.email.trim();
   const username = (input.username ?? email).trim();
   if (input.password) {
@@ -47,9 +47,8 @@ export async function createUser(deps: AccountsDeps, input: NewUser): Promise<Us
       input.last_name ?? '',
     ]);
   }
-  const id = await nextId(deps.store, 'user');
   const user: StoredUser = {
-    id,
+    id: await nextId(deps.store, 'user'),
     uuid: randomUUID(),
     username,
     email,
@@ -61,26 +60,11 @@ export async function createUser(deps: AccountsDeps, input: NewUser): Promise<Us
     last_login: null,
     password_hash: input.password ? await hashPassword(input.password) : null,
   };
-  const table = deps.store.table;
-  try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          putNew(table, { ...keys.usernameSentinel(uniqueKey(username)), user_id: id }),
-          putNew(table, { ...keys.emailSentinel(uniqueKey(email)), user_id: id }),
-          putNew(table, { ...keys.user(id), GSI1PK: gsi.allUsers, GSI1SK: pad(id), ...user }),
-        ],
-      }),
-    );
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (!failed) throw error;
-    const fields: Record<string, string[]> = {};
-    if (failed.includes(0)) fields.username = ['A user with that username already exists.'];
-    if (failed.includes(1)) fields.email = ['A user with that email already exists.'];
-    throw new ValidationError(fields, Object.values(fields).flat().join(' '), 'user_exists');
-  }
-  return publicUser(user);
+  await deps.events.beforeCreate(publicUser(user));
+  await insertUser(deps.store, user);
+  const created = publicUser(user);
+  deps.events.afterCreate(created);
+  return created;
 }
 
 async function getStoredUser(store: Store, id: number): Promise<StoredUser | undefined> {

@@ -1,0 +1,31 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ValidationError } from '../errors';
+import { failedConditions, putNew, type Store, uniqueKey } from '../store/store';
+import { gsi, keys, pad } from './keys';
+import type { StoredUser } from './model';
+
+/**
+ * Saves a new user: the user item and its username and e-mail sentinels in one transaction, so both stay unique
+ * case-insensitively even under concurrent creations. A taken username or e-mail is a 400 naming the field.
+ */
+export async function insertUser(store: Store, user: StoredUser): Promise<void> {
+  const table = store.table;
+  try {
+    await store.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          putNew(table, { ...keys.usernameSentinel(uniqueKey(user.username)), user_id: user.id }),
+          putNew(table, { ...keys.emailSentinel(uniqueKey(user.email)), user_id: user.id }),
+          putNew(table, { ...keys.user(user.id), GSI1PK: gsi.allUsers, GSI1SK: pad(user.id), ...user }),
+        ],
+      }),
+    );
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (!failed) throw error;
+    const fields: Record<string, string[]> = {};
+    if (failed.includes(0)) fields.username = ['A user with that username already exists.'];
+    if (failed.includes(1)) fields.email = ['A user with that email already exists.'];
+    throw new ValidationError(fields, Object.values(fields).flat().join(' '), 'user_exists');
+  }
+}
