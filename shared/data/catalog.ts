@@ -62,6 +62,8 @@ export async function findTable(
   name: string,
   lock?: 'share' | 'update',
 ): Promise<CatalogEntry | undefined> {
+  // No table can be named with U+0000 (PostgreSQL text cannot hold it): not found, rather than a driver error.
+  if (name.includes('\u0000')) return undefined;
   const suffix = lock === 'share' ? sql`FOR SHARE` : lock === 'update' ? sql`FOR UPDATE` : sql``;
   const rows = await orEmpty(
     () =>

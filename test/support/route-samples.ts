@@ -1,0 +1,220 @@
+import { randomBytes } from 'node:crypto';
+import type { RouteDef } from '../../shared/http/route';
+import { createTable, insert } from './data';
+import {
+  checked,
+  fixturePaths,
+  type SecurityFixture,
+  type SiteObjects,
+  tableFields,
+} from './security-fixture';
+
+/**
+ * How the route-table suites call any route: a value for every path parameter and a minimal valid request per
+ * operation. A route whose parameter or operation is missing here fails the suites, so new routes are noticed.
+ */
+
+/** One call of a route: its path parameters, query string and body. */
+export interface Call {
+  params: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+/** The password `createUser` (test/support/tenant.ts) gives every user. */
+const defaultPassword = 'Velvet-Harbor-Quill-42';
+
+/** A fresh name PostgreSQL and the data API accept as an identifier. */
+export function freshName(prefix: string): string {
+  return `${prefix}_${randomBytes(4).toString('hex')}`;
+}
+
+/** The value of each path parameter: site A's objects, and the target identity. */
+export function paramValues(fixture: SecurityFixture): Record<string, string> {
+  const { a, target } = fixture;
+  return {
+    org_slug: a.tenant.organization.slug,
+    site_slug: a.tenant.site.slug,
+    app_slug: a.tenant.app.slug,
+    user_id: String(target.user?.id),
+    username: target.user?.username as string,
+    role_slug: a.appRole,
+    slug: a.siteRole,
+    name: a.table,
+    id: a.recordId,
+    field: 'title',
+    index: 'missing_index',
+    asset: 'swagger-ui.css',
+  };
+}
+
+type Sample = (fixture: SecurityFixture, site: SiteObjects) => Partial<Call> | Promise<Partial<Call>>;
+
+const none: Sample = () => ({});
+
+async function throwawayAppRole(site: SiteObjects): Promise<string> {
+  const role = await checked(
+    site.tenant.owner.post(`/api/app/${site.tenant.app.slug}/roles`, { name: freshName('Throwaway') }),
+    'throwaway app role',
+  );
+  return role.data.slug;
+}
+
+async function throwawayField(site: SiteObjects): Promise<string> {
+  const field = freshName('f');
+  await checked(
+    site.tenant.owner.post(`${fixturePaths.table(site)}fields/`, { name: field, type: 'string' }),
+    'throwaway field',
+  );
+  return field;
+}
+
+async function throwawayRecord(site: SiteObjects): Promise<string> {
+  const record = await insert(site.tenant.owner, site.tenant.app.slug, site.table, {
+    title: 'throwaway',
+    code: freshName('c'),
+  });
+  return String(record.id);
+}
+
+async function signIn(fixture: SecurityFixture) {
+  const username = fixture.target.user?.username as string;
+  return checked(
+    fixture.platform.api.post('/api/auth/jwt/token/', { username, password: defaultPassword }),
+    'sign-in',
+  );
+}
+
+const targetName = (fixture: SecurityFixture) => fixture.target.user?.username as string;
+
+/** A minimal valid request per operation; destructive ones act on throwaway objects so the fixture stays whole. */
+export const samples: Record<string, Sample> = {
+  obtainToken: (fixture) => ({ body: { username: targetName(fixture), password: defaultPassword } }),
+  refreshToken: async (fixture) => ({ body: { refresh: (await signIn(fixture)).refresh } }),
+  jwks: none,
+
+  getCurrentUser: none,
+  listUsers: none,
+  createUser: () => {
+    const username = freshName('matrix');
+    return { body: { email: `${username}@example.com`, username, password: defaultPassword } };
+  },
+  getUser: none,
+  updateUser: () => ({ body: { first_name: 'Matrix' } }),
+  listOrganizations: none,
+  createOrganization: () => ({ body: { name: freshName('Org') } }),
+  getOrganization: none,
+  listMembers: none,
+  addMember: (fixture) => ({ body: { user_id: fixture.target.user?.id, role: 'member' } }),
+  // A user outside the organization: allowed callers get a 400, and the owner stays the owner.
+  transferOwnership: (fixture) => ({ body: { user_id: fixture.b.tenant.ownerUser.id } }),
+  listSites: none,
+  createSite: () => ({ body: { name: freshName('Site') } }),
+  listSitePermissions: none,
+  setSitePermissions: () => ({ body: { permissions: ['view_site'] } }),
+  listApps: none,
+  createApp: () => ({ body: { name: freshName('App') } }),
+  getApp: none,
+
+  listAppRoles: none,
+  createAppRole: () => ({ body: { name: freshName('Role') } }),
+  getAppRole: none,
+  updateAppRole: () => ({ body: { description: 'matrix' } }),
+  deleteAppRole: async (_fixture, site) => ({ params: { role_slug: await throwawayAppRole(site) } }),
+  listSiteRoles: none,
+  createSiteRole: () => ({ body: { name: freshName('Team') } }),
+  getSiteRole: none,
+  updateSiteRole: () => ({ body: { description: 'matrix' } }),
+  deleteSiteRole: async (_fixture, site) => {
+    const role = await checked(
+      site.tenant.owner.post('/api/roles/', { name: freshName('Team') }),
+      'site role',
+    );
+    return { params: { slug: role.data.slug } };
+  },
+  assignRoles: (fixture, site) => ({ body: { roles: [site.appRole], usernames: [targetName(fixture)] } }),
+  revokeRoles: (fixture, site) => ({ body: { roles: [site.appRole], usernames: [targetName(fixture)] } }),
+  listRoleUsers: none,
+  addRoleUsers: (fixture) => ({ body: { usernames: [targetName(fixture)] } }),
+  replaceRoleUsers: (fixture) => ({ body: { usernames: [targetName(fixture)] } }),
+  updateRoleUsers: (fixture) => ({ body: { usernames: [targetName(fixture)], expires_at: null } }),
+  removeRoleUsers: (fixture) => ({ body: { usernames: [targetName(fixture)] } }),
+  listUserRoles: none,
+  addUserRoles: (_fixture, site) => ({ body: { role_slugs: [site.appRole] } }),
+  removeUserRoles: (_fixture, site) => ({ body: { role_slugs: [site.appRole] } }),
+  listRoleDescendants: none,
+  listRoleAncestors: none,
+
+  listDataTables: none,
+  createDataTable: () => ({ body: { name: freshName('t'), schema: { fields: tableFields } } }),
+  getDataTable: none,
+  updateDataTable: () => ({ body: { description: 'matrix' } }),
+  dropDataTable: async (_fixture, site) => {
+    const name = freshName('t');
+    await createTable(site.tenant.owner, site.tenant.app.slug, name, { fields: tableFields });
+    return { params: { name } };
+  },
+  addDataTableField: () => ({ body: { name: freshName('f'), type: 'string' } }),
+  dropDataTableField: async (_fixture, site) => ({ params: { field: await throwawayField(site) } }),
+  addDataTableIndex: () => ({ body: { name: freshName('i'), fields: ['title'] } }),
+  dropDataTableIndex: async (_fixture, site) => {
+    const index = freshName('i');
+    await checked(
+      site.tenant.owner.post(`${fixturePaths.table(site)}indexes/`, { name: index, fields: ['title'] }),
+      'throwaway index',
+    );
+    return { params: { index } };
+  },
+  listRecords: none,
+  createRecords: () => ({ body: { title: 'matrix', code: freshName('c') } }),
+  updateRecords: (_fixture, site) => ({ body: [{ id: Number(site.recordId), title: 'matrix' }] }),
+  deleteRecords: async (_fixture, site) => ({ query: { ids: await throwawayRecord(site) } }),
+  upsertRecords: () => ({
+    query: { unique_fields: 'code' },
+    body: { code: freshName('c'), title: 'upsert' },
+  }),
+  getRecord: none,
+  updateRecord: () => ({ body: { title: 'matrix' } }),
+  deleteRecord: async (_fixture, site) => ({ params: { id: await throwawayRecord(site) } }),
+
+  openApiDocument: none,
+  openApiDocumentAlias: none,
+  apiExplorer: none,
+  apiExplorerAsset: none,
+  health: none,
+};
+
+/** The path parameter names of a route, in order. */
+export function pathParams(route: RouteDef): string[] {
+  return [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
+}
+
+/** The concrete path of a route for these parameters; throws when one has no value. */
+export function fillPath(route: RouteDef, params: Record<string, string>): string {
+  return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${route.operationId}: no value for path parameter {${name}}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** The call of a route on one site's objects: parameters from the table, request from the sample. */
+export async function sampleCall(
+  route: RouteDef,
+  fixture: SecurityFixture,
+  site: SiteObjects,
+): Promise<Call> {
+  const sample = samples[route.operationId];
+  if (!sample) throw new Error(`${route.operationId}: no sample request in test/support/route-samples.ts`);
+  const made = await sample(fixture, site);
+  const params = { ...paramValues(fixture), ...made.params };
+  for (const name of pathParams(route))
+    if (!(name in params)) throw new Error(`${route.operationId}: no value for path parameter {${name}}`);
+  return { params, query: made.query, body: made.body };
+}
+
+/** The path with its query string. */
+export function urlOf(route: RouteDef, call: Call): string {
+  const query = call.query ? `?${new URLSearchParams(call.query).toString()}` : '';
+  return `${fillPath(route, call.params)}${query}`;
+}
