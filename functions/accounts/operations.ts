@@ -1,12 +1,6 @@
 import { createApp, listApps } from '../../shared/accounts/apps';
 import { memberAudience, memberUserView } from '../../shared/accounts/member-views';
-import {
-  type Organization,
-  type OrganizationRole,
-  publicUser,
-  type SitePermission,
-  type User,
-} from '../../shared/accounts/model';
+import { type Organization, publicUser, type User } from '../../shared/accounts/model';
 import {
   addMember,
   createOrganization,
@@ -17,6 +11,7 @@ import {
   listUserMemberships,
 } from '../../shared/accounts/organizations';
 import { assertRoleChangeAllowed, transferOwnership } from '../../shared/accounts/ownership';
+import type { accountRoutes } from '../../shared/accounts/routes';
 import {
   createSite,
   getSite,
@@ -30,8 +25,6 @@ import {
   findUserByUsername,
   getUser,
   listUsers,
-  type NewUser,
-  type UserChanges,
   updateUser,
 } from '../../shared/accounts/users';
 import { confirmPassword } from '../../shared/auth/login';
@@ -44,12 +37,12 @@ import {
   type RequestContext,
   siteContext,
 } from '../../shared/http/context';
-import { linkedPage, type PageRequest } from '../../shared/http/pagination';
+import { linkedPage } from '../../shared/http/pagination';
+import type { TypedOperations } from '../../shared/http/typed-operations';
 import type { OrganizationAccess } from '../../shared/policy/permissions';
 
-type Ctx<B = unknown, Q = PageRequest> = RequestContext<B, Q>;
-
-type MemberRequest = NewUser & { user_id?: number; role: OrganizationRole };
+/** Any request of the group, whatever its input: for the helpers below, which read none of it. */
+type Ctx = RequestContext<unknown, unknown, unknown>;
 
 /** The same answer for an unknown account and for one the caller may not add, so neither can be told apart. */
 function userNotFound(): BadRequestError {
@@ -58,7 +51,7 @@ function userNotFound(): BadRequestError {
 
 /** The existing account a members request names (user_id, username or e-mail). */
 async function memberToChange(
-  ctx: Ctx<unknown, unknown>,
+  ctx: Ctx,
   named: { user_id?: number | undefined; username?: string | undefined; email?: string | undefined },
 ): Promise<User> {
   const store = ctx.deps.store;
@@ -81,7 +74,7 @@ async function memberToChange(
  * A user changing its own password proves it knows the current one (a stolen access token alone must not take
  * the account over); wrong answers count as failed sign-ins of the account.
  */
-async function requireCurrentPassword(ctx: Ctx<unknown, unknown>, userId: number, given: string | undefined) {
+async function requireCurrentPassword(ctx: Ctx, userId: number, given: string | undefined) {
   if (given === undefined)
     throw ValidationError.field('current_password', 'This field is required.', 'required');
   if (!(await confirmPassword(ctx.deps, userId, given, ctx.clientIp))) {
@@ -94,17 +87,17 @@ function requireSuperuser(user: User): void {
 }
 
 /** The organization of the path and the caller's role in it (loaded, and the route's permission enforced). */
-function organizationOf(ctx: Ctx<unknown, unknown>): OrganizationAccess {
+function organizationOf(ctx: Ctx): OrganizationAccess {
   if (!ctx.organization) throw new Error(`Route ${ctx.route.operationId} is not an organization route`);
   return ctx.organization;
 }
 
 export const accountOperations: Operations = {
-  async getCurrentUser(ctx: Ctx) {
+  async getCurrentUser(ctx) {
     return ok(publicUser(currentUser(ctx)));
   },
 
-  async listUsers(ctx: Ctx<unknown, PageRequest & { search?: string }>) {
+  async listUsers(ctx) {
     const search = ctx.query.search?.toLowerCase();
     const users = (await listUsers(ctx.deps.store)).filter(
       (user) =>
@@ -113,17 +106,17 @@ export const accountOperations: Operations = {
     return ok(linkedPage(ctx, users));
   },
 
-  async createUser(ctx: Ctx<NewUser>) {
+  async createUser(ctx) {
     return created(await createUser(ctx.deps, ctx.body));
   },
 
-  async getUser(ctx: Ctx) {
+  async getUser(ctx) {
     const user = await getUser(ctx.deps.store, Number(ctx.params.user_id));
     if (!user) throw new NotFoundError();
     return ok(user);
   },
 
-  async updateUser(ctx: Ctx<UserChanges & { current_password?: string }>) {
+  async updateUser(ctx) {
     const caller = currentUser(ctx);
     const id = Number(ctx.params.user_id);
     const { current_password, ...changes } = ctx.body;
@@ -135,7 +128,7 @@ export const accountOperations: Operations = {
     return ok(user);
   },
 
-  async listOrganizations(ctx: Ctx) {
+  async listOrganizations(ctx) {
     const user = currentUser(ctx);
     const store = ctx.deps.store;
     const organizations = user.is_superuser
@@ -148,16 +141,16 @@ export const accountOperations: Operations = {
     return ok(linkedPage(ctx, organizations));
   },
 
-  async createOrganization(ctx: Ctx<{ name: string; slug?: string }>) {
+  async createOrganization(ctx) {
     return created(await createOrganization(ctx.deps, currentUser(ctx).id, ctx.body));
   },
 
-  async getOrganization(ctx: Ctx) {
+  async getOrganization(ctx) {
     const { organization, role } = organizationOf(ctx);
     return ok({ ...organization, role });
   },
 
-  async listMembers(ctx: Ctx) {
+  async listMembers(ctx) {
     const { organization, role } = organizationOf(ctx);
     const audience = memberAudience(currentUser(ctx), role);
     const members = await listMembers(ctx.deps.store, organization.slug);
@@ -173,7 +166,7 @@ export const accountOperations: Operations = {
    * Superusers add any account or create one; owners and admins change the roles of members (they will bring
    * people in through invitations). Every account this caller may not add answers as an unknown one.
    */
-  async addMember(ctx: Ctx<MemberRequest>) {
+  async addMember(ctx) {
     const { organization, role: callerRole } = organizationOf(ctx);
     const caller = currentUser(ctx);
     const { user_id, role, ...fields } = ctx.body;
@@ -182,7 +175,10 @@ export const accountOperations: Operations = {
     if (fields.password !== undefined) {
       requireSuperuser(caller);
       assertRoleChangeAllowed(caller, callerRole, undefined, role);
-      user = await createUser(ctx.deps, fields);
+      // A new account needs its e-mail; the schema cannot say so, as naming an existing user needs none.
+      const { email } = fields;
+      if (email === undefined) throw ValidationError.field('email', 'This field is required.', 'required');
+      user = await createUser(ctx.deps, { ...fields, email });
       status = 201;
     } else {
       user = await memberToChange(ctx, { user_id, ...fields });
@@ -195,7 +191,7 @@ export const accountOperations: Operations = {
   },
 
   /** The owner (or a superuser) hands the organization to another member; the previous owner stays as an admin. */
-  async transferOwnership(ctx: Ctx<{ user_id: number }>) {
+  async transferOwnership(ctx) {
     const { organization } = organizationOf(ctx);
     const caller = currentUser(ctx);
     const updated = await transferOwnership(ctx.deps, organization, ctx.body.user_id);
@@ -203,24 +199,24 @@ export const accountOperations: Operations = {
     return ok({ ...updated, role: now?.role ?? null });
   },
 
-  async listSites(ctx: Ctx) {
+  async listSites(ctx) {
     const { organization } = organizationOf(ctx);
     return ok(linkedPage(ctx, await listOrganizationSites(ctx.deps.store, organization.slug)));
   },
 
-  async createSite(ctx: Ctx<{ name: string; slug?: string }>) {
+  async createSite(ctx) {
     const { organization } = organizationOf(ctx);
     return created(await createSite(ctx.deps, organization, ctx.body));
   },
 
-  async listSitePermissions(ctx: Ctx) {
+  async listSitePermissions(ctx) {
     const { organization } = organizationOf(ctx);
     const site = await getSite(ctx.deps.store, ctx.params.site_slug ?? '');
     if (!site || site.organization_slug !== organization.slug) throw new NotFoundError();
     return ok(await listSitePermissions(ctx.deps.store, site.slug));
   },
 
-  async setSitePermissions(ctx: Ctx<{ permissions: SitePermission[] }>) {
+  async setSitePermissions(ctx) {
     const { organization } = organizationOf(ctx);
     const site = await getSite(ctx.deps.store, ctx.params.site_slug ?? '');
     if (!site || site.organization_slug !== organization.slug) throw new NotFoundError();
@@ -235,18 +231,18 @@ export const accountOperations: Operations = {
     return ok(await setSitePermissions(ctx.deps, site.slug, userId, ctx.body.permissions));
   },
 
-  async listApps(ctx: Ctx) {
+  async listApps(ctx) {
     const { access } = siteContext(ctx);
     return ok(linkedPage(ctx, await listApps(ctx.deps.store, access.site.slug)));
   },
 
-  async createApp(ctx: Ctx<{ name: string; slug?: string; description?: string }>) {
+  async createApp(ctx) {
     const { access } = siteContext(ctx);
     return created(await createApp(ctx.deps, access.site, ctx.body));
   },
 
-  async getApp(ctx: Ctx) {
+  async getApp(ctx) {
     if (!ctx.app) throw new NotFoundError();
     return ok(ctx.app);
   },
-};
+} satisfies TypedOperations<typeof accountRoutes>;

@@ -1,17 +1,17 @@
 import { signIn } from '../../shared/auth/login';
+import type { authRoutes } from '../../shared/auth/routes';
 import { rotateSession } from '../../shared/auth/sessions';
-import { type Operations, ok, type RequestContext } from '../../shared/http/context';
-
-type Credentials = { username: string; password: string };
+import { type Operations, ok } from '../../shared/http/context';
+import type { TypedOperations } from '../../shared/http/typed-operations';
 
 export const authOperations: Operations = {
   /** Throttled per account and client address (shared/auth/login.ts): 401 for wrong credentials, 429 when locked. */
-  async obtainToken(ctx: RequestContext<Credentials>) {
+  async obtainToken(ctx) {
     return ok(await signIn(ctx.deps, ctx.body, ctx.clientIp));
   },
 
   /** Rotates: the answer carries a new refresh token beside the access token, and the one presented is spent. */
-  async refreshToken(ctx: RequestContext<{ refresh: string }>) {
+  async refreshToken(ctx) {
     return ok(await rotateSession(ctx.deps, ctx.body.refresh));
   },
 
@@ -22,4 +22,4 @@ export const authOperations: Operations = {
       headers: { 'cache-control': 'public, max-age=300' },
     };
   },
-};
+} satisfies TypedOperations<typeof authRoutes>;

@@ -1,4 +1,5 @@
 import { appNotFound } from '../../shared/data/errors';
+import type { FieldDef } from '../../shared/data/model';
 import { siteSchemaName } from '../../shared/data/names';
 import { filtersFromObject, filtersFromQuery, visibilityOf } from '../../shared/data/query';
 import {
@@ -11,6 +12,7 @@ import {
 } from '../../shared/data/record-changes';
 import { getRecord, listParameter, listRecords } from '../../shared/data/record-reads';
 import { createRecords, upsertRecords } from '../../shared/data/record-writes';
+import type { dataRoutes } from '../../shared/data/routes';
 import type { TableScope } from '../../shared/data/table';
 import {
   addField,
@@ -22,7 +24,6 @@ import {
   dropTable,
   getTable,
   listTableViews,
-  type NewIndex,
   type NewTable,
 } from '../../shared/data/tables';
 import { ValidationError } from '../../shared/errors';
@@ -35,21 +36,18 @@ import {
   type RequestContext,
   siteContext,
 } from '../../shared/http/context';
+import type { TypedOperations } from '../../shared/http/typed-operations';
 import type { Sql } from '../../shared/sql/client';
 import { migrate } from '../../shared/sql/migrations';
 
-type Ctx<B = unknown, Q = Record<string, unknown>> = RequestContext<B, Q>;
-
-interface Visibility {
-  include_deleted?: boolean;
-  only_deleted?: boolean;
-}
+/** A request of the group: the helpers below read only the path parameters. */
+type Ctx = RequestContext<unknown, unknown, Readonly<Record<string, string>>>;
 
 /**
  * The app of the path in the request's site (the pipeline loaded it with the site, and enforced the route's
  * permission): the schema comes from the resolved site only, so no request reaches another site's tables.
  */
-function scopeOf(ctx: Ctx<unknown, unknown>): TableScope {
+function scopeOf(ctx: Ctx): TableScope {
   const { access } = siteContext(ctx);
   if (!ctx.app) throw appNotFound(ctx.params.app_slug ?? '');
   return { schema: siteSchemaName(access.site.slug), site: access.site.slug, app: ctx.app };
@@ -61,7 +59,7 @@ const migrated = new WeakMap<Sql, Promise<unknown>>();
  * The data-plane client, its migrations applied once per container before first use (idempotent, serialised by
  * an advisory lock): the cloud runs no other migration step, and the local runtime's start already ran them.
  */
-async function dataPlane(ctx: Ctx<unknown, unknown>): Promise<Sql> {
+async function dataPlane(ctx: Ctx): Promise<Sql> {
   const sql = ctx.deps.sql();
   let ready = migrated.get(sql);
   if (!ready) {
@@ -74,11 +72,11 @@ async function dataPlane(ctx: Ctx<unknown, unknown>): Promise<Sql> {
 }
 
 /** The authorized app scope of a data request and the migrated data-plane client. */
-async function tableAccess(ctx: Ctx<unknown, unknown>): Promise<{ scope: TableScope; sql: Sql }> {
+async function tableAccess(ctx: Ctx): Promise<{ scope: TableScope; sql: Sql }> {
   return { scope: scopeOf(ctx), sql: await dataPlane(ctx) };
 }
 
-const tableName = (ctx: Ctx<unknown, unknown>) => ctx.params.name ?? '';
+const tableName = (ctx: Ctx) => ctx.params.name ?? '';
 
 function parseFilter(text: string): unknown {
   if (jsonDepth(text, maxJsonDepth) > maxJsonDepth)
@@ -91,54 +89,56 @@ function parseFilter(text: string): unknown {
 }
 
 export const dataOperations: Operations = {
-  async listDataTables(ctx: Ctx) {
+  async listDataTables(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     const tables = await listTableViews(sql, scope);
     return ok({ data: tables, total: tables.length });
   },
 
-  async createDataTable(ctx: Ctx<NewTable>) {
+  async createDataTable(ctx) {
     const { scope, sql } = await tableAccess(ctx);
-    return created({ data: await createTable(sql, scope, ctx.body) });
+    // The route's schema leaves field types open so that the table-schema check can name the field it refuses.
+    return created({ data: await createTable(sql, scope, ctx.body as NewTable) });
   },
 
-  async getDataTable(ctx: Ctx) {
+  async getDataTable(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     return ok({ data: await getTable(sql, scope, tableName(ctx)) });
   },
 
-  async updateDataTable(ctx: Ctx<{ description: string }>) {
+  async updateDataTable(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     return ok({ data: await describeTable(sql, scope, tableName(ctx), ctx.body.description) });
   },
 
-  async dropDataTable(ctx: Ctx) {
+  async dropDataTable(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     await dropTable(sql, scope, tableName(ctx));
     return noContent();
   },
 
-  async addDataTableField(ctx: Ctx<Parameters<typeof addField>[3]>) {
+  async addDataTableField(ctx) {
     const { scope, sql } = await tableAccess(ctx);
-    return created({ data: await addField(sql, scope, tableName(ctx), ctx.body) });
+    // As for tables: the field's type is checked, with its name in the message, by the table-schema check.
+    return created({ data: await addField(sql, scope, tableName(ctx), ctx.body as FieldDef) });
   },
 
-  async dropDataTableField(ctx: Ctx) {
+  async dropDataTableField(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     return ok({ data: await dropField(sql, scope, tableName(ctx), ctx.params.field ?? '') });
   },
 
-  async addDataTableIndex(ctx: Ctx<NewIndex>) {
+  async addDataTableIndex(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     return created({ data: await addIndex(sql, scope, tableName(ctx), ctx.body) });
   },
 
-  async dropDataTableIndex(ctx: Ctx) {
+  async dropDataTableIndex(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     return ok({ data: await dropIndex(sql, scope, tableName(ctx), ctx.params.index ?? '') });
   },
 
-  async listRecords(ctx: Ctx<unknown, Visibility & { page: number; page_size: number }>) {
+  async listRecords(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     const { page, page_size } = ctx.query;
     const result = await listRecords(
@@ -154,14 +154,14 @@ export const dataOperations: Operations = {
     return ok({ data: result.records, total: result.total, page, page_size });
   },
 
-  async createRecords(ctx: Ctx) {
+  async createRecords(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     const result = await createRecords(sql, scope, tableName(ctx), ctx.body);
     if (result.bulk) return created({ data: result.records });
     return created({ status: 'success', message: 'Record created successfully.', data: result.records[0] });
   },
 
-  async upsertRecords(ctx: Ctx) {
+  async upsertRecords(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     const fields = listParameter(ctx.searchParams, 'unique_fields');
     const result = await upsertRecords(sql, scope, tableName(ctx), fields, ctx.body);
@@ -170,20 +170,20 @@ export const dataOperations: Operations = {
     return { status, body: { data: result.records[0], created: result.created[0] } };
   },
 
-  async getRecord(ctx: Ctx<unknown, Visibility>) {
+  async getRecord(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     const id = ctx.params.id ?? '';
     return ok({ data: await getRecord(sql, scope, tableName(ctx), id, visibilityOf(ctx.query)) });
   },
 
-  async updateRecord(ctx: Ctx<unknown, Visibility>) {
+  async updateRecord(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     const id = ctx.params.id ?? '';
     const visibility = visibilityOf(ctx.query);
     return ok({ data: await updateRecord(sql, scope, tableName(ctx), id, ctx.body, visibility) });
   },
 
-  async updateRecords(ctx: Ctx<unknown, Visibility>) {
+  async updateRecords(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     if (Array.isArray(ctx.body))
       return ok({ data: await updateRecordsByKey(sql, scope, tableName(ctx), ctx.body) });
@@ -200,13 +200,13 @@ export const dataOperations: Operations = {
     return ok({ data: result.records, total: result.total });
   },
 
-  async deleteRecord(ctx: Ctx<unknown, { hard_delete: boolean }>) {
+  async deleteRecord(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     await deleteRecord(sql, scope, tableName(ctx), ctx.params.id ?? '', ctx.query.hard_delete);
     return noContent();
   },
 
-  async deleteRecords(ctx: Ctx<unknown, { hard_delete: boolean; filter?: string }>) {
+  async deleteRecords(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     const ids = listParameter(ctx.searchParams, 'ids');
     const filter = ctx.query.filter;
@@ -227,4 +227,4 @@ export const dataOperations: Operations = {
       await deleteMatching(sql, scope, tableName(ctx), (table) => filtersFromObject(table, conditions), hard),
     );
   },
-};
+} satisfies TypedOperations<typeof dataRoutes>;

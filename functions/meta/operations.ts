@@ -1,8 +1,10 @@
-import type { Operations, RequestContext } from '../../shared/http/context';
+import type { Operations } from '../../shared/http/context';
 import { openApiDocument } from '../../shared/http/openapi';
 import { routes } from '../../shared/http/routes';
+import type { TypedOperations } from '../../shared/http/typed-operations';
 import { explorerAsset, explorerPage } from '../../shared/meta/explorer';
 import { checkHealth } from '../../shared/meta/health';
+import type { metaRoutes } from '../../shared/meta/routes';
 
 /** Built on first use and kept: the route table does not change while a container lives. */
 let document: string | undefined;
@@ -31,8 +33,8 @@ export const metaOperations: Operations = {
     };
   },
 
-  async apiExplorerAsset(ctx: RequestContext) {
-    const asset = explorerAsset(ctx.params.asset ?? '');
+  async apiExplorerAsset(ctx) {
+    const asset = explorerAsset(ctx.params.asset);
     return {
       status: 200,
       raw: asset,
@@ -48,4 +50,4 @@ export const metaOperations: Operations = {
       headers: { 'cache-control': 'no-store' },
     };
   },
-};
+} satisfies TypedOperations<typeof metaRoutes>;

@@ -10,44 +10,26 @@ import {
   type RequestContext,
   siteContext,
 } from '../../shared/http/context';
-import {
-  type AppRoleChanges,
-  appRoleOf,
-  createAppRole,
-  deleteAppRole,
-  type NewAppRole,
-  updateAppRole,
-} from '../../shared/roles/app-roles';
+import type { TypedOperations } from '../../shared/http/typed-operations';
+import { appRoleOf, createAppRole, deleteAppRole, updateAppRole } from '../../shared/roles/app-roles';
 import { bulkAssign, bulkRevoke, existingRoles, existingUsers } from '../../shared/roles/bulk';
 import { getRole, loadCatalog } from '../../shared/roles/catalog';
 import { roleErrors } from '../../shared/roles/errors';
 import { assign, replaceMembers, revoke, setExpiry } from '../../shared/roles/memberships';
 import type { StoredAppRole, StoredRole, StoredSiteRole } from '../../shared/roles/model';
-import {
-  type HolderQuery,
-  listRoles,
-  type RoleListQuery,
-  roleHolders,
-  type UserRolesQuery,
-  userRoles,
-} from '../../shared/roles/queries';
-import {
-  createSiteRole,
-  deleteSiteRole,
-  type NewSiteRole,
-  type SiteRoleChanges,
-  siteRoleOf,
-  updateSiteRole,
-} from '../../shared/roles/site-roles';
+import { listRoles, roleHolders, userRoles } from '../../shared/roles/queries';
+import type { roleRoutes } from '../../shared/roles/routes';
+import { createSiteRole, deleteSiteRole, siteRoleOf, updateSiteRole } from '../../shared/roles/site-roles';
 import { currentUserAlias } from '../../shared/roles/users';
 import { action, appRoleView, item, list, roleRef, siteRoleView } from '../../shared/roles/views';
 
-type Ctx<B = unknown, Q = Record<string, unknown>> = RequestContext<B, Q>;
+/** A request of the group: the helpers below read only the path parameters. */
+type Ctx = RequestContext<unknown, unknown, Readonly<Record<string, string>>>;
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 /** The app of the path, in the request's site (loaded by the pipeline); 404 for an app of another site or none. */
-function appOf(ctx: Ctx<unknown, unknown>): App {
+function appOf(ctx: Ctx): App {
   if (!ctx.app) throw roleErrors.appNotFound(ctx.params.app_slug ?? '');
   return ctx.app;
 }
@@ -65,21 +47,21 @@ function expiryOf(deps: Deps, value: string | null | undefined): string | null {
 }
 
 /** Any role of the site by slug; 404 when the slug names none. */
-async function roleOf(ctx: Ctx<unknown, unknown>, slug: string): Promise<StoredRole> {
+async function roleOf(ctx: Ctx, slug: string): Promise<StoredRole> {
   const role = await getRole(ctx.deps.store, siteContext(ctx).access.site.slug, slug);
   if (!role) throw roleErrors.roleNotFound([slug]);
   return role;
 }
 
 /** Users named by a request that must name existing users only; 404 naming the others. */
-async function usersNamed(ctx: Ctx<unknown, unknown>, usernames: readonly string[]): Promise<User[]> {
+async function usersNamed(ctx: Ctx, usernames: readonly string[]): Promise<User[]> {
   const { users, missing } = await existingUsers(ctx.deps, usernames);
   if (missing.length > 0) throw roleErrors.userNotFound(missing);
   return users;
 }
 
 /** The user of a user-centric path: `me` is the signed-in user. */
-async function pathUser(ctx: Ctx<unknown, unknown>): Promise<User> {
+async function pathUser(ctx: Ctx): Promise<User> {
   const username = ctx.params.username ?? '';
   if (username === currentUserAlias) return currentUser(ctx);
   const user = await findUserByUsername(ctx.deps.store, username);
@@ -88,7 +70,7 @@ async function pathUser(ctx: Ctx<unknown, unknown>): Promise<User> {
 }
 
 export const roleOperations: Operations = {
-  async listAppRoles(ctx: Ctx<unknown, RoleListQuery>) {
+  async listAppRoles(ctx) {
     const { access } = siteContext(ctx);
     const app = appOf(ctx);
     const catalog = await loadCatalog(ctx.deps.store, access.site.slug);
@@ -103,7 +85,7 @@ export const roleOperations: Operations = {
     );
   },
 
-  async getAppRole(ctx: Ctx) {
+  async getAppRole(ctx) {
     const { access } = siteContext(ctx);
     const app = appOf(ctx);
     const catalog = await loadCatalog(ctx.deps.store, access.site.slug);
@@ -113,7 +95,7 @@ export const roleOperations: Operations = {
     );
   },
 
-  async createAppRole(ctx: Ctx<NewAppRole>) {
+  async createAppRole(ctx) {
     const { access } = siteContext(ctx);
     const app = appOf(ctx);
     const role = await createAppRole(ctx.deps, app, ctx.body);
@@ -123,7 +105,7 @@ export const roleOperations: Operations = {
     );
   },
 
-  async updateAppRole(ctx: Ctx<AppRoleChanges & { name?: unknown }>) {
+  async updateAppRole(ctx) {
     const { access } = siteContext(ctx);
     if (ctx.body.name !== undefined) throw roleErrors.nameImmutable();
     const app = appOf(ctx);
@@ -134,7 +116,7 @@ export const roleOperations: Operations = {
     );
   },
 
-  async deleteAppRole(ctx: Ctx<unknown, { remove_child_roles: boolean }>) {
+  async deleteAppRole(ctx) {
     const app = appOf(ctx);
     const slug = ctx.params.role_slug ?? '';
     const { deleted, moved, parent } = await deleteAppRole(ctx.deps, app, slug, ctx.query.remove_child_roles);
@@ -147,7 +129,7 @@ export const roleOperations: Operations = {
     return ok(action('Application role deleted successfully', detail));
   },
 
-  async listSiteRoles(ctx: Ctx<unknown, RoleListQuery>) {
+  async listSiteRoles(ctx) {
     const { access } = siteContext(ctx);
     const [catalog, apps] = await Promise.all([
       loadCatalog(ctx.deps.store, access.site.slug),
@@ -163,7 +145,7 @@ export const roleOperations: Operations = {
     );
   },
 
-  async getSiteRole(ctx: Ctx) {
+  async getSiteRole(ctx) {
     const { access } = siteContext(ctx);
     const [catalog, apps] = await Promise.all([
       loadCatalog(ctx.deps.store, access.site.slug),
@@ -173,7 +155,7 @@ export const roleOperations: Operations = {
     return ok(item('Site role retrieved successfully', siteRoleView(role, catalog, apps)));
   },
 
-  async createSiteRole(ctx: Ctx<NewSiteRole>) {
+  async createSiteRole(ctx) {
     const { access } = siteContext(ctx);
     return created(
       item(
@@ -183,19 +165,19 @@ export const roleOperations: Operations = {
     );
   },
 
-  async updateSiteRole(ctx: Ctx<SiteRoleChanges>) {
+  async updateSiteRole(ctx) {
     const { access } = siteContext(ctx);
     const role = await updateSiteRole(ctx.deps, access.site.slug, ctx.params.slug ?? '', ctx.body);
     return ok(item('Site role updated successfully', await siteRoleResponse(ctx, role)));
   },
 
-  async deleteSiteRole(ctx: Ctx) {
+  async deleteSiteRole(ctx) {
     const { access } = siteContext(ctx);
     const role = await deleteSiteRole(ctx.deps, access.site.slug, ctx.params.slug ?? '');
     return ok({ message: `Site role "${role.slug}" deleted successfully` });
   },
 
-  async assignRoles(ctx: Ctx<{ roles: string[]; usernames: string[]; expires_at?: string | null }>) {
+  async assignRoles(ctx) {
     const { access } = siteContext(ctx);
     const expiresAt = expiryOf(ctx.deps, ctx.body.expires_at);
     const outcome = await bulkAssign(ctx.deps, access.site.slug, {
@@ -208,21 +190,21 @@ export const roleOperations: Operations = {
     return ok(partial('assignments', outcome));
   },
 
-  async revokeRoles(ctx: Ctx<{ roles: string[]; usernames: string[] }>) {
+  async revokeRoles(ctx) {
     const { access } = siteContext(ctx);
     const outcome = await bulkRevoke(ctx.deps, access.site.slug, ctx.body);
     if (outcome.failures.length === 0) return ok({ message: 'Roles revoked successfully' });
     return ok(partial('revocations', outcome));
   },
 
-  async listRoleUsers(ctx: Ctx<unknown, HolderQuery>) {
+  async listRoleUsers(ctx) {
     const { access } = siteContext(ctx);
     const role = await roleOf(ctx, ctx.params.role_slug ?? '');
     const { page, total } = await roleHolders(ctx.deps, access.site.slug, role, ctx.query);
     return ok(list('Role users retrieved successfully', page, total));
   },
 
-  async addRoleUsers(ctx: Ctx<{ usernames: string[] }>) {
+  async addRoleUsers(ctx) {
     const { access } = siteContext(ctx);
     const role = await roleOf(ctx, ctx.params.role_slug ?? '');
     const users = await usersNamed(ctx, ctx.body.usernames);
@@ -241,7 +223,7 @@ export const roleOperations: Operations = {
     );
   },
 
-  async replaceRoleUsers(ctx: Ctx<{ usernames: string[] }>) {
+  async replaceRoleUsers(ctx) {
     const { access } = siteContext(ctx);
     const role = await roleOf(ctx, ctx.params.role_slug ?? '');
     const users = await usersNamed(ctx, ctx.body.usernames);
@@ -255,7 +237,7 @@ export const roleOperations: Operations = {
     );
   },
 
-  async updateRoleUsers(ctx: Ctx<{ usernames: string[]; expires_at: string | null }>) {
+  async updateRoleUsers(ctx) {
     const { access } = siteContext(ctx);
     const expiresAt = expiryOf(ctx.deps, ctx.body.expires_at);
     const role = await roleOf(ctx, ctx.params.role_slug ?? '');
@@ -275,7 +257,7 @@ export const roleOperations: Operations = {
     );
   },
 
-  async removeRoleUsers(ctx: Ctx<{ usernames: string[] }>) {
+  async removeRoleUsers(ctx) {
     const { access } = siteContext(ctx);
     const role = await roleOf(ctx, ctx.params.role_slug ?? '');
     const users = await usersNamed(ctx, ctx.body.usernames);
@@ -292,14 +274,14 @@ export const roleOperations: Operations = {
     );
   },
 
-  async listUserRoles(ctx: Ctx<unknown, UserRolesQuery>) {
+  async listUserRoles(ctx) {
     const { access } = siteContext(ctx);
     const user = await pathUser(ctx);
     const roles = await userRoles(ctx.deps, access.site.slug, user.id, ctx.query);
     return ok(item('User roles retrieved successfully', roles));
   },
 
-  async addUserRoles(ctx: Ctx<{ role_slugs: string[]; expires_at?: string | null }>) {
+  async addUserRoles(ctx) {
     const { access } = siteContext(ctx);
     const expiresAt = expiryOf(ctx.deps, ctx.body.expires_at);
     const user = await pathUser(ctx);
@@ -321,7 +303,7 @@ export const roleOperations: Operations = {
     );
   },
 
-  async removeUserRoles(ctx: Ctx<{ role_slugs: string[] }>) {
+  async removeUserRoles(ctx) {
     const { access } = siteContext(ctx);
     const user = await pathUser(ctx);
     const { roles, missing } = await existingRoles(ctx.deps, access.site.slug, ctx.body.role_slugs);
@@ -339,16 +321,16 @@ export const roleOperations: Operations = {
     );
   },
 
-  async listRoleDescendants(ctx: Ctx) {
+  async listRoleDescendants(ctx) {
     return hierarchy(ctx, 'descendants');
   },
 
-  async listRoleAncestors(ctx: Ctx) {
+  async listRoleAncestors(ctx) {
     return hierarchy(ctx, 'ancestors');
   },
-};
+} satisfies TypedOperations<typeof roleRoutes>;
 
-async function siteRoleResponse(ctx: Ctx<unknown, unknown>, role: StoredSiteRole) {
+async function siteRoleResponse(ctx: Ctx, role: StoredSiteRole) {
   const site = siteContext(ctx).access.site.slug;
   const [catalog, apps] = await Promise.all([loadCatalog(ctx.deps.store, site), appsOf(ctx.deps, site)]);
   return siteRoleView(role, catalog, apps);

@@ -1,33 +1,11 @@
-import { passwordMaxLength, passwordMinLength } from '../auth/password-policy';
-import { pageQuery } from '../http/pagination';
+import { errors, json } from '../http/responses';
 import type { RouteDef } from '../http/route';
-import { slugMaxLength, slugPattern } from '../slug';
-import { sitePermissions } from './model';
-import { usernamePattern } from './users';
-
-const slug = { type: 'string', pattern: slugPattern, maxLength: slugMaxLength } as const;
-const name = { type: 'string', minLength: 1, maxLength: 100 } as const;
-const userId = { type: 'object', properties: { user_id: { type: 'integer', minimum: 1 } } } as const;
-
-export const newUserSchema = {
-  type: 'object',
-  required: ['email', 'password'],
-  properties: {
-    email: { type: 'string', format: 'email', maxLength: 254 },
-    username: { type: 'string', pattern: usernamePattern, minLength: 1, maxLength: 150 },
-    password: { type: 'string', minLength: passwordMinLength, maxLength: passwordMaxLength },
-    first_name: { type: 'string', maxLength: 150 },
-    last_name: { type: 'string', maxLength: 150 },
-    is_superuser: { type: 'boolean' },
-    is_active: { type: 'boolean' },
-  },
-  additionalProperties: false,
-} as const;
+import * as schemas from './schemas';
 
 const platform = { group: 'accounts', scope: 'platform' } as const;
 const site = { group: 'accounts', scope: 'site' } as const;
 
-export const accountRoutes: RouteDef[] = [
+export const accountRoutes = [
   {
     ...platform,
     operationId: 'getCurrentUser',
@@ -35,6 +13,7 @@ export const accountRoutes: RouteDef[] = [
     method: 'GET',
     path: '/api/cloud/users/me/',
     summary: 'The signed-in user',
+    responses: { 200: json('The signed-in user', schemas.user), ...errors(401) },
   },
   {
     ...platform,
@@ -43,7 +22,8 @@ export const accountRoutes: RouteDef[] = [
     method: 'GET',
     path: '/api/cloud/users/',
     summary: 'All users',
-    query: { type: 'object', properties: { ...pageQuery(20), search: { type: 'string' } } },
+    query: schemas.listUsersQuery,
+    responses: { 200: json('A page of users', schemas.linkedPageOf(schemas.user)), ...errors(400, 401, 403) },
   },
   {
     ...platform,
@@ -52,7 +32,8 @@ export const accountRoutes: RouteDef[] = [
     method: 'POST',
     path: '/api/cloud/users/',
     summary: 'Create a user',
-    body: newUserSchema,
+    body: schemas.newUserBody,
+    responses: { 201: json('The new user', schemas.user), ...errors(400, 401, 403) },
   },
   {
     ...platform,
@@ -61,7 +42,8 @@ export const accountRoutes: RouteDef[] = [
     method: 'GET',
     path: '/api/cloud/users/{user_id}/',
     summary: 'A user',
-    params: userId,
+    params: schemas.userIdParams,
+    responses: { 200: json('The user', schemas.user), ...errors(400, 401, 404) },
   },
   {
     ...platform,
@@ -70,19 +52,9 @@ export const accountRoutes: RouteDef[] = [
     method: 'PATCH',
     path: '/api/cloud/users/{user_id}/',
     summary: "Change a user's names, password or flags; one's own password needs current_password",
-    params: userId,
-    body: {
-      type: 'object',
-      properties: {
-        current_password: { type: 'string', minLength: 1, maxLength: 1024 },
-        password: newUserSchema.properties.password,
-        first_name: newUserSchema.properties.first_name,
-        last_name: newUserSchema.properties.last_name,
-        is_superuser: { type: 'boolean' },
-        is_active: { type: 'boolean' },
-      },
-      additionalProperties: false,
-    },
+    params: schemas.userIdParams,
+    body: schemas.userChangesBody,
+    responses: { 200: json('The changed user', schemas.user), ...errors(400, 401, 403, 404, 429) },
   },
   {
     ...platform,
@@ -91,7 +63,11 @@ export const accountRoutes: RouteDef[] = [
     method: 'GET',
     path: '/api/cloud/organizations/',
     summary: 'Organizations of the signed-in user (all for superusers)',
-    query: { type: 'object', properties: pageQuery(20) },
+    query: schemas.pagedQuery,
+    responses: {
+      200: json('A page of organizations', schemas.linkedPageOf(schemas.organization)),
+      ...errors(400, 401),
+    },
   },
   {
     ...platform,
@@ -100,12 +76,8 @@ export const accountRoutes: RouteDef[] = [
     method: 'POST',
     path: '/api/cloud/organizations/',
     summary: 'Create an organization; the caller becomes its owner',
-    body: {
-      type: 'object',
-      required: ['name'],
-      properties: { name, slug },
-      additionalProperties: false,
-    },
+    body: schemas.newOrganizationBody,
+    responses: { 201: json('The new organization', schemas.organization), ...errors(400, 401, 409) },
   },
   {
     ...platform,
@@ -114,6 +86,10 @@ export const accountRoutes: RouteDef[] = [
     method: 'GET',
     path: '/api/cloud/organizations/{org_slug}/',
     summary: 'An organization',
+    responses: {
+      200: json("The organization and the caller's role in it", schemas.organizationWithRole),
+      ...errors(401, 404),
+    },
   },
   {
     ...platform,
@@ -122,7 +98,11 @@ export const accountRoutes: RouteDef[] = [
     method: 'GET',
     path: '/api/cloud/organizations/{org_slug}/members/',
     summary: 'Members of an organization',
-    query: { type: 'object', properties: pageQuery(20) },
+    query: schemas.pagedQuery,
+    responses: {
+      200: json('A page of members', schemas.linkedPageOf(schemas.member)),
+      ...errors(400, 401, 404),
+    },
   },
   {
     ...platform,
@@ -132,18 +112,11 @@ export const accountRoutes: RouteDef[] = [
     path: '/api/cloud/organizations/{org_slug}/members/',
     summary:
       "Change a member's role; add an existing user or create one (superusers only: a check on the body)",
-    body: {
-      type: 'object',
-      properties: {
-        user_id: { type: 'integer', minimum: 1 },
-        email: newUserSchema.properties.email,
-        username: newUserSchema.properties.username,
-        password: newUserSchema.properties.password,
-        first_name: newUserSchema.properties.first_name,
-        last_name: newUserSchema.properties.last_name,
-        role: { type: 'string', enum: ['owner', 'admin', 'member'], default: 'member' },
-      },
-      additionalProperties: false,
+    body: schemas.memberBody,
+    responses: {
+      200: json("The member's new role", schemas.member),
+      201: json('The new account, now a member', schemas.member),
+      ...errors(400, 401, 403, 404, 409),
     },
   },
   {
@@ -153,11 +126,10 @@ export const accountRoutes: RouteDef[] = [
     method: 'POST',
     path: '/api/cloud/organizations/{org_slug}/transfer-ownership/',
     summary: 'Make a member the owner; the previous owner becomes an admin',
-    body: {
-      type: 'object',
-      required: ['user_id'],
-      properties: { user_id: { type: 'integer', minimum: 1 } },
-      additionalProperties: false,
+    body: schemas.transferBody,
+    responses: {
+      200: json("The organization and the caller's role now", schemas.organizationWithRole),
+      ...errors(400, 401, 403, 404, 409),
     },
   },
   {
@@ -167,7 +139,8 @@ export const accountRoutes: RouteDef[] = [
     method: 'GET',
     path: '/api/cloud/organizations/{org_slug}/sites/',
     summary: 'Sites of an organization',
-    query: { type: 'object', properties: pageQuery(20) },
+    query: schemas.pagedQuery,
+    responses: { 200: json('A page of sites', schemas.linkedPageOf(schemas.site)), ...errors(400, 401, 404) },
   },
   {
     ...platform,
@@ -176,7 +149,8 @@ export const accountRoutes: RouteDef[] = [
     method: 'POST',
     path: '/api/cloud/organizations/{org_slug}/sites/',
     summary: 'Create a site (tenant) in an organization',
-    body: { type: 'object', required: ['name'], properties: { name, slug }, additionalProperties: false },
+    body: schemas.newSiteBody,
+    responses: { 201: json('The new site', schemas.site), ...errors(400, 401, 403, 404, 409) },
   },
   {
     ...platform,
@@ -185,6 +159,10 @@ export const accountRoutes: RouteDef[] = [
     method: 'GET',
     path: '/api/cloud/organizations/{org_slug}/sites/{site_slug}/permissions/',
     summary: 'Who holds which permissions on a site',
+    responses: {
+      200: json('The permission grants of the site', { type: 'array', items: schemas.sitePermissionGrant }),
+      ...errors(401, 403, 404),
+    },
   },
   {
     ...platform,
@@ -193,18 +171,11 @@ export const accountRoutes: RouteDef[] = [
     method: 'PUT',
     path: '/api/cloud/organizations/{org_slug}/sites/{site_slug}/permissions/{user_id}/',
     summary: "Replace a member's permissions on a site",
-    params: userId,
-    body: {
-      type: 'object',
-      required: ['permissions'],
-      properties: {
-        permissions: {
-          type: 'array',
-          uniqueItems: true,
-          items: { type: 'string', enum: [...sitePermissions] },
-        },
-      },
-      additionalProperties: false,
+    params: schemas.userIdParams,
+    body: schemas.sitePermissionsBody,
+    responses: {
+      200: json("The member's permissions now", schemas.sitePermissionGrant),
+      ...errors(400, 401, 403, 404),
     },
   },
   {
@@ -214,7 +185,11 @@ export const accountRoutes: RouteDef[] = [
     method: 'GET',
     path: '/api/apps/',
     summary: 'Apps of the site',
-    query: { type: 'object', properties: pageQuery(20) },
+    query: schemas.pagedQuery,
+    responses: {
+      200: json('A page of apps', schemas.linkedPageOf(schemas.app)),
+      ...errors(400, 401, 403, 404),
+    },
   },
   {
     ...site,
@@ -223,12 +198,8 @@ export const accountRoutes: RouteDef[] = [
     method: 'POST',
     path: '/api/apps/',
     summary: 'Create an app in the site',
-    body: {
-      type: 'object',
-      required: ['name'],
-      properties: { name, slug, description: { type: 'string', maxLength: 1000 } },
-      additionalProperties: false,
-    },
+    body: schemas.newAppBody,
+    responses: { 201: json('The new app', schemas.app), ...errors(400, 401, 403, 404, 409) },
   },
   {
     ...site,
@@ -237,5 +208,6 @@ export const accountRoutes: RouteDef[] = [
     method: 'GET',
     path: '/api/apps/{app_slug}/',
     summary: 'An app of the site',
+    responses: { 200: json('The app', schemas.app), ...errors(400, 401, 403, 404) },
   },
-];
+] as const satisfies readonly RouteDef[];

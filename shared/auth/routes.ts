@@ -1,16 +1,8 @@
+import { errors, json } from '../http/responses';
 import type { RouteDef } from '../http/route';
+import { credentialsBody, jwkSet, refreshBody, tokenPair } from './schemas';
 
-const credentials = {
-  type: 'object',
-  required: ['username', 'password'],
-  properties: {
-    username: { type: 'string', minLength: 1, maxLength: 254 },
-    password: { type: 'string', minLength: 1, maxLength: 1024 },
-  },
-  additionalProperties: false,
-} as const;
-
-export const authRoutes: RouteDef[] = [
+export const authRoutes = [
   {
     operationId: 'obtainToken',
     method: 'POST',
@@ -19,7 +11,11 @@ export const authRoutes: RouteDef[] = [
     permission: 'public',
     scope: 'platform',
     summary: 'JWT login: username (or e-mail) and password for an access and a refresh token',
-    body: credentials,
+    body: credentialsBody,
+    responses: {
+      200: json('An access and a refresh token', tokenPair),
+      ...errors(400, 401, 429),
+    },
   },
   {
     operationId: 'refreshToken',
@@ -29,11 +25,10 @@ export const authRoutes: RouteDef[] = [
     permission: 'public',
     scope: 'platform',
     summary: 'A new access token for a refresh token',
-    body: {
-      type: 'object',
-      required: ['refresh'],
-      properties: { refresh: { type: 'string', minLength: 1, maxLength: 4096 } },
-      additionalProperties: false,
+    body: refreshBody,
+    responses: {
+      200: json('A new access token and the refresh token that replaces the one presented', tokenPair),
+      ...errors(400, 401),
     },
   },
   {
@@ -44,5 +39,6 @@ export const authRoutes: RouteDef[] = [
     permission: 'public',
     scope: 'platform',
     summary: 'The public keys that verify the platform JWTs',
+    responses: { 200: json('The JSON Web Key Set', jwkSet) },
   },
-];
+] as const satisfies readonly RouteDef[];

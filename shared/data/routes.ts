@@ -1,5 +1,7 @@
+import { empty, errors, json } from '../http/responses';
 import type { RouteDef } from '../http/route';
 import { fieldJson, indexJson, tableSchemaJson } from './schema-json';
+import * as schemas from './schemas';
 
 /** Records per page of `GET .../data/`: the default and the largest a client may ask for. */
 export const recordPage = { defaultSize: 100, maxSize: 1000, maxPage: 1_000_000 } as const;
@@ -22,7 +24,7 @@ const paging = {
 } as const;
 
 /** Data tables: table schemas and records (doc 3; table schema management: docs/data-tables.md). */
-export const dataRoutes: RouteDef[] = [
+export const dataRoutes = [
   {
     ...route,
     operationId: 'listDataTables',
@@ -30,6 +32,7 @@ export const dataRoutes: RouteDef[] = [
     method: 'GET',
     path: `${tables}/`,
     summary: 'The data tables of an app',
+    responses: { 200: json('The tables of the app', schemas.tableList), ...errors(400, 401, 403, 404) },
   },
   {
     ...route,
@@ -48,6 +51,10 @@ export const dataRoutes: RouteDef[] = [
       },
       additionalProperties: false,
     },
+    responses: {
+      201: json('The new table', schemas.dataOf(schemas.tableView)),
+      ...errors(400, 401, 403, 404, 409),
+    },
   },
   {
     ...route,
@@ -56,6 +63,10 @@ export const dataRoutes: RouteDef[] = [
     method: 'GET',
     path: `${tables}/{name}/`,
     summary: 'A data table and its schema',
+    responses: {
+      200: json('The table and its schema', schemas.dataOf(schemas.tableView)),
+      ...errors(400, 401, 403, 404),
+    },
   },
   {
     ...route,
@@ -70,6 +81,10 @@ export const dataRoutes: RouteDef[] = [
       properties: { description: { type: 'string', maxLength: 2000 } },
       additionalProperties: false,
     },
+    responses: {
+      200: json('The changed table', schemas.dataOf(schemas.tableView)),
+      ...errors(400, 401, 403, 404),
+    },
   },
   {
     ...route,
@@ -78,6 +93,7 @@ export const dataRoutes: RouteDef[] = [
     method: 'DELETE',
     path: `${tables}/{name}/`,
     summary: 'Drop a data table and its records',
+    responses: { 204: empty('The table and its records are gone'), ...errors(400, 401, 403, 404, 409) },
   },
   {
     ...route,
@@ -87,6 +103,10 @@ export const dataRoutes: RouteDef[] = [
     path: `${tables}/{name}/fields/`,
     summary: 'Add a field to a data table',
     body: fieldJson,
+    responses: {
+      201: json('The table with its new field', schemas.dataOf(schemas.tableView)),
+      ...errors(400, 401, 403, 404, 409, 422),
+    },
   },
   {
     ...route,
@@ -95,6 +115,10 @@ export const dataRoutes: RouteDef[] = [
     method: 'DELETE',
     path: `${tables}/{name}/fields/{field}/`,
     summary: 'Drop a field and its values',
+    responses: {
+      200: json('The table without the field', schemas.dataOf(schemas.tableView)),
+      ...errors(400, 401, 403, 404, 409),
+    },
   },
   {
     ...route,
@@ -104,6 +128,10 @@ export const dataRoutes: RouteDef[] = [
     path: `${tables}/{name}/indexes/`,
     summary: 'Add an index, unique or not',
     body: indexJson,
+    responses: {
+      201: json('The table with its new index', schemas.dataOf(schemas.tableView)),
+      ...errors(400, 401, 403, 404, 409, 422),
+    },
   },
   {
     ...route,
@@ -112,6 +140,10 @@ export const dataRoutes: RouteDef[] = [
     method: 'DELETE',
     path: `${tables}/{name}/indexes/{index}/`,
     summary: 'Drop an index',
+    responses: {
+      200: json('The table without the index', schemas.dataOf(schemas.tableView)),
+      ...errors(400, 401, 403, 404),
+    },
   },
   {
     ...route,
@@ -121,6 +153,7 @@ export const dataRoutes: RouteDef[] = [
     path: `${data}/`,
     summary: 'Records matching equality filters, a page at a time',
     query: { type: 'object', properties: { ...paging, ...visibility } },
+    responses: { 200: json('A page of records', schemas.recordPageBody), ...errors(400, 401, 403, 404) },
   },
   {
     ...route,
@@ -130,6 +163,10 @@ export const dataRoutes: RouteDef[] = [
     path: `${data}/`,
     summary: 'Create a record, or several from an array, all or nothing',
     body: recordBody,
+    responses: {
+      201: json('The new record, or the new records', schemas.createdRecords),
+      ...errors(400, 401, 403, 404, 409, 422),
+    },
   },
   {
     ...route,
@@ -141,6 +178,10 @@ export const dataRoutes: RouteDef[] = [
       'Change records: an array of objects each with its key, or one object applied to the records the filters match',
     query: { type: 'object', properties: visibility },
     body: recordBody,
+    responses: {
+      200: json('The changed records', schemas.updatedRecords),
+      ...errors(400, 401, 403, 404, 409, 422),
+    },
   },
   {
     ...route,
@@ -153,6 +194,7 @@ export const dataRoutes: RouteDef[] = [
       type: 'object',
       properties: { hard_delete: flag, filter: { type: 'string' }, ids: { type: ['string', 'array'] } },
     },
+    responses: { 200: json('How many records were deleted', schemas.deleted), ...errors(400, 401, 403, 404) },
   },
   {
     ...route,
@@ -163,6 +205,11 @@ export const dataRoutes: RouteDef[] = [
     summary: 'Create or update records by the values of unique fields',
     query: { type: 'object', required: ['unique_fields'], properties: { unique_fields: {} } },
     body: recordBody,
+    responses: {
+      200: json('Every record existed and was updated', schemas.upserted),
+      201: json('At least one record was created', schemas.upserted),
+      ...errors(400, 401, 403, 404, 409, 422),
+    },
   },
   {
     ...route,
@@ -172,6 +219,7 @@ export const dataRoutes: RouteDef[] = [
     path: `${data}/{id}/`,
     summary: 'One record',
     query: { type: 'object', properties: { include_deleted: flag } },
+    responses: { 200: json('The record', schemas.dataOf(schemas.record)), ...errors(400, 401, 403, 404) },
   },
   {
     ...route,
@@ -182,6 +230,10 @@ export const dataRoutes: RouteDef[] = [
     summary: 'Change some fields of a record',
     query: { type: 'object', properties: { include_deleted: flag } },
     body: { type: 'object' },
+    responses: {
+      200: json('The changed record', schemas.dataOf(schemas.record)),
+      ...errors(400, 401, 403, 404, 409, 422),
+    },
   },
   {
     ...route,
@@ -191,5 +243,6 @@ export const dataRoutes: RouteDef[] = [
     path: `${data}/{id}/`,
     summary: 'Delete a record: soft when the table has is_deleted, unless hard_delete',
     query: { type: 'object', properties: { hard_delete: flag } },
+    responses: { 204: empty('The record is deleted (or marked deleted)'), ...errors(400, 401, 403, 404) },
   },
-];
+] as const satisfies readonly RouteDef[];

@@ -6,13 +6,18 @@ import type { SiteAccess } from '../policy/policy';
 import type { GroupName, RouteDef } from './route';
 
 /** What an operation gets: validated input, the authenticated user and, for site routes, the site access. */
-export interface RequestContext<Body = unknown, Query = Record<string, unknown>> {
+export interface RequestContext<
+  Body = unknown,
+  Query = Record<string, unknown>,
+  Params = Record<string, string>,
+> {
   readonly deps: Deps;
   /** The request's logger: every line carries the request id. */
   readonly log: Logger;
   readonly route: RouteDef;
   readonly requestId: string;
-  readonly params: Record<string, string>;
+  /** Path parameters; those with a schema are coerced to its type. */
+  readonly params: Params;
   /** Query parameters after validation and coercion. */
   readonly query: Query;
   /** The raw query string, for parameters that repeat or are open-ended (filters). */
@@ -31,7 +36,11 @@ export interface RequestContext<Body = unknown, Query = Record<string, unknown>>
 }
 
 /** A site-scoped context: the site has been resolved. */
-export type SiteContext<Body = unknown, Query = Record<string, unknown>> = RequestContext<Body, Query> & {
+export type SiteContext<
+  Body = unknown,
+  Query = Record<string, unknown>,
+  Params = Record<string, string>,
+> = RequestContext<Body, Query, Params> & {
   readonly access: SiteAccess;
 };
 
@@ -44,7 +53,7 @@ export interface HttpResult {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: operations narrow their own body and query types.
-export type Operation = (ctx: RequestContext<any, any>) => Promise<HttpResult>;
+export type Operation = (ctx: RequestContext<any, any, any>) => Promise<HttpResult>;
 
 /** The operations of one endpoint group, keyed by operationId. */
 export type Operations = Readonly<Record<string, Operation>>;
@@ -56,13 +65,13 @@ export const created = (body: unknown): HttpResult => ({ status: 201, body });
 export const noContent = (): HttpResult => ({ status: 204 });
 
 /** The site of a site-scoped route; a route-table error otherwise. */
-export function siteContext<B, Q>(ctx: RequestContext<B, Q>): SiteContext<B, Q> {
+export function siteContext<B, Q, P>(ctx: RequestContext<B, Q, P>): SiteContext<B, Q, P> {
   if (!ctx.access) throw new Error(`Route ${ctx.route.operationId} is not site-scoped`);
-  return ctx as SiteContext<B, Q>;
+  return ctx as SiteContext<B, Q, P>;
 }
 
 /** The authenticated user of a bearer route. */
-export function currentUser(ctx: RequestContext<unknown, unknown>): User {
+export function currentUser(ctx: RequestContext<unknown, unknown, unknown>): User {
   if (!ctx.user) throw new Error(`Route ${ctx.route.operationId} has no authenticated user`);
   return ctx.user;
 }

@@ -1,5 +1,6 @@
 import { describePermission } from '../policy/permissions';
-import type { JsonSchema, RouteDef } from './route';
+import { envelopeSchemas, isErrorStatus } from './responses';
+import type { JsonSchema, ResponseDef, RouteDef } from './route';
 import { groups } from './routes';
 
 function parameters(route: RouteDef) {
@@ -14,6 +15,41 @@ function parameters(route: RouteDef) {
     ([name, schema]) => ({ name, in: 'query', required: false, schema }),
   );
   return [...path, ...query];
+}
+
+const retryAfter = {
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
+};
+
+/** One response object: the declared body, or for an error status a reference to the group's envelope. */
+function responseObject(route: RouteDef, status: number, response: ResponseDef): Record<string, unknown> {
+  const schema =
+    response.schema ??
+    (isErrorStatus(status)
+      ? { $ref: `#/components/schemas/${envelopeSchemas[groups[route.group].envelope].name}` }
+      : undefined);
+  return {
+    description: response.description,
+    ...(status === 429 ? { headers: retryAfter } : {}),
+    ...(schema ? { content: { [response.contentType ?? 'application/json']: { schema } } } : {}),
+  };
+}
+
+function responses(route: RouteDef): Record<string, unknown> {
+  const declared = Object.entries(route.responses ?? {});
+  if (declared.length === 0)
+    return { default: { description: 'See the specification of the endpoint group' } };
+  return Object.fromEntries(
+    declared.map(([status, response]) => [status, responseObject(route, Number(status), response)]),
+  );
+}
+
+/** The error envelopes of the groups, one schema component per style. */
+function envelopeComponents(): Record<string, JsonSchema> {
+  const styles = new Set(Object.values(groups).map((group) => group.envelope));
+  return Object.fromEntries(
+    [...styles].map((style) => [envelopeSchemas[style].name, envelopeSchemas[style].schema]),
+  );
 }
 
 /** The OpenAPI 3.1 document of the API, generated from the route table. */
@@ -45,7 +81,7 @@ export function openApiDocument(routes: readonly RouteDef[], serverUrl = '/'): R
       ...(route.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } }
         : {}),
-      responses: { default: { description: 'See the specification of the endpoint group' } },
+      responses: responses(route),
     };
     paths[route.path] = operations;
   }
@@ -54,7 +90,10 @@ export function openApiDocument(routes: readonly RouteDef[], serverUrl = '/'): R
     info: { title: 'Platform API', version: '1.0.0' },
     servers: [{ url: serverUrl }],
     tags: Object.values(groups).map((group) => ({ name: group.name, description: group.description })),
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    components: {
+      schemas: envelopeComponents(),
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    },
     security: [{ bearer: [] }],
     paths,
   };

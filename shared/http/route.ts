@@ -32,7 +32,21 @@ export interface RouteDef {
   readonly query?: JsonSchema;
   /** JSON Schema of the path parameters. */
   readonly params?: JsonSchema;
+  /** Every response the route can give, by status: the success bodies and the error statuses (responses.ts). */
+  readonly responses?: Responses;
 }
+
+/** One response of a route: a JSON body's schema, or another content type; error statuses use the group's envelope. */
+export interface ResponseDef {
+  readonly description: string;
+  /** JSON Schema of the body; absent for an error status (its body is the group's error envelope) and for 204. */
+  readonly schema?: JsonSchema;
+  /** The body's media type when it is not JSON (the explorer's HTML, scripts and images). */
+  readonly contentType?: string;
+}
+
+/** A route's responses by HTTP status. */
+export type Responses = Readonly<Record<number, ResponseDef>>;
 
 export interface GroupDef {
   readonly name: GroupName;

@@ -1,7 +1,9 @@
+import { errors, json } from '../http/responses';
 import type { RouteDef } from '../http/route';
+import * as schemas from './schemas';
 
 /** The platform's own description and health: public, not tied to a site. */
-export const metaRoutes: RouteDef[] = [
+export const metaRoutes = [
   {
     operationId: 'openApiDocument',
     method: 'GET',
@@ -10,6 +12,7 @@ export const metaRoutes: RouteDef[] = [
     permission: 'public',
     scope: 'platform',
     summary: 'The OpenAPI document of this API, generated from the route table',
+    responses: { 200: json('The OpenAPI 3.1 document', schemas.openApiDocument) },
   },
   {
     operationId: 'openApiDocumentAlias',
@@ -19,6 +22,7 @@ export const metaRoutes: RouteDef[] = [
     permission: 'public',
     scope: 'platform',
     summary: 'The OpenAPI document of this API (same as /ninja-openapi.json)',
+    responses: { 200: json('The OpenAPI 3.1 document', schemas.openApiDocument) },
   },
   {
     operationId: 'apiExplorer',
@@ -28,6 +32,7 @@ export const metaRoutes: RouteDef[] = [
     permission: 'public',
     scope: 'platform',
     summary: 'An interactive explorer of the API (Swagger UI)',
+    responses: { 200: { description: 'The explorer page', schema: schemas.text, contentType: 'text/html' } },
   },
   {
     operationId: 'apiExplorerAsset',
@@ -41,6 +46,10 @@ export const metaRoutes: RouteDef[] = [
       type: 'object',
       properties: { asset: { type: 'string', minLength: 1, maxLength: 100 } },
     },
+    responses: {
+      200: { description: 'The asset, with its own content type', schema: schemas.text, contentType: '*/*' },
+      ...errors(400, 404),
+    },
   },
   {
     operationId: 'health',
@@ -50,5 +59,9 @@ export const metaRoutes: RouteDef[] = [
     permission: 'public',
     scope: 'platform',
     summary: 'Whether the stores are reachable, and the version of the platform',
+    responses: {
+      200: json('Every store is reachable', schemas.healthReport),
+      503: json('A store is unreachable', schemas.healthReport),
+    },
   },
-];
+] as const satisfies readonly RouteDef[];

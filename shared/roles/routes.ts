@@ -1,10 +1,11 @@
+import { errors, json } from '../http/responses';
 import type { RouteDef } from '../http/route';
 import * as schemas from './schemas';
 
 const site = { group: 'roles', scope: 'site' } as const;
 
 /** Application roles, site roles, memberships and the role hierarchy (doc 2; permissions in docs/roles.md). */
-export const roleRoutes: RouteDef[] = [
+export const roleRoutes = [
   {
     ...site,
     operationId: 'listAppRoles',
@@ -13,6 +14,10 @@ export const roleRoutes: RouteDef[] = [
     path: '/api/app/{app_slug}/roles',
     summary: 'Application roles of an app',
     query: schemas.listAppRolesQuery,
+    responses: {
+      200: json('A page of application roles', schemas.listOf(schemas.appRole)),
+      ...errors(400, 401, 403, 404),
+    },
   },
   {
     ...site,
@@ -22,6 +27,10 @@ export const roleRoutes: RouteDef[] = [
     path: '/api/app/{app_slug}/roles',
     summary: 'Create an application role',
     body: schemas.createAppRoleBody,
+    responses: {
+      201: json('The new application role', schemas.itemOf(schemas.appRole)),
+      ...errors(400, 401, 403, 404, 409),
+    },
   },
   {
     ...site,
@@ -30,6 +39,10 @@ export const roleRoutes: RouteDef[] = [
     method: 'GET',
     path: '/api/app/{app_slug}/roles/{role_slug}',
     summary: 'An application role',
+    responses: {
+      200: json('The application role', schemas.itemOf(schemas.appRole)),
+      ...errors(400, 401, 403, 404),
+    },
   },
   {
     ...site,
@@ -39,6 +52,10 @@ export const roleRoutes: RouteDef[] = [
     path: '/api/app/{app_slug}/roles/{role_slug}',
     summary: "Change an application role's description or parent; the name is immutable",
     body: schemas.updateAppRoleBody,
+    responses: {
+      200: json('The changed application role', schemas.itemOf(schemas.appRole)),
+      ...errors(400, 401, 403, 404, 409),
+    },
   },
   {
     ...site,
@@ -48,6 +65,10 @@ export const roleRoutes: RouteDef[] = [
     path: '/api/app/{app_slug}/roles/{role_slug}',
     summary: 'Delete an application role, with its descendants or re-parenting its children',
     query: schemas.deleteAppRoleQuery,
+    responses: {
+      200: json('What was deleted and which children moved', schemas.action),
+      ...errors(400, 401, 403, 404, 409),
+    },
   },
   {
     ...site,
@@ -57,6 +78,10 @@ export const roleRoutes: RouteDef[] = [
     path: '/api/roles/',
     summary: 'Site roles',
     query: schemas.listSiteRolesQuery,
+    responses: {
+      200: json('A page of site roles', schemas.listOf(schemas.siteRole)),
+      ...errors(400, 401, 403, 404),
+    },
   },
   {
     ...site,
@@ -66,6 +91,10 @@ export const roleRoutes: RouteDef[] = [
     path: '/api/roles/',
     summary: 'Create a site role bundling application roles',
     body: schemas.createSiteRoleBody,
+    responses: {
+      201: json('The new site role', schemas.itemOf(schemas.siteRole)),
+      ...errors(400, 401, 403, 404, 409),
+    },
   },
   {
     ...site,
@@ -74,6 +103,10 @@ export const roleRoutes: RouteDef[] = [
     method: 'GET',
     path: '/api/roles/{slug}',
     summary: 'A site role',
+    responses: {
+      200: json('The site role', schemas.itemOf(schemas.siteRole)),
+      ...errors(400, 401, 403, 404),
+    },
   },
   {
     ...site,
@@ -83,6 +116,10 @@ export const roleRoutes: RouteDef[] = [
     path: '/api/roles/{slug}',
     summary: 'Rename a site role or replace its application roles',
     body: schemas.updateSiteRoleBody,
+    responses: {
+      200: json('The changed site role', schemas.itemOf(schemas.siteRole)),
+      ...errors(400, 401, 403, 404, 409),
+    },
   },
   {
     ...site,
@@ -91,6 +128,7 @@ export const roleRoutes: RouteDef[] = [
     method: 'DELETE',
     path: '/api/roles/{slug}',
     summary: 'Delete a site role and its memberships',
+    responses: { 200: json('The site role is deleted', schemas.message), ...errors(400, 401, 403, 404) },
   },
   {
     ...site,
@@ -100,6 +138,10 @@ export const roleRoutes: RouteDef[] = [
     path: '/api/assign/roles',
     summary: 'Assign roles to users in bulk',
     body: schemas.assignBody,
+    responses: {
+      200: json('Every pair assigned, or a partial success naming the failures', schemas.bulkOutcome),
+      ...errors(400, 401, 403, 404),
+    },
   },
   {
     ...site,
@@ -109,6 +151,10 @@ export const roleRoutes: RouteDef[] = [
     path: '/api/revoke/roles',
     summary: 'Revoke roles from users in bulk',
     body: schemas.revokeBody,
+    responses: {
+      200: json('Every pair revoked, or a partial success naming the failures', schemas.bulkOutcome),
+      ...errors(400, 401, 403, 404),
+    },
   },
   {
     ...site,
@@ -118,6 +164,10 @@ export const roleRoutes: RouteDef[] = [
     path: '/api/roles/{role_slug}/users',
     summary: 'Users holding a role',
     query: schemas.listRoleUsersQuery,
+    responses: {
+      200: json('The users holding the role', schemas.listOf(schemas.holder)),
+      ...errors(400, 401, 403, 404),
+    },
   },
   {
     ...site,
@@ -127,6 +177,7 @@ export const roleRoutes: RouteDef[] = [
     path: '/api/roles/{role_slug}/users',
     summary: 'Assign a role to users',
     body: schemas.roleUsersBody,
+    responses: { 200: json('How many users were assigned', schemas.action), ...errors(400, 401, 403, 404) },
   },
   {
     ...site,
@@ -136,6 +187,10 @@ export const roleRoutes: RouteDef[] = [
     path: '/api/roles/{role_slug}/users',
     summary: 'Replace the users holding a role',
     body: schemas.roleUsersBody,
+    responses: {
+      200: json('How many users were added, kept and removed', schemas.action),
+      ...errors(400, 401, 403, 404),
+    },
   },
   {
     ...site,
@@ -145,6 +200,10 @@ export const roleRoutes: RouteDef[] = [
     path: '/api/roles/{role_slug}/users',
     summary: "Change the expiry of users' memberships of a role",
     body: schemas.roleUsersExpiryBody,
+    responses: {
+      200: json('The new expiry of the memberships', schemas.action),
+      ...errors(400, 401, 403, 404),
+    },
   },
   {
     ...site,
@@ -154,6 +213,7 @@ export const roleRoutes: RouteDef[] = [
     path: '/api/roles/{role_slug}/users',
     summary: 'Remove a role from users',
     body: schemas.removeRoleUsersBody,
+    responses: { 200: json('How many users lost the role', schemas.action), ...errors(400, 401, 403, 404) },
   },
   {
     ...site,
@@ -163,6 +223,10 @@ export const roleRoutes: RouteDef[] = [
     path: '/api/users/{username}/roles',
     summary: "A user's roles; `me` for the signed-in user",
     query: schemas.listUserRolesQuery,
+    responses: {
+      200: json("The user's roles by kind", schemas.itemOf(schemas.userRoles)),
+      ...errors(400, 401, 403, 404),
+    },
   },
   {
     ...site,
@@ -172,6 +236,7 @@ export const roleRoutes: RouteDef[] = [
     path: '/api/users/{username}/roles',
     summary: 'Assign roles to a user',
     body: schemas.assignUserRolesBody,
+    responses: { 200: json('How many roles were assigned', schemas.action), ...errors(400, 401, 403, 404) },
   },
   {
     ...site,
@@ -181,6 +246,7 @@ export const roleRoutes: RouteDef[] = [
     path: '/api/users/{username}/roles',
     summary: 'Remove roles from a user',
     body: schemas.removeUserRolesBody,
+    responses: { 200: json('How many roles were removed', schemas.action), ...errors(400, 401, 403, 404) },
   },
   {
     ...site,
@@ -189,6 +255,10 @@ export const roleRoutes: RouteDef[] = [
     method: 'GET',
     path: '/api/roles/{role_slug}/descendants',
     summary: 'Every application role below a role',
+    responses: {
+      200: json('The application roles below the role', schemas.listOf(schemas.roleRef)),
+      ...errors(400, 401, 403, 404),
+    },
   },
   {
     ...site,
@@ -197,5 +267,9 @@ export const roleRoutes: RouteDef[] = [
     method: 'GET',
     path: '/api/roles/{role_slug}/ancestors',
     summary: 'Every application role above a role',
+    responses: {
+      200: json('The application roles above the role', schemas.listOf(schemas.roleRef)),
+      ...errors(400, 401, 403, 404),
+    },
   },
-];
+] as const satisfies readonly RouteDef[];

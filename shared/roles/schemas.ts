@@ -15,7 +15,7 @@ const description = { type: 'string', maxLength: limits.descriptionLength } as c
 const slug = { type: 'string', minLength: 1, maxLength: 300 } as const;
 const username = { type: 'string', minLength: 1, maxLength: 254 } as const;
 const expiresAt = { type: ['string', 'null'], format: 'date-time' } as const;
-const list = (items: object, minItems = 0) =>
+const list = <const S extends object>(items: S, minItems = 0) =>
   ({ type: 'array', items, minItems, maxItems: limits.perRequest }) as const;
 
 export const createAppRoleBody = {
@@ -142,3 +142,150 @@ export const listUserRolesQuery = {
     },
   },
 } as const;
+
+// Responses: the representations and envelopes of doc 2 (shared/roles/views.ts).
+
+const dateTime = { type: 'string', format: 'date-time' } as const;
+
+export const roleRef = {
+  type: 'object',
+  required: ['name', 'slug'],
+  properties: { name: { type: 'string' }, slug: { type: 'string' } },
+  additionalProperties: false,
+} as const;
+
+export const appRole = {
+  type: 'object',
+  required: [
+    'id',
+    'name',
+    'slug',
+    'description',
+    'is_parent',
+    'app_id',
+    'app_name',
+    'app_slug',
+    'parent_id',
+    'parent_role_slug',
+    'created_at',
+    'updated_at',
+  ],
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    slug: { type: 'string' },
+    description: { type: 'string' },
+    is_parent: { type: 'boolean' },
+    app_id: { type: 'integer' },
+    app_name: { type: 'string' },
+    app_slug: { type: 'string' },
+    parent_id: { type: ['integer', 'null'] },
+    parent_role_slug: { type: ['string', 'null'] },
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+  additionalProperties: false,
+} as const;
+
+export const siteRole = {
+  type: 'object',
+  required: ['id', 'name', 'slug', 'description', 'created_at', 'updated_at', 'app_roles'],
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    slug: { type: 'string' },
+    description: { type: 'string' },
+    created_at: dateTime,
+    updated_at: dateTime,
+    app_roles: { type: 'array', items: appRole },
+  },
+  additionalProperties: false,
+} as const;
+
+export const holder = {
+  type: 'object',
+  required: ['username', 'email', 'first_name', 'last_name'],
+  properties: {
+    username: { type: 'string' },
+    email: { type: 'string' },
+    first_name: { type: 'string' },
+    last_name: { type: 'string' },
+  },
+  additionalProperties: false,
+} as const;
+
+export const userRoles = {
+  type: 'object',
+  required: ['app_roles', 'site_roles'],
+  properties: { app_roles: { type: 'array', items: roleRef }, site_roles: { type: 'array', items: roleRef } },
+  additionalProperties: false,
+} as const;
+
+/** Single item: `{status, message, data}`. */
+export function itemOf<const S extends object>(data: S) {
+  return {
+    type: 'object',
+    required: ['status', 'message', 'data'],
+    properties: { status: { const: 'success' }, message: { type: 'string' }, data },
+    additionalProperties: false,
+  } as const;
+}
+
+/** List: `{status, message, data, total}`; `total` counts every match, not only this page. */
+export function listOf<const S extends object>(item: S) {
+  return {
+    type: 'object',
+    required: ['status', 'message', 'data', 'total'],
+    properties: {
+      status: { const: 'success' },
+      message: { type: 'string' },
+      data: { type: 'array', items: item },
+      total: { type: 'integer', minimum: 0 },
+    },
+    additionalProperties: false,
+  } as const;
+}
+
+/** Action: `{message, detail}`. */
+export const action = {
+  type: 'object',
+  required: ['message', 'detail'],
+  properties: { message: { type: 'string' }, detail: { type: 'string' } },
+  additionalProperties: false,
+} as const;
+
+export const message = {
+  type: 'object',
+  required: ['message'],
+  properties: { message: { type: 'string' } },
+  additionalProperties: false,
+} as const;
+
+/** A bulk request of which some pairs failed: the others were applied. */
+export const partialSuccess = {
+  type: 'object',
+  required: ['status', 'message', 'data'],
+  properties: {
+    status: { const: 'partial_success' },
+    message: { type: 'string' },
+    data: {
+      type: 'object',
+      required: ['failures'],
+      properties: {
+        failures: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['username', 'role', 'error'],
+            properties: { username: { type: 'string' }, role: { type: 'string' }, error: { type: 'string' } },
+            additionalProperties: false,
+          },
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export const bulkOutcome = { anyOf: [message, partialSuccess] } as const;

@@ -1,0 +1,87 @@
+/** Response schemas of the data group (doc 3). Records are loose: their fields are the tenant's table schema. */
+
+const dateTime = { type: 'string', format: 'date-time' } as const;
+
+/** A record: `id` and the system fields, then whatever the table's schema declares. */
+export const record = { type: 'object', additionalProperties: true } as const;
+
+export const tableView = {
+  type: 'object',
+  required: ['name', 'app', 'description', 'schema', 'version', 'created_at', 'updated_at'],
+  properties: {
+    name: { type: 'string' },
+    app: { type: 'string' },
+    description: { type: 'string' },
+    schema: { type: 'object', required: ['fields'], additionalProperties: true },
+    version: { type: 'integer' },
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+  additionalProperties: false,
+} as const;
+
+/** `{data}`: one table or record. */
+export function dataOf<const S extends object>(data: S) {
+  return { type: 'object', required: ['data'], properties: { data }, additionalProperties: false } as const;
+}
+
+export const tableList = {
+  type: 'object',
+  required: ['data', 'total'],
+  properties: { data: { type: 'array', items: tableView }, total: { type: 'integer', minimum: 0 } },
+  additionalProperties: false,
+} as const;
+
+export const recordPageBody = {
+  type: 'object',
+  required: ['data', 'total', 'page', 'page_size'],
+  properties: {
+    data: { type: 'array', items: record },
+    total: { type: 'integer', minimum: 0 },
+    page: { type: 'integer', minimum: 1 },
+    page_size: { type: 'integer', minimum: 1 },
+  },
+  additionalProperties: false,
+} as const;
+
+const records = { type: 'array', items: record } as const;
+
+/** One record: the spec's `{status, message, data}`; an array: `{data: [...]}`. */
+export const createdRecords = {
+  anyOf: [
+    {
+      type: 'object',
+      required: ['status', 'message', 'data'],
+      properties: { status: { const: 'success' }, message: { type: 'string' }, data: record },
+      additionalProperties: false,
+    },
+    dataOf(records),
+  ],
+} as const;
+
+/** By keys: `{data: [...]}`; by filters: `{data: [...], total}`. */
+export const updatedRecords = {
+  type: 'object',
+  required: ['data'],
+  properties: { data: records, total: { type: 'integer', minimum: 0 } },
+  additionalProperties: false,
+} as const;
+
+/** For one record, `data` and `created` are single; for an array, arrays in the request's order. */
+export const upserted = {
+  type: 'object',
+  required: ['data', 'created'],
+  properties: {
+    data: { anyOf: [record, records] },
+    created: { anyOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'boolean' } }] },
+  },
+  additionalProperties: false,
+} as const;
+
+/** How many records were deleted; by `ids`, also which. */
+export const deleted = {
+  type: 'object',
+  required: ['deleted'],
+  properties: { deleted: { type: 'integer', minimum: 0 }, ids: { type: 'array' } },
+  additionalProperties: false,
+} as const;
