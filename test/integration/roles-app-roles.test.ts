@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/client';
+import { strictClock } from '../support/clock';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, type Tenant } from '../support/tenant';
 
@@ -8,12 +9,7 @@ let tenant: Tenant;
 let owner: ApiClient;
 let app: string;
 
-/** Real time, but never the same instant twice, so that created_at and updated_at orderings are strict. */
-let last = 0;
-const clock = () => {
-  last = Math.max(Date.now(), last + 1);
-  return new Date(last);
-};
+const { clock } = strictClock();
 
 beforeAll(async () => {
   platform = await startTestPlatform({}, { clock });

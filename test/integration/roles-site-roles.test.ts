@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/client';
+import { strictClock } from '../support/clock';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, type Tenant } from '../support/tenant';
 
@@ -9,12 +10,7 @@ let owner: ApiClient;
 let viewer: string;
 let editor: string;
 
-/** Real time, but never the same instant twice, so that created_at orderings are strict. */
-let last = 0;
-const clock = () => {
-  last = Math.max(Date.now(), last + 1);
-  return new Date(last);
-};
+const { clock } = strictClock();
 
 beforeAll(async () => {
   platform = await startTestPlatform({}, { clock });
