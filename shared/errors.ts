@@ -109,7 +109,3 @@ export class TooManyRequestsError extends AppError {
     });
   }
 }
-
-export function isAppError(error: unknown): error is AppError {
-  return error instanceof AppError;
-}

@@ -13,7 +13,3 @@ export function slugify(value: string): string {
 /** What a slug may hold: lower-case letters, digits and single hyphens between them, at most 100 characters. */
 export const slugPattern = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 export const slugMaxLength = 100;
-
-export function isSlug(value: string): boolean {
-  return value.length <= slugMaxLength && new RegExp(slugPattern).test(value);
-}

@@ -11,6 +11,7 @@ import {
   siteContext,
 } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
+import { currentUserAlias } from '../../shared/policy/permissions';
 import { appRoleOf, createAppRole, deleteAppRole, updateAppRole } from '../../shared/roles/app-roles';
 import { bulkAssign, bulkRevoke, existingRoles, existingUsers } from '../../shared/roles/bulk';
 import { getRole, loadCatalog } from '../../shared/roles/catalog';
@@ -20,7 +21,6 @@ import type { StoredAppRole, StoredRole, StoredSiteRole } from '../../shared/rol
 import { listRoles, roleHolders, userRoles } from '../../shared/roles/queries';
 import type { roleRoutes } from '../../shared/roles/routes';
 import { createSiteRole, deleteSiteRole, siteRoleOf, updateSiteRole } from '../../shared/roles/site-roles';
-import { currentUserAlias } from '../../shared/roles/users';
 import { action, appRoleView, item, list, roleRef, siteRoleView } from '../../shared/roles/views';
 
 /** A request of the group: the helpers below read only the path parameters. */

@@ -45,13 +45,6 @@ export async function getApp(store: Store, site: string, slug: string): Promise<
   return result.Item ? strip<App>(result.Item) : undefined;
 }
 
-/** An app by its integer id, limited to one site (ids never cross tenants). */
-export async function getAppById(store: Store, site: string, id: number): Promise<App | undefined> {
-  const result = await store.doc.send(new GetCommand({ TableName: store.table, Key: keys.appId(id) }));
-  if (!result.Item || result.Item.site !== site) return undefined;
-  return getApp(store, site, String(result.Item.slug));
-}
-
 export async function listApps(store: Store, site: string): Promise<App[]> {
   return queryAll<App>(store, {
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',

@@ -7,7 +7,6 @@ export const keys = {
   user: (id: number) => ({ PK: `USER#${id}`, SK: 'PROFILE' }),
   usernameSentinel: (username: string) => ({ PK: `USERNAME#${username}`, SK: 'UNIQUE' }),
   emailSentinel: (email: string) => ({ PK: `EMAIL#${email}`, SK: 'UNIQUE' }),
-  userGroup: (id: number, group: string) => ({ PK: `USER#${id}`, SK: `GROUP#${group}` }),
   organization: (slug: string) => ({ PK: `ORG#${slug}`, SK: 'PROFILE' }),
   organizationId: (id: number) => ({ PK: `ORGID#${id}`, SK: 'UNIQUE' }),
   member: (org: string, userId: number) => ({ PK: `ORG#${org}`, SK: `MEMBER#${pad(userId)}` }),

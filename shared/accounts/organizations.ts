@@ -2,15 +2,7 @@ import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import { iso } from '../clock';
 import { ConflictError } from '../errors';
 import { slugify } from '../slug';
-import {
-  failedConditions,
-  isConditionalCheckFailure,
-  nextId,
-  putNew,
-  queryAll,
-  type Store,
-  strip,
-} from '../store/store';
+import { failedConditions, nextId, putNew, queryAll, type Store, strip } from '../store/store';
 import { gsi, keys, pad } from './keys';
 import type { Organization, OrganizationMember, OrganizationRole } from './model';
 import type { AccountsDeps } from './users';
@@ -70,13 +62,6 @@ export async function getOrganization(store: Store, slug: string): Promise<Organ
   return result.Item ? strip<Organization>(result.Item) : undefined;
 }
 
-export async function getOrganizationById(store: Store, id: number): Promise<Organization | undefined> {
-  const result = await store.doc.send(
-    new GetCommand({ TableName: store.table, Key: keys.organizationId(id) }),
-  );
-  return result.Item ? getOrganization(store, String(result.Item.slug)) : undefined;
-}
-
 export async function getMembership(
   store: Store,
   org: string,
@@ -109,28 +94,6 @@ export async function addMember(
     }),
   );
   return member;
-}
-
-/** Adds a user as a plain member unless already a member (keeps an existing role). */
-export async function ensureMember(deps: AccountsDeps, org: string, userId: number): Promise<void> {
-  try {
-    await deps.store.doc.send(
-      new PutCommand({
-        TableName: deps.store.table,
-        Item: {
-          ...keys.member(org, userId),
-          ...memberIndex(userId, org),
-          organization: org,
-          user_id: userId,
-          role: 'member',
-          joined_at: iso(deps.clock()),
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailure(error)) throw error;
-  }
 }
 
 export async function listMembers(store: Store, org: string): Promise<OrganizationMember[]> {

@@ -57,17 +57,6 @@ export async function listOrganizationSites(store: Store, org: string): Promise<
   });
 }
 
-export async function getSitePermissions(
-  store: Store,
-  site: string,
-  userId: number,
-): Promise<SitePermission[]> {
-  const result = await store.doc.send(
-    new GetCommand({ TableName: store.table, Key: keys.sitePermission(site, userId) }),
-  );
-  return (result.Item?.permissions as SitePermission[] | undefined) ?? [];
-}
-
 /** Replaces a user's permissions on a site; an empty list removes the user's access. */
 export async function setSitePermissions(
   deps: AccountsDeps,
@@ -93,17 +82,6 @@ export async function setSitePermissions(
     }),
   );
   return grant;
-}
-
-/** Adds permissions to what a user already holds on a site (invitation acceptance). */
-export async function grantSitePermissions(
-  deps: AccountsDeps,
-  site: string,
-  userId: number,
-  permissions: readonly SitePermission[],
-): Promise<SitePermissionGrant> {
-  const current = await getSitePermissions(deps.store, site, userId);
-  return setSitePermissions(deps, site, userId, [...current, ...permissions]);
 }
 
 export async function listSitePermissions(store: Store, site: string): Promise<SitePermissionGrant[]> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { enforcePasswordPolicy } from '../auth/password-policy';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { type Clock, iso } from '../clock';
@@ -206,22 +206,4 @@ export async function listUsers(store: Store): Promise<User[]> {
     ExpressionAttributeValues: { ':pk': gsi.allUsers },
   });
   return users.map(publicUser);
-}
-
-/** Puts a user in a group (groups are platform-wide names, as invitations carry them). */
-export async function addUserToGroup(store: Store, userId: number, group: string): Promise<void> {
-  await store.doc.send(
-    new PutCommand({ TableName: store.table, Item: { ...keys.userGroup(userId, group), group } }),
-  );
-}
-
-export async function userGroups(store: Store, userId: number): Promise<string[]> {
-  const result = await store.doc.send(
-    new QueryCommand({
-      TableName: store.table,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': 'GROUP#' },
-    }),
-  );
-  return (result.Items ?? []).map((item) => String(item.group));
 }

@@ -1,8 +1,8 @@
 import type { User } from '../accounts/model';
+import { distinctUsers, resolveUsers } from '../accounts/user-lookup';
 import { loadCatalog } from './catalog';
 import { assign, type Grant, type RolesDeps, revoke } from './memberships';
 import type { StoredRole } from './model';
-import { distinctUsers, resolveUsers } from './users';
 
 /** One pair the bulk endpoints could not handle, with the spec's exact error texts. */
 export interface BulkFailure {

@@ -1,11 +1,11 @@
 /** The read side of the roles group: role lists, role holders and a user's roles, with search, order and paging. */
 
+import { usersById } from '../accounts/user-lookup';
+import { matches, pageOf, sortBy } from '../http/listing';
 import { uniqueKey } from '../store/store';
 import { loadCatalog } from './catalog';
-import { matches, pageOf, sortBy } from './listing';
 import { type RolesDeps, roleMemberships, userMemberships } from './memberships';
 import { isActive, type RoleRef, type StoredRole } from './model';
-import { usersById } from './users';
 import { roleRef } from './views';
 
 export interface RoleListQuery {

@@ -1,11 +1,10 @@
-import { keys } from '../accounts/keys';
-import { publicUser, type StoredUser, type User } from '../accounts/model';
-import { findUserByUsername } from '../accounts/users';
 import { batchGet } from '../store/batch';
 import type { Store } from '../store/store';
+import { keys } from './keys';
+import { publicUser, type StoredUser, type User } from './model';
+import { findUserByUsername } from './users';
 
-/** The username `me` stands for the signed-in user in user-centric paths (it wins over a user named "me"). */
-export { currentUserAlias } from '../policy/permissions';
+/** Users looked up in bulk: by the usernames a request names, and by id. */
 
 export interface ResolvedUsers {
   /** Found users, by the username as the request spelled it. */
