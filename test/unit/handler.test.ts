@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { authOperations } from '../../functions/auth/operations';
+import { authRoutes } from '../../shared/auth/routes';
 import { loadConfig } from '../../shared/config';
 import { buildDeps } from '../../shared/deps';
 import { createGroupHandler, type HttpEvent } from '../../shared/http/handler';
@@ -37,7 +38,7 @@ function setup(operations = authOperations) {
   const log = logger({});
   const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'handler-')), LOG_LEVEL: 'silent' });
   const deps = buildDeps(config, { log });
-  return { handler: createGroupHandler('auth', operations, () => deps), lines, requests };
+  return { handler: createGroupHandler('auth', operations, () => deps, authRoutes), lines, requests };
 }
 
 describe('createGroupHandler', () => {

@@ -10,7 +10,7 @@ import {
 } from '../../http/handler';
 import type { GroupName } from '../../http/route';
 import { Router } from '../../http/router';
-import { routes } from '../../http/routes';
+import { routes, routesOf } from '../../http/routes';
 
 export type Dispatch = (event: HttpEvent) => Promise<HttpResponse>;
 
@@ -24,7 +24,7 @@ export function createLocalApp(deps: Deps, operations: OperationsByGroup): Dispa
   for (const group of Object.keys(operations) as GroupName[]) {
     handlers.set(
       group,
-      createGroupHandler(group, operations[group], () => deps),
+      createGroupHandler(group, operations[group], () => deps, routesOf(group)),
     );
   }
   return async (event) => {
