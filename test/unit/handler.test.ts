@@ -8,6 +8,8 @@ import { authRoutes } from '../../shared/auth/routes';
 import { loadConfig } from '../../shared/config';
 import { buildDeps } from '../../shared/deps';
 import { createGroupHandler, type HttpEvent } from '../../shared/http/handler';
+import { compileSchema } from '../../shared/http/schema-compiler';
+import { useSchemaCompiler } from '../../shared/http/validation';
 import type { Logger } from '../../shared/log';
 
 function event(method: string, path: string, body?: string, headers: Record<string, string> = {}): HttpEvent {
@@ -40,6 +42,9 @@ function setup(operations = authOperations) {
   const deps = buildDeps(config, { log });
   return { handler: createGroupHandler('auth', operations, () => deps, authRoutes), lines, requests };
 }
+
+// As the local server does: the route schemas compile at start.
+useSchemaCompiler(compileSchema);
 
 describe('createGroupHandler', () => {
   it('turns an unexpected error into a 500 with the request id, logged, without stack or message', async () => {

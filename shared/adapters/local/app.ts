@@ -11,6 +11,8 @@ import {
 import type { GroupName } from '../../http/route';
 import { Router } from '../../http/router';
 import { routes, routesOf } from '../../http/routes';
+import { compileSchema } from '../../http/schema-compiler';
+import { useSchemaCompiler } from '../../http/validation';
 
 export type Dispatch = (event: HttpEvent) => Promise<HttpResponse>;
 
@@ -19,6 +21,8 @@ export type Dispatch = (event: HttpEvent) => Promise<HttpResponse>;
  * handler, as API Gateway would call the group's Lambda.
  */
 export function createLocalApp(deps: Deps, operations: OperationsByGroup): Dispatch {
+  // Locally the route schemas compile at start, so an edited schema takes effect without `npm run validators`.
+  useSchemaCompiler(compileSchema);
   const router = new Router(routes);
   const handlers = new Map<GroupName, HttpHandler>();
   for (const group of Object.keys(operations) as GroupName[]) {
