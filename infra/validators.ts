@@ -16,24 +16,25 @@ export function validatorsPath(group: string): string {
 const parts: readonly SchemaPart[] = ['body', 'query', 'params'];
 
 /**
- * ajv's standalone ESM code of the routes' schemas of one kind (JSON bodies, or coerced text). A schema shared by
- * several routes is compiled once; `aliases` names the other routes' validators after the first.
+ * ajv's standalone ESM code of the routes' schemas of one kind (JSON bodies, or coerced text). A schema several
+ * routes declare alike is compiled once; `aliases` names the other routes' validators after the first.
  */
 function standaloneOf(routes: readonly RouteDef[], coerce: boolean, aliases: Map<string, string>): string {
   const ajv = createRouteAjv(coerce, { code: { source: true, esm: true } });
   const refs: Record<string, string> = {};
-  const seen = new Map<object, string>();
+  const seen = new Map<string, string>();
   for (const route of routes) {
     for (const part of parts) {
       const schema = route[part];
       if (!schema || coerces(part) !== coerce) continue;
       const name = validatorName(route.operationId, part);
-      const first = seen.get(schema);
+      const shape = JSON.stringify(schema);
+      const first = seen.get(shape);
       if (first) {
         aliases.set(name, first);
         continue;
       }
-      seen.set(schema, name);
+      seen.set(shape, name);
       ajv.addSchema(schema, name);
       refs[name] = name;
     }

@@ -46,7 +46,6 @@ __export(validators_json_exports, {
   addMember_body: () => addMember_body,
   createApp_body: () => createApp_body,
   createOrganization_body: () => createOrganization_body,
-  createSite_body: () => createSite_body,
   createUser_body: () => createUser_body,
   setSitePermissions_body: () => setSitePermissions_body,
   transferOwnership_body: () => transferOwnership_body,
@@ -805,108 +804,9 @@ function validate14(data, { instancePath = "", parentData, parentDataProperty, r
   validate14.errors = vErrors;
   return errors === 0;
 }
-var createSite_body = validate15;
+var setSitePermissions_body = validate15;
+var schema16 = { "type": "object", "required": ["permissions"], "properties": { "permissions": { "type": "array", "uniqueItems": true, "items": { "type": "string", "enum": ["access_site", "view_site", "change_site", "delete_site", "manage_site", "manage_site_users", "admin_site"] } } }, "additionalProperties": false };
 function validate15(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.name === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "name" || key0 === "slug")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      let data0 = data.name;
-      if (typeof data0 === "string") {
-        if (func2(data0) > 100) {
-          const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        if (func2(data0) < 1) {
-          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      } else {
-        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.slug !== void 0) {
-      let data1 = data.slug;
-      if (typeof data1 === "string") {
-        if (func2(data1) > 100) {
-          const err5 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-        if (!pattern1.test(data1)) {
-          const err6 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" }, message: 'must match pattern "^[a-z0-9]+(?:-[a-z0-9]+)*$"' };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-      } else {
-        const err7 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  validate15.errors = vErrors;
-  return errors === 0;
-}
-var setSitePermissions_body = validate16;
-var schema17 = { "type": "object", "required": ["permissions"], "properties": { "permissions": { "type": "array", "uniqueItems": true, "items": { "type": "string", "enum": ["access_site", "view_site", "change_site", "delete_site", "manage_site", "manage_site_users", "admin_site"] } } }, "additionalProperties": false };
-function validate16(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -946,7 +846,7 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
           if (!(data1 === "access_site" || data1 === "view_site" || data1 === "change_site" || data1 === "delete_site" || data1 === "manage_site" || data1 === "manage_site_users" || data1 === "admin_site")) {
-            const err3 = { instancePath: instancePath + "/permissions/" + i0, schemaPath: "#/properties/permissions/items/enum", keyword: "enum", params: { allowedValues: schema17.properties.permissions.items.enum }, message: "must be equal to one of the allowed values" };
+            const err3 = { instancePath: instancePath + "/permissions/" + i0, schemaPath: "#/properties/permissions/items/enum", keyword: "enum", params: { allowedValues: schema16.properties.permissions.items.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -997,11 +897,11 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate16.errors = vErrors;
+  validate15.errors = vErrors;
   return errors === 0;
 }
-var createApp_body = validate17;
-function validate17(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var createApp_body = validate16;
+function validate16(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1118,7 +1018,7 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate17.errors = vErrors;
+  validate16.errors = vErrors;
   return errors === 0;
 }
 
@@ -1126,10 +1026,7 @@ function validate17(data, { instancePath = "", parentData, parentDataProperty, r
 var validators_text_exports = {};
 __export(validators_text_exports, {
   getUser_params: () => getUser_params,
-  listApps_query: () => listApps_query,
-  listMembers_query: () => listMembers_query,
   listOrganizations_query: () => listOrganizations_query,
-  listSites_query: () => listSites_query,
   listUsers_query: () => listUsers_query
 });
 var listUsers_query = validate102;
@@ -1460,358 +1357,10 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
   validate122.errors = vErrors;
   return errors === 0;
 }
-var listMembers_query = validate132;
-function validate132(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.page === void 0) {
-      data.page = 1;
-    }
-    if (data.page_size === void 0) {
-      data.page_size = 20;
-    }
-    let data0 = data.page;
-    if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)))) {
-      let dataType0 = typeof data0;
-      let coerced0 = void 0;
-      if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
-        data0 = data0[0];
-        dataType0 = typeof data0;
-        if (typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0))) {
-          coerced0 = data0;
-        }
-      }
-      if (!(coerced0 !== void 0)) {
-        if (dataType0 === "boolean" || data0 === null || dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1)) {
-          coerced0 = +data0;
-        } else {
-          const err0 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      }
-      if (coerced0 !== void 0) {
-        data0 = coerced0;
-        if (data !== void 0) {
-          data["page"] = coerced0;
-        }
-      }
-    }
-    if (typeof data0 == "number") {
-      if (data0 < 1 || isNaN(data0)) {
-        const err1 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    let data1 = data.page_size;
-    if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
-      let dataType1 = typeof data1;
-      let coerced1 = void 0;
-      if (dataType1 == "object" && Array.isArray(data1) && data1.length == 1) {
-        data1 = data1[0];
-        dataType1 = typeof data1;
-        if (typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1))) {
-          coerced1 = data1;
-        }
-      }
-      if (!(coerced1 !== void 0)) {
-        if (dataType1 === "boolean" || data1 === null || dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1)) {
-          coerced1 = +data1;
-        } else {
-          const err2 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      }
-      if (coerced1 !== void 0) {
-        data1 = coerced1;
-        if (data !== void 0) {
-          data["page_size"] = coerced1;
-        }
-      }
-    }
-    if (typeof data1 == "number") {
-      if (data1 > 100 || isNaN(data1)) {
-        const err3 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-      if (data1 < 1 || isNaN(data1)) {
-        const err4 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate132.errors = vErrors;
-  return errors === 0;
-}
-var listSites_query = validate142;
-function validate142(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.page === void 0) {
-      data.page = 1;
-    }
-    if (data.page_size === void 0) {
-      data.page_size = 20;
-    }
-    let data0 = data.page;
-    if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)))) {
-      let dataType0 = typeof data0;
-      let coerced0 = void 0;
-      if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
-        data0 = data0[0];
-        dataType0 = typeof data0;
-        if (typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0))) {
-          coerced0 = data0;
-        }
-      }
-      if (!(coerced0 !== void 0)) {
-        if (dataType0 === "boolean" || data0 === null || dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1)) {
-          coerced0 = +data0;
-        } else {
-          const err0 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      }
-      if (coerced0 !== void 0) {
-        data0 = coerced0;
-        if (data !== void 0) {
-          data["page"] = coerced0;
-        }
-      }
-    }
-    if (typeof data0 == "number") {
-      if (data0 < 1 || isNaN(data0)) {
-        const err1 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    let data1 = data.page_size;
-    if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
-      let dataType1 = typeof data1;
-      let coerced1 = void 0;
-      if (dataType1 == "object" && Array.isArray(data1) && data1.length == 1) {
-        data1 = data1[0];
-        dataType1 = typeof data1;
-        if (typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1))) {
-          coerced1 = data1;
-        }
-      }
-      if (!(coerced1 !== void 0)) {
-        if (dataType1 === "boolean" || data1 === null || dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1)) {
-          coerced1 = +data1;
-        } else {
-          const err2 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      }
-      if (coerced1 !== void 0) {
-        data1 = coerced1;
-        if (data !== void 0) {
-          data["page_size"] = coerced1;
-        }
-      }
-    }
-    if (typeof data1 == "number") {
-      if (data1 > 100 || isNaN(data1)) {
-        const err3 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-      if (data1 < 1 || isNaN(data1)) {
-        const err4 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate142.errors = vErrors;
-  return errors === 0;
-}
-var listApps_query = validate152;
-function validate152(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.page === void 0) {
-      data.page = 1;
-    }
-    if (data.page_size === void 0) {
-      data.page_size = 20;
-    }
-    let data0 = data.page;
-    if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)))) {
-      let dataType0 = typeof data0;
-      let coerced0 = void 0;
-      if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
-        data0 = data0[0];
-        dataType0 = typeof data0;
-        if (typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0))) {
-          coerced0 = data0;
-        }
-      }
-      if (!(coerced0 !== void 0)) {
-        if (dataType0 === "boolean" || data0 === null || dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1)) {
-          coerced0 = +data0;
-        } else {
-          const err0 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      }
-      if (coerced0 !== void 0) {
-        data0 = coerced0;
-        if (data !== void 0) {
-          data["page"] = coerced0;
-        }
-      }
-    }
-    if (typeof data0 == "number") {
-      if (data0 < 1 || isNaN(data0)) {
-        const err1 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    let data1 = data.page_size;
-    if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
-      let dataType1 = typeof data1;
-      let coerced1 = void 0;
-      if (dataType1 == "object" && Array.isArray(data1) && data1.length == 1) {
-        data1 = data1[0];
-        dataType1 = typeof data1;
-        if (typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1))) {
-          coerced1 = data1;
-        }
-      }
-      if (!(coerced1 !== void 0)) {
-        if (dataType1 === "boolean" || data1 === null || dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1)) {
-          coerced1 = +data1;
-        } else {
-          const err2 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      }
-      if (coerced1 !== void 0) {
-        data1 = coerced1;
-        if (data !== void 0) {
-          data["page_size"] = coerced1;
-        }
-      }
-    }
-    if (typeof data1 == "number") {
-      if (data1 > 100 || isNaN(data1)) {
-        const err3 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-      if (data1 < 1 || isNaN(data1)) {
-        const err4 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate152.errors = vErrors;
-  return errors === 0;
-}
 
 // validators:validators:entry
 var generated = { ...validators_json_exports, ...validators_text_exports };
-var validators = { ...generated, updateUser_params: generated.getUser_params, setSitePermissions_params: generated.getUser_params };
+var validators = { ...generated, createSite_body: generated.createOrganization_body, updateUser_params: generated.getUser_params, listMembers_query: generated.listOrganizations_query, listSites_query: generated.listOrganizations_query, setSitePermissions_params: generated.getUser_params, listApps_query: generated.listOrganizations_query };
 export {
   validators
 };

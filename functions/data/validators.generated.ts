@@ -1908,7 +1908,6 @@ __export(validators_text_exports, {
   deleteRecords_query: () => deleteRecords_query,
   getRecord_query: () => getRecord_query,
   listRecords_query: () => listRecords_query,
-  updateRecord_query: () => updateRecord_query,
   updateRecords_query: () => updateRecords_query,
   upsertRecords_query: () => upsertRecords_query
 });
@@ -2403,61 +2402,8 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
   validate142.errors = vErrors;
   return errors === 0;
 }
-var updateRecord_query = validate152;
+var deleteRecord_query = validate152;
 function validate152(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.include_deleted === void 0) {
-      data.include_deleted = false;
-    }
-    let data0 = data.include_deleted;
-    if (typeof data0 !== "boolean") {
-      let dataType0 = typeof data0;
-      let coerced0 = void 0;
-      if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
-        data0 = data0[0];
-        dataType0 = typeof data0;
-        if (typeof data0 === "boolean") {
-          coerced0 = data0;
-        }
-      }
-      if (!(coerced0 !== void 0)) {
-        if (data0 === "false" || data0 === 0 || data0 === null) {
-          coerced0 = false;
-        } else if (data0 === "true" || data0 === 1) {
-          coerced0 = true;
-        } else {
-          const err0 = { instancePath: instancePath + "/include_deleted", schemaPath: "#/properties/include_deleted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-      }
-      if (coerced0 !== void 0) {
-        data0 = coerced0;
-        if (data !== void 0) {
-          data["include_deleted"] = coerced0;
-        }
-      }
-    }
-  } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate152.errors = vErrors;
-  return errors === 0;
-}
-var deleteRecord_query = validate16;
-function validate16(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2506,13 +2452,13 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate16.errors = vErrors;
+  validate152.errors = vErrors;
   return errors === 0;
 }
 
 // validators:validators:entry
 var generated = { ...validators_json_exports, ...validators_text_exports };
-var validators = { ...generated, updateRecords_body: generated.createRecords_body, upsertRecords_body: generated.createRecords_body };
+var validators = { ...generated, updateRecords_body: generated.createRecords_body, upsertRecords_body: generated.createRecords_body, updateRecord_query: generated.getRecord_query };
 export {
   validators
 };
