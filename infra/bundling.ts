@@ -16,6 +16,9 @@ import { type BuildOptions, type BuildResult, buildSync } from 'esbuild';
 import { explorerAssetDirectory, explorerAssets } from '../shared/meta/explorer';
 import { pruneUnreachable } from './bundle-graph';
 
+/** The project's root: the bundles build from it whatever the current directory (the CDK runs from anywhere). */
+const projectRoot = resolve(import.meta.dirname, '..');
+
 export const nodeTarget = 'node22';
 
 export const esmBanner =
@@ -30,7 +33,7 @@ export function handlerEntry(group: string): string {
 }
 
 /** The esbuild options of a group's bundle, written to `outdir` (`index.mjs`, its source map and its chunks). */
-export function bundleOptions(group: string, outdir: string, root = '.'): BuildOptions {
+export function bundleOptions(group: string, outdir: string, root = projectRoot): BuildOptions {
   return {
     absWorkingDir: resolve(root),
     entryPoints: { index: handlerEntry(group) },
@@ -54,7 +57,7 @@ export function bundleOptions(group: string, outdir: string, root = '.'): BuildO
 }
 
 /** Bundles a group into `outdir` with the files it reads at run time beside it. */
-export function bundleGroup(group: string, outdir: string, root = '.'): BuildResult {
+export function bundleGroup(group: string, outdir: string, root = projectRoot): BuildResult {
   const result = buildSync(bundleOptions(group, resolve(root, outdir), root));
   if (result.metafile) pruneUnreachable(result.metafile, resolve(root));
   copyGroupAssets(group, resolve(root, outdir), root);
@@ -65,7 +68,7 @@ export function bundleGroup(group: string, outdir: string, root = '.'): BuildRes
  * The code of a group's Lambda for the CDK: bundled on this machine by `bundleGroup` (the same bundle as
  * `npm run build`). The Docker image is never pulled: local bundling always succeeds or throws.
  */
-export function groupCode(group: string, root = '.'): Code {
+export function groupCode(group: string, root = projectRoot): Code {
   return Code.fromAsset(resolve(root, 'functions', group), {
     bundling: {
       image: DockerImage.fromRegistry('local-bundling-only'),
