@@ -1,10 +1,14 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RunResult } from './measure';
 import type { BenchResults, ScenarioResult } from './results';
 import { type Scenario, scenarios } from './scenarios';
+import { keepSections } from './sections';
 
-/** Writes the results: `docs/benchmarks.md` (overwritten), `bench/results/latest.json`, a summary on stdout. */
+/**
+ * Writes the results: `docs/benchmarks.md` (overwritten, but for the regions other scripts write: bench/sections.ts),
+ * `bench/results/latest.json`, a summary on stdout.
+ */
 
 const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 const metText = (met: boolean) => (met ? 'met' : '**not met**');
@@ -141,7 +145,8 @@ export function renderSummary(results: BenchResults): string {
 
 /** Writes the report and the JSON results. */
 export function writeResults(results: BenchResults, markdownPath: string, jsonPath: string): void {
-  writeFileSync(markdownPath, renderMarkdown(results));
+  const previous = existsSync(markdownPath) ? readFileSync(markdownPath, 'utf8') : undefined;
+  writeFileSync(markdownPath, keepSections(renderMarkdown(results), previous));
   mkdirSync(dirname(jsonPath), { recursive: true });
   writeFileSync(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
 }

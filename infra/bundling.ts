@@ -1,11 +1,23 @@
 /**
- * How each endpoint group is bundled: the same esbuild options for `npm run build` and for the CDK functions.
- * ESM (middy is ESM-only), minified, tree-shaken, with source maps; the AWS SDK v3 is bundled (pinned versions,
- * tree-shaken) rather than taken from the runtime.
+ * How each endpoint group is bundled: one esbuild configuration for `npm run build`, `npm run size`, the bundle
+ * tests and the CDK functions (local bundling, no Docker). ESM (middy is ESM-only), minified, tree-shaken, with
+ * source maps; the AWS SDK v3 is bundled (pinned versions, tree-shaken) rather than taken from the runtime.
+ *
+ * Lean bundles: code split, so what a group loads only on some requests (the password estimator's dictionaries,
+ * the data tables' record validator and RE2, the meta group's whole route table) sits in chunks beside `index.mjs`
+ * that load on first use, not at cold start; and the SDK's default credential chain is replaced by the execution
+ * role's credentials from the environment (shared/adapters/aws/lambda-credentials.ts).
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { DockerImage } from 'aws-cdk-lib';
+import { Code } from 'aws-cdk-lib/aws-lambda';
+import { type BuildOptions, type BuildResult, buildSync } from 'esbuild';
 import { explorerAssetDirectory, explorerAssets } from '../shared/meta/explorer';
+import { pruneUnreachable } from './bundle-graph';
+
+/** The project's root: the bundles build from it whatever the current directory (the CDK runs from anywhere). */
+const projectRoot = resolve(import.meta.dirname, '..');
 
 export const nodeTarget = 'node22';
 
@@ -15,8 +27,59 @@ export const esmBanner =
 /** Packages only the local runtime uses; never part of a Lambda bundle. */
 export const localOnly = ['@electric-sql/pglite', '@electric-sql/pglite-socket', '@dynoxide/linux-x64'];
 
+/** The module each Lambda loads (its `index.mjs`); the handler is its export `handler`. */
 export function handlerEntry(group: string): string {
   return `functions/${group}/handler.ts`;
+}
+
+/** The esbuild options of a group's bundle, written to `outdir` (`index.mjs`, its source map and its chunks). */
+export function bundleOptions(group: string, outdir: string, root = projectRoot): BuildOptions {
+  return {
+    absWorkingDir: resolve(root),
+    entryPoints: { index: handlerEntry(group) },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: nodeTarget,
+    minify: true,
+    sourcemap: true,
+    mainFields: ['module', 'main'],
+    banner: { js: esmBanner },
+    external: localOnly,
+    alias: { '@aws-sdk/credential-provider-node': './shared/adapters/aws/lambda-credentials.ts' },
+    metafile: true,
+    logLevel: 'warning',
+  };
+}
+
+/** Bundles a group into `outdir` with the files it reads at run time beside it. */
+export function bundleGroup(group: string, outdir: string, root = projectRoot): BuildResult {
+  const result = buildSync(bundleOptions(group, resolve(root, outdir), root));
+  if (result.metafile) pruneUnreachable(result.metafile, resolve(root));
+  copyGroupAssets(group, resolve(root, outdir), root);
+  return result;
+}
+
+/**
+ * The code of a group's Lambda for the CDK: bundled on this machine by `bundleGroup` (the same bundle as
+ * `npm run build`). The Docker image is never pulled: local bundling always succeeds or throws.
+ */
+export function groupCode(group: string, root = projectRoot): Code {
+  return Code.fromAsset(resolve(root, 'functions', group), {
+    bundling: {
+      image: DockerImage.fromRegistry('local-bundling-only'),
+      local: {
+        tryBundle(outputDir) {
+          bundleGroup(group, outputDir, root);
+          return true;
+        },
+      },
+    },
+  });
 }
 
 /**
@@ -31,21 +94,10 @@ export const groupAssets: Readonly<Record<string, { from: string; to: string; fi
   },
 };
 
-/** Copies a group's run-time files beside its bundle (used by `npm run build`). */
+/** Copies a group's run-time files beside its bundle. */
 export function copyGroupAssets(group: string, outdir: string, root = '.'): void {
   const assets = groupAssets[group];
   if (!assets) return;
   mkdirSync(join(outdir, assets.to), { recursive: true });
   for (const file of assets.files) copyFileSync(join(root, assets.from, file), join(outdir, assets.to, file));
-}
-
-/** The same copy as shell commands, for the CDK's local esbuild bundling (`commandHooks.afterBundling`). */
-export function copyGroupAssetsCommands(group: string, inputDir: string, outputDir: string): string[] {
-  const assets = groupAssets[group];
-  if (!assets) return [];
-  const target = `${outputDir}/${assets.to}`;
-  return [
-    `mkdir -p "${target}"`,
-    ...assets.files.map((file) => `cp "${inputDir}/${assets.from}/${file}" "${target}/${file}"`),
-  ];
 }

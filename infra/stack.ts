@@ -10,7 +10,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import {
@@ -24,7 +24,7 @@ import type { GroupDef, GroupName } from '../shared/http/route';
 import { groups, routesOf } from '../shared/http/routes';
 import { indexes, tableKeys, ttlAttribute } from '../shared/store/table';
 import { gatewayPath } from './api-routes';
-import { copyGroupAssetsCommands, esmBanner, handlerEntry, localOnly, nodeTarget } from './bundling';
+import { groupCode } from './bundling';
 import { DataPlane } from './data-plane';
 
 export interface PlatformStackProps extends StackProps {
@@ -99,8 +99,9 @@ export class PlatformStack extends Stack {
       const routes = routesOf(group.name);
       if (routes.length === 0) continue;
       const fn = new NodejsFunction(this, `${pascal(group.name)}Function`, {
-        entry: handlerEntry(group.name),
-        handler: 'handler',
+        // Bundled by infra/bundling.ts (code split, the same bundle as `npm run build`), not by the construct.
+        code: groupCode(group.name),
+        handler: 'index.handler',
         description: group.description,
         runtime: Runtime.NODEJS_22_X,
         architecture: Architecture.ARM_64,
@@ -120,20 +121,6 @@ export class PlatformStack extends Stack {
           ...sqlAccess(group)?.environment(),
         },
         ...sqlAccess(group)?.functionPlacement(),
-        bundling: {
-          format: OutputFormat.ESM,
-          target: nodeTarget,
-          minify: true,
-          sourceMap: true,
-          mainFields: ['module', 'main'],
-          banner: esmBanner,
-          externalModules: localOnly,
-          commandHooks: {
-            beforeBundling: () => [],
-            beforeInstall: () => [],
-            afterBundling: (inputDir, outputDir) => copyGroupAssetsCommands(group.name, inputDir, outputDir),
-          },
-        },
       });
       this.table.grantReadWriteData(fn);
       // Every group verifies tokens (public key); only the auth group signs them.

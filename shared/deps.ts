@@ -1,20 +1,14 @@
-import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { KMSClient } from '@aws-sdk/client-kms';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { SecretsManagerPassword } from './adapters/aws/database-password';
-import { KmsSigner } from './adapters/aws/kms-signer';
-import { LocalKeySigner } from './adapters/local/key-signer';
 import type { TokenSigner } from './auth/signer';
-import { TokenService } from './auth/tokens';
-import { type Clock, systemClock } from './clock';
+import type { TokenService } from './auth/tokens';
+import type { Clock } from './clock';
+import { composeDeps } from './compose';
 import type { Config } from './config';
-import { noUserCreationEvents, type UserCreationEvents } from './events/user-creation';
-import { createLogger, type Logger } from './log';
-import { createSql, type Sql, type SqlEndpoint } from './sql/client';
+import type { UserCreationEvents } from './events/user-creation';
+import type { Logger } from './log';
+import type { Sql } from './sql/client';
+import { sqlPlane } from './sql/plane';
 import type { Store } from './store/store';
-import { AccessCache } from './tenancy/access-cache';
+import type { AccessCache } from './tenancy/access-cache';
 
 /** Everything services need, built once per container (cold start) and passed explicitly. */
 export interface Deps {
@@ -34,68 +28,10 @@ export interface Deps {
 
 export type DepsOverrides = Partial<Pick<Deps, 'clock' | 'log' | 'events'>> & { signer?: TokenSigner };
 
-function createStore(config: Config): Store {
-  const local = config.runtime === 'local';
-  const client = new DynamoDBClient({
-    region: config.region,
-    ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}),
-    // The embedded DynamoDB accepts any credentials; a real endpoint uses the default provider chain.
-    ...(local && config.dynamodbEndpoint?.startsWith('http://127.0.0.1')
-      ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
-  });
-  const doc = DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-  });
-  return { doc, table: config.tableName };
-}
-
-function createSigner(config: Config): TokenSigner {
-  if (config.jwtSigningKeyId)
-    return new KmsSigner(new KMSClient({ region: config.region }), config.jwtSigningKeyId);
-  return new LocalKeySigner(join(config.dataDir, 'keys', 'jwt-signing-key.pem'));
-}
-
-/** Where the data plane is: DATABASE_URL, or the cloud's proxy endpoint with the password from its secret. */
-function sqlTarget(config: Config): string | SqlEndpoint {
-  if (config.databaseUrl) return config.databaseUrl;
-  const endpoint = config.databaseEndpoint;
-  if (!endpoint)
-    throw new Error('No database is configured: set DATABASE_URL, or DATABASE_HOST and DATABASE_SECRET_ARN');
-  const { secretArn, ...rest } = endpoint;
-  const secret = new SecretsManagerPassword(new SecretsManagerClient({ region: config.region }), secretArn);
-  return { ...rest, password: () => secret.get() };
-}
-
-/** Builds the dependencies of the handlers from configuration, choosing each port's adapter once. */
+/**
+ * All the dependencies, data plane included: the local server, the tests and the command-line tools. A Lambda
+ * composes only what its group uses (shared/cloud.ts).
+ */
 export function buildDeps(config: Config, overrides: DepsOverrides = {}): Deps {
-  const clock = overrides.clock ?? systemClock;
-  const log = overrides.log ?? createLogger(config.logLevel);
-  const signer = overrides.signer ?? createSigner(config);
-  let sql: Sql | undefined;
-  return {
-    config,
-    log,
-    clock,
-    store: createStore(config),
-    accessCache: new AccessCache(config.accessCacheSeconds, clock),
-    events: overrides.events ?? noUserCreationEvents,
-    sql: () => {
-      sql ??= createSql(sqlTarget(config), config.databasePoolSize, {
-        prepare: config.databasePrepare,
-        statementTimeoutMs: config.databaseStatementTimeoutMs,
-      });
-      return sql;
-    },
-    tokens: new TokenService(
-      signer,
-      {
-        issuer: config.jwtIssuer,
-        audience: config.jwtAudience,
-        accessSeconds: config.accessTokenSeconds,
-        refreshSeconds: config.refreshTokenSeconds,
-      },
-      clock,
-    ),
-  };
+  return composeDeps(config, sqlPlane(config), overrides);
 }

@@ -1,5 +1,11 @@
+import { authRoutes } from '../../shared/auth/routes';
 import { cloudDeps } from '../../shared/cloud';
 import { createGroupHandler } from '../../shared/http/handler';
+import { useGeneratedValidators } from '../../shared/http/validation';
 import { authOperations } from './operations';
+import { validators } from './validators.generated';
 
-export const handler = createGroupHandler('auth', authOperations, cloudDeps);
+// The route schemas were compiled at build time (`npm run validators`): the cold start only loads them.
+useGeneratedValidators(authRoutes, validators);
+
+export const handler = createGroupHandler('auth', authOperations, cloudDeps(), authRoutes);

@@ -1,6 +1,4 @@
 import type { Operations } from '../../shared/http/context';
-import { openApiDocument } from '../../shared/http/openapi';
-import { routes } from '../../shared/http/routes';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { explorerAsset, explorerPage } from '../../shared/meta/explorer';
 import { checkHealth } from '../../shared/meta/health';
@@ -9,8 +7,20 @@ import type { metaRoutes } from '../../shared/meta/routes';
 /** Built on first use and kept: the route table does not change while a container lives. */
 let document: string | undefined;
 
+/**
+ * The document describes every group's routes: the whole route table is loaded on the first request for it, not at
+ * the meta function's cold start (in the Lambda bundle it is a chunk of its own, infra/bundling.ts).
+ */
+async function describeApi(): Promise<string> {
+  const [{ openApiDocument }, { routes }] = await Promise.all([
+    import('../../shared/http/openapi'),
+    import('../../shared/http/routes'),
+  ]);
+  return JSON.stringify(openApiDocument(routes));
+}
+
 async function served() {
-  document ??= JSON.stringify(openApiDocument(routes));
+  document ??= await describeApi();
   return {
     status: 200,
     raw: { contentType: 'application/json', body: document },

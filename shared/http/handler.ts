@@ -18,9 +18,9 @@ import { siteSlugOf } from '../tenancy/tenancy';
 import { readJsonBody } from './body';
 import type { HttpResult, Operations, RequestContext } from './context';
 import { errorBody, errorHeaders, internalErrorBody } from './envelopes';
+import { groups } from './groups';
 import type { GroupName, RouteDef } from './route';
 import { Router } from './router';
-import { groups, routesOf } from './routes';
 import { precompile, validate } from './validation';
 
 export type HttpEvent = APIGatewayProxyEventV2;
@@ -156,14 +156,14 @@ function logRequest(deps: Deps | undefined, event: HttpEvent, facts: RequestFact
 /**
  * The handler of one endpoint group (one Lambda): route, authenticate, load who and where in one DynamoDB round
  * trip, enforce the route's permission, validate, run the operation, shape the response, and log one line. The same
- * handler serves API Gateway and the local server.
+ * handler serves API Gateway and the local server. `routes` are the group's own: a Lambda imports only those.
  */
 export function createGroupHandler(
   group: GroupName,
   operations: Operations,
   getDeps: () => Deps,
+  routes: readonly RouteDef[],
 ): HttpHandler {
-  const routes = routesOf(group);
   for (const route of routes) {
     if (!operations[route.operationId])
       throw new Error(`Group ${group} does not implement ${route.operationId}`);

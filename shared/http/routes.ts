@@ -3,43 +3,15 @@ import { authRoutes } from '../auth/routes';
 import { dataRoutes } from '../data/routes';
 import { metaRoutes } from '../meta/routes';
 import { roleRoutes } from '../roles/routes';
-import type { GroupDef, GroupName, RouteDef } from './route';
+import { groups } from './groups';
+import type { GroupName, RouteDef } from './route';
 
-/** Every endpoint group, one Lambda each. */
-export const groups: Record<GroupName, GroupDef> = {
-  auth: {
-    name: 'auth',
-    description: 'JWT login, refresh and the JWKS',
-    envelope: 'detail',
-    changesAccess: true,
-  },
-  accounts: {
-    name: 'accounts',
-    description: 'Users, organizations, sites, site permissions and apps',
-    envelope: 'detail',
-    changesAccess: true,
-  },
-  roles: {
-    name: 'roles',
-    description: 'Application roles, site roles, memberships and the role hierarchy',
-    envelope: 'roles',
-  },
-  data: {
-    name: 'data',
-    description: 'Data tables: table schemas and records',
-    envelope: 'data',
-    usesSql: true,
-  },
-  meta: {
-    name: 'meta',
-    description: 'The API description, its explorer and the health check',
-    envelope: 'detail',
-    // The health check runs `select 1` on the data plane, so this function sits beside the data function.
-    usesSql: true,
-  },
-};
+export { groups };
 
-/** The one route table of the platform. */
+/**
+ * The one route table of the platform: every group's routes and schemas. The local server, the CDK stack and the
+ * OpenAPI document use it; a group's Lambda imports only its own group's routes (functions/<group>/handler.ts).
+ */
 export const routes: readonly RouteDef[] = [
   ...authRoutes,
   ...accountRoutes,
@@ -48,6 +20,7 @@ export const routes: readonly RouteDef[] = [
   ...metaRoutes,
 ];
 
+/** The routes of one endpoint group. */
 export function routesOf(group: GroupName): RouteDef[] {
   return routes.filter((route) => route.group === group);
 }

@@ -1,43 +1,65 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsPlugin from 'ajv-formats';
+import type { ErrorObject } from 'ajv';
 import { type FieldErrors, ValidationError } from '../errors';
-import type { JsonSchema } from './route';
+import type { JsonSchema, RouteDef } from './route';
 
-// ajv-formats ships CommonJS; under ESM interop the plugin may sit on `default`.
-const addFormats = ((addFormatsPlugin as unknown as { default?: typeof addFormatsPlugin }).default ??
-  addFormatsPlugin) as typeof addFormatsPlugin;
+/** A compiled route schema: ajv's validate function, compiled at start or generated ahead of time. */
+export type SchemaValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-function createAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({
-    allErrors: true,
-    strict: false,
-    useDefaults: true,
-    coerceTypes: coerce ? 'array' : false,
-    removeAdditional: false,
-  });
-  addFormats(ajv);
-  return ajv;
+/** Where a route's schema sits in a request: bodies are JSON; query strings and path parameters are text. */
+export type SchemaPart = 'body' | 'query' | 'params';
+
+/** The validators generated ahead of time for a group's routes, keyed by `validatorName`. */
+export type GeneratedValidators = Readonly<Record<string, SchemaValidator>>;
+
+/** The name of a route's generated validator (an identifier: the generated module exports it). */
+export function validatorName(operationId: string, part: SchemaPart): string {
+  return `${operationId}_${part}`;
 }
 
-/** Bodies are JSON: no coercion. Query strings and path parameters are text: coerced, arrays accepted. */
-const bodyAjv = createAjv(false);
-const textAjv = createAjv(true);
+/** Text inputs are coerced (a query string's `?page=2` is a number), JSON bodies are not. */
+export function coerces(part: SchemaPart): boolean {
+  return part !== 'body';
+}
 
-// One cache per ajv instance: the same schema may validate a body (as is) and a query string (coerced).
-const bodyCache = new WeakMap<JsonSchema, ValidateFunction>();
-const textCache = new WeakMap<JsonSchema, ValidateFunction>();
+// One table per coercion: the same schema may validate a body (as is) and a query string (coerced).
+const bodyValidators = new WeakMap<JsonSchema, SchemaValidator>();
+const textValidators = new WeakMap<JsonSchema, SchemaValidator>();
+let compiler: ((schema: JsonSchema, coerce: boolean) => SchemaValidator) | undefined;
 
-function compiled(schema: JsonSchema, coerce: boolean): ValidateFunction {
-  const cache = coerce ? textCache : bodyCache;
+/**
+ * Lets schemas without a generated validator compile at start (shared/http/schema-compiler.ts): the local server
+ * and the tests. A Lambda never sets it, so ajv's compiler stays out of its bundle.
+ */
+export function useSchemaCompiler(compile: (schema: JsonSchema, coerce: boolean) => SchemaValidator): void {
+  compiler = compile;
+}
+
+/** Registers the generated validators of a group's routes; throws at cold start if one is missing. */
+export function useGeneratedValidators(routes: readonly RouteDef[], generated: GeneratedValidators): void {
+  for (const route of routes) {
+    for (const part of ['body', 'query', 'params'] as const) {
+      const schema = route[part];
+      if (!schema) continue;
+      const validator = generated[validatorName(route.operationId, part)];
+      if (!validator)
+        throw new Error(`No generated validator for ${route.operationId} ${part}: run npm run validators`);
+      (coerces(part) ? textValidators : bodyValidators).set(schema, validator);
+    }
+  }
+}
+
+function compiled(schema: JsonSchema, coerce: boolean): SchemaValidator {
+  const cache = coerce ? textValidators : bodyValidators;
   let validate = cache.get(schema);
   if (!validate) {
-    validate = (coerce ? textAjv : bodyAjv).compile(schema);
+    if (!compiler) throw new Error('A route schema has neither a generated validator nor a compiler');
+    validate = compiler(schema, coerce);
     cache.set(schema, validate);
   }
   return validate;
 }
 
-/** Compiles a schema ahead of the first request (cold start), so requests only run the compiled function. */
+/** Finds (or compiles) a schema's validator ahead of the first request, so requests only run it. */
 export function precompile(schema: JsonSchema | undefined, coerce: boolean): void {
   if (schema) compiled(schema, coerce);
 }

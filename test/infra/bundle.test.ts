@@ -2,9 +2,10 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { copyGroupAssets, esmBanner, handlerEntry, localOnly, nodeTarget } from '../../infra/bundling';
+import { bundleFiles } from '../../infra/bundle-graph';
+import { bundleGroup } from '../../infra/bundling';
 import { explorerAssets } from '../../shared/meta/explorer';
 
 const saved = { ...process.env };
@@ -12,25 +13,28 @@ afterAll(() => {
   process.env = saved;
 });
 
-async function bundle(group: string): Promise<string> {
-  const outdir = mkdtempSync(join(tmpdir(), 'bundle-'));
-  const outfile = join(outdir, 'index.mjs');
-  await build({
-    entryPoints: [handlerEntry(group)],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: nodeTarget,
-    minify: true,
-    mainFields: ['module', 'main'],
-    banner: { js: esmBanner },
-    external: localOnly,
-    logLevel: 'silent',
-  });
-  copyGroupAssets(group, outdir);
-  return outfile;
+/** The group's bundle as a Lambda gets it (infra/bundling.ts), in a fresh directory. */
+function bundle(group: string): string {
+  return built(group).outfile;
 }
+
+function built(group: string): { outfile: string; metafile: Metafile } {
+  const outdir = mkdtempSync(join(tmpdir(), 'bundle-'));
+  const { metafile } = bundleGroup(group, outdir);
+  if (!metafile) throw new Error('no metafile');
+  return { outfile: join(outdir, 'index.mjs'), metafile };
+}
+
+/** The source files whose code a group's cold start loads, and those it loads only on first use. */
+function sourcesOf(group: string): { cold: string[]; lazy: string[] } {
+  const { metafile } = built(group);
+  const files = bundleFiles(metafile);
+  const inputs = (outputs: readonly string[]) =>
+    outputs.flatMap((output) => Object.keys(metafile.outputs[output]?.inputs ?? {}));
+  return { cold: inputs(files.cold), lazy: inputs(files.lazy) };
+}
+
+const has = (files: readonly string[], part: string) => files.some((file) => file.includes(part));
 
 function get(path: string) {
   return {
@@ -44,7 +48,7 @@ function get(path: string) {
 
 describe('Lambda bundle', () => {
   it('ships the explorer files beside the meta bundle and serves them from there', async () => {
-    const outfile = await bundle('meta');
+    const outfile = bundle('meta');
     expect(readdirSync(join(dirname(outfile), 'swagger-ui')).sort()).toEqual(
       Object.keys(explorerAssets).sort(),
     );
@@ -71,7 +75,7 @@ describe('Lambda bundle', () => {
   });
 
   it('loads as an ES module and answers through API Gateway events', async () => {
-    const outfile = await bundle('auth');
+    const outfile = bundle('auth');
     Object.assign(process.env, {
       AWS_LAMBDA_FUNCTION_NAME: 'auth',
       TABLE_NAME: 'platform',
@@ -83,5 +87,49 @@ describe('Lambda bundle', () => {
     const response = await handler(get('/api/unknown'), { awsRequestId: 'r' });
     expect(response.statusCode).toBe(404);
     expect(JSON.parse(response.body)).toEqual({ detail: 'Not found.' });
+    // The body is checked by the validator generated at build time: the bundle has no schema compiler.
+    const login = await handler(
+      {
+        ...get('/api/auth/jwt/token/'),
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'someone' }),
+        requestContext: { requestId: 'r', http: { method: 'POST', path: '/api/auth/jwt/token/' } },
+      },
+      { awsRequestId: 'r' },
+    );
+    expect(login.statusCode).toBe(400);
+    expect(login.body).toContain('password');
+    expect(readFileSync(outfile, 'utf8')).not.toContain('strictSchema');
+  });
+
+  it.each(['auth', 'accounts', 'roles'])(
+    'leaves out of the %s bundle the SQL driver, the schema compiler and the SDK credential chain',
+    (group) => {
+      const { cold, lazy } = sourcesOf(group);
+      const all = [...cold, ...lazy];
+      for (const absent of [
+        'node_modules/postgres/',
+        '@aws-sdk/client-secrets-manager',
+        'ajv/dist/compile/',
+        '@aws-sdk/credential-provider-node',
+        '@aws-sdk/nested-clients',
+        're2js',
+      ])
+        expect(has(all, absent), absent).toBe(false);
+      expect(has(cold, 'shared/adapters/aws/lambda-credentials.ts')).toBe(true);
+      expect(has(cold, `functions/${group}/validators.generated.ts`)).toBe(true);
+      // Only the group's own route declarations: not the other groups'.
+      for (const other of ['auth', 'accounts', 'roles', 'data', 'meta'].filter((name) => name !== group))
+        expect(has(all, `shared/${other}/routes.ts`), other).toBe(false);
+    },
+  );
+
+  it('loads the password dictionaries and the route table only on first use', () => {
+    const accounts = sourcesOf('accounts');
+    expect(has(accounts.cold, '@zxcvbn-ts/')).toBe(false);
+    expect(has(accounts.lazy, '@zxcvbn-ts/language-common')).toBe(true);
+    const meta = sourcesOf('meta');
+    expect(has(meta.cold, 'shared/data/routes.ts')).toBe(false);
+    expect(has(meta.lazy, 'shared/data/routes.ts')).toBe(true);
   });
 });

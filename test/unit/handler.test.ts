@@ -4,9 +4,12 @@ import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { authOperations } from '../../functions/auth/operations';
+import { authRoutes } from '../../shared/auth/routes';
 import { loadConfig } from '../../shared/config';
 import { buildDeps } from '../../shared/deps';
 import { createGroupHandler, type HttpEvent } from '../../shared/http/handler';
+import { compileSchema } from '../../shared/http/schema-compiler';
+import { useSchemaCompiler } from '../../shared/http/validation';
 import type { Logger } from '../../shared/log';
 
 function event(method: string, path: string, body?: string, headers: Record<string, string> = {}): HttpEvent {
@@ -37,8 +40,11 @@ function setup(operations = authOperations) {
   const log = logger({});
   const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'handler-')), LOG_LEVEL: 'silent' });
   const deps = buildDeps(config, { log });
-  return { handler: createGroupHandler('auth', operations, () => deps), lines, requests };
+  return { handler: createGroupHandler('auth', operations, () => deps, authRoutes), lines, requests };
 }
+
+// As the local server does: the route schemas compile at start.
+useSchemaCompiler(compileSchema);
 
 describe('createGroupHandler', () => {
   it('turns an unexpected error into a 500 with the request id, logged, without stack or message', async () => {

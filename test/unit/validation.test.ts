@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../shared/errors';
-import { summarize, validate } from '../../shared/http/validation';
+import { compileSchema } from '../../shared/http/schema-compiler';
+import { summarize, useSchemaCompiler, validate } from '../../shared/http/validation';
+
+// These schemas have no generated validator: they compile at first use, as on the local server.
+useSchemaCompiler(compileSchema);
 
 const schema = {
   type: 'object',

@@ -10,7 +10,9 @@ import {
 } from '../../http/handler';
 import type { GroupName } from '../../http/route';
 import { Router } from '../../http/router';
-import { routes } from '../../http/routes';
+import { routes, routesOf } from '../../http/routes';
+import { compileSchema } from '../../http/schema-compiler';
+import { useSchemaCompiler } from '../../http/validation';
 
 export type Dispatch = (event: HttpEvent) => Promise<HttpResponse>;
 
@@ -19,12 +21,14 @@ export type Dispatch = (event: HttpEvent) => Promise<HttpResponse>;
  * handler, as API Gateway would call the group's Lambda.
  */
 export function createLocalApp(deps: Deps, operations: OperationsByGroup): Dispatch {
+  // Locally the route schemas compile at start, so an edited schema takes effect without `npm run validators`.
+  useSchemaCompiler(compileSchema);
   const router = new Router(routes);
   const handlers = new Map<GroupName, HttpHandler>();
   for (const group of Object.keys(operations) as GroupName[]) {
     handlers.set(
       group,
-      createGroupHandler(group, operations[group], () => deps),
+      createGroupHandler(group, operations[group], () => deps, routesOf(group)),
     );
   }
   return async (event) => {

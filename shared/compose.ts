@@ -1,0 +1,79 @@
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { KMSClient } from '@aws-sdk/client-kms';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { KmsSigner } from './adapters/aws/kms-signer';
+import { LocalKeySigner } from './adapters/local/key-signer';
+import type { TokenSigner } from './auth/signer';
+import { TokenService } from './auth/tokens';
+import { systemClock } from './clock';
+import type { Config } from './config';
+import type { Deps, DepsOverrides } from './deps';
+import { noUserCreationEvents } from './events/user-creation';
+import { createLogger } from './log';
+import type { Sql } from './sql/client';
+import type { Store } from './store/store';
+import { AccessCache } from './tenancy/access-cache';
+
+/**
+ * The composition of the dependencies, without the data plane's driver: whoever needs SQL passes its plane in
+ * (shared/sql/plane.ts). A group's Lambda that does not use SQL imports this module alone, so its bundle carries
+ * neither the PostgreSQL driver nor the Secrets Manager client.
+ */
+
+function createStore(config: Config): Store {
+  const local = config.runtime === 'local';
+  const client = new DynamoDBClient({
+    region: config.region,
+    ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}),
+    // The embedded DynamoDB accepts any credentials; a real endpoint uses the default provider chain.
+    ...(local && config.dynamodbEndpoint?.startsWith('http://127.0.0.1')
+      ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+  });
+  const doc = DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  });
+  return { doc, table: config.tableName };
+}
+
+function createSigner(config: Config): TokenSigner {
+  if (config.jwtSigningKeyId)
+    return new KmsSigner(new KMSClient({ region: config.region }), config.jwtSigningKeyId);
+  return new LocalKeySigner(join(config.dataDir, 'keys', 'jwt-signing-key.pem'));
+}
+
+/** Stands in for the data plane where a group has none: reaching for it is a programming error. */
+function noSqlPlane(): Sql {
+  throw new Error('This function has no data plane: its group does not use SQL (shared/http/groups.ts)');
+}
+
+/** Builds the dependencies from configuration and the data plane, choosing each port's adapter once. */
+export function composeDeps(
+  config: Config,
+  sql: (() => Sql) | undefined,
+  overrides: DepsOverrides = {},
+): Deps {
+  const clock = overrides.clock ?? systemClock;
+  const log = overrides.log ?? createLogger(config.logLevel);
+  const signer = overrides.signer ?? createSigner(config);
+  return {
+    config,
+    log,
+    clock,
+    store: createStore(config),
+    accessCache: new AccessCache(config.accessCacheSeconds, clock),
+    events: overrides.events ?? noUserCreationEvents,
+    sql: sql ?? noSqlPlane,
+    tokens: new TokenService(
+      signer,
+      {
+        issuer: config.jwtIssuer,
+        audience: config.jwtAudience,
+        accessSeconds: config.accessTokenSeconds,
+        refreshSeconds: config.refreshTokenSeconds,
+      },
+      clock,
+    ),
+  };
+}

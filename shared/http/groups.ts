@@ -1,0 +1,35 @@
+import type { GroupDef, GroupName } from './route';
+
+/** Every endpoint group, one Lambda each. */
+export const groups: Record<GroupName, GroupDef> = {
+  auth: {
+    name: 'auth',
+    description: 'JWT login, refresh and the JWKS',
+    envelope: 'detail',
+    changesAccess: true,
+  },
+  accounts: {
+    name: 'accounts',
+    description: 'Users, organizations, sites, site permissions and apps',
+    envelope: 'detail',
+    changesAccess: true,
+  },
+  roles: {
+    name: 'roles',
+    description: 'Application roles, site roles, memberships and the role hierarchy',
+    envelope: 'roles',
+  },
+  data: {
+    name: 'data',
+    description: 'Data tables: table schemas and records',
+    envelope: 'data',
+    usesSql: true,
+  },
+  meta: {
+    name: 'meta',
+    description: 'The API description, its explorer and the health check',
+    envelope: 'detail',
+    // The health check runs `select 1` on the data plane, so this function sits beside the data function.
+    usesSql: true,
+  },
+};
