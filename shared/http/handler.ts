@@ -6,13 +6,7 @@ import { bearerToken, type TokenClaims } from '../auth/tokens';
 import type { Deps } from '../deps';
 import { AppError, AuthenticationError } from '../errors';
 import type { Logger } from '../log';
-import {
-  enforce,
-  isOrganizationPermission,
-  isSitePermission,
-  needsUser,
-  type RuleInput,
-} from '../policy/permissions';
+import { enforce, isOrganizationPermission, isSitePermission, needsUser } from '../policy/permissions';
 import { loadRequest, type RequestTarget } from '../tenancy/principal';
 import { siteSlugOf } from '../tenancy/tenancy';
 import { readJsonBody } from './body';
@@ -124,6 +118,25 @@ export function errorResponse(log: Logger | undefined, group: GroupName, error: 
   return respond({ status: 500, body: internalErrorBody(style, requestId) }, requestId);
 }
 
+/** The path parameters, query and body of a request, validated against the route's schemas (400 otherwise). */
+function validatedInput(
+  route: RouteDef,
+  params: Record<string, string>,
+  event: HttpEvent,
+  headers: Record<string, string | undefined>,
+): { searchParams: URLSearchParams; query: Record<string, unknown>; body: unknown } {
+  const searchParams = new URLSearchParams(event.rawQueryString ?? '');
+  if (route.params) validate(route.params, params, true);
+  const query = queryObject(searchParams);
+  if (route.query) validate(route.query, query, true);
+  let body: unknown;
+  if (route.body) {
+    body = readJsonBody(event, headers) ?? {};
+    validate(route.body, body);
+  }
+  return { searchParams, query, body };
+}
+
 /** What the request log line says of one request, filled in as the pipeline learns it. */
 interface RequestFacts {
   started: number;
@@ -192,23 +205,19 @@ export function createGroupHandler(
     if (claims) fact.userId = claims.userId;
     const target = targetOf(deps, route, params, headers, claims?.userId ?? null);
     if (target.site !== null) fact.site = target.site;
-    const loaded = await deps.accessCache.get(target, () => loadRequest(deps.store, target));
+    // A token issued after the remembered user item (a password change elsewhere) has the user read again.
+    const loaded = await deps.accessCache.get(
+      target,
+      () => loadRequest(deps.store, target),
+      (cached) => !claims || claims.tokenVersion <= (cached.storedUser?.token_version ?? 0),
+    );
     // A password change or a deactivation raised the user's token version: earlier tokens stop here.
     if (claims && loaded.storedUser) requireCurrentToken(claims, loaded.storedUser);
     const { principal, app } = loaded;
     const ruleBased = route.permission.startsWith('rule:');
     if (!ruleBased) enforce(route.permission, principal, { params, body: undefined });
-    const searchParams = new URLSearchParams(event.rawQueryString ?? '');
-    if (route.params) validate(route.params, params, true);
-    const query = queryObject(searchParams);
-    if (route.query) validate(route.query, query, true);
-    let body: unknown;
-    if (route.body) {
-      body = readJsonBody(event, headers) ?? {};
-      validate(route.body, body);
-    }
-    const input: RuleInput = { params, body };
-    if (ruleBased) enforce(route.permission, principal, input);
+    const { searchParams, query, body } = validatedInput(route, params, event, headers);
+    if (ruleBased) enforce(route.permission, principal, { params, body });
     const ctx: RequestContext = {
       deps,
       log,

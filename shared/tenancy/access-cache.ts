@@ -20,13 +20,20 @@ export class AccessCache {
     return `${target.userId}\u0000${target.site}\u0000${target.organization}\u0000${target.app}`;
   }
 
-  /** The loaded request for this target, read through `load` unless a fresh one is remembered. */
-  async get(target: RequestTarget, load: () => Promise<LoadedRequest>): Promise<LoadedRequest> {
+  /**
+   * The loaded request for this target, read through `load` unless a fresh one is remembered and `usable` accepts it
+   * (a token newer than the remembered user, say: the user changed since, so it is read again).
+   */
+  async get(
+    target: RequestTarget,
+    load: () => Promise<LoadedRequest>,
+    usable: (loaded: LoadedRequest) => boolean = () => true,
+  ): Promise<LoadedRequest> {
     if (this.seconds <= 0) return load();
     const key = AccessCache.keyOf(target);
     const now = this.clock().getTime();
     const hit = this.entries.get(key);
-    if (hit && hit.until > now) return hit.loaded;
+    if (hit && hit.until > now && usable(hit.loaded)) return hit.loaded;
     const loaded = await load();
     if (this.entries.size >= this.limit) this.entries.clear();
     this.entries.set(key, { until: now + this.seconds * 1000, loaded });

@@ -1,3 +1,4 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DepsOverrides } from '../../shared/deps';
 import { routes } from '../../shared/http/routes';
@@ -103,6 +104,29 @@ describe('the access cache', () => {
     expect(await commandsDuring(f.platform, () => f.reader.get(f.recordPath))).toEqual([]);
     now += 3_001;
     expect(await commandsDuring(f.platform, () => f.reader.get(f.recordPath))).toEqual(['BatchGetCommand']);
+  });
+
+  it('reads the user again for a token newer than the remembered user (a password changed elsewhere)', async () => {
+    const viewer = await createUser(f.platform, {}, f.tenant.site.slug);
+    await grantSite(f.tenant, viewer.user.id, ['view_site']);
+    const path = dataPath(f.tenant.app.slug, 'notes');
+    expect((await viewer.api.get(path)).status).toBe(200);
+    // Another container raises the token version; this one still remembers the user as it was.
+    const store = f.platform.deps.store;
+    await store.doc.send(
+      new UpdateCommand({
+        TableName: store.table,
+        Key: { PK: `USER#${viewer.user.id}`, SK: 'PROFILE' },
+        UpdateExpression: 'SET token_version = :v',
+        ExpressionAttributeValues: { ':v': 7 },
+      }),
+    );
+    const fresh = await f.platform.deps.tokens.issue(
+      { id: viewer.user.id, username: viewer.user.username, token_version: 7 },
+      'access',
+    );
+    expect((await viewer.api.withToken(fresh).get(path)).status).toBe(200);
+    expect((await viewer.api.get(path)).status).toBe(401);
   });
 
   it('sees a permission revoked through this container on the next request', async () => {
