@@ -4,14 +4,18 @@ import { KMSClient } from '@aws-sdk/client-kms';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SecretsManagerPassword } from './adapters/aws/database-password';
+import { KmsKeys } from './adapters/aws/kms-keys';
 import { KmsSigner } from './adapters/aws/kms-signer';
 import { LocalKeySigner } from './adapters/local/key-signer';
+import { LocalKeyring } from './adapters/local/keyring';
 import type { TokenSigner } from './auth/signer';
 import { TokenService } from './auth/tokens';
 import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
 import { noUserCreationEvents, type UserCreationEvents } from './events/user-creation';
+import { type Keys, unconfiguredKeys } from './keys/keys';
 import { createLogger, type Logger } from './log';
+import { ValueCache } from './secrets/value-cache';
 import { createSql, type Sql, type SqlEndpoint } from './sql/client';
 import type { Store } from './store/store';
 import { AccessCache } from './tenancy/access-cache';
@@ -30,9 +34,15 @@ export interface Deps {
   readonly accessCache: AccessCache;
   /** PRE/POST_USER_CREATE around the one user-creation service (shared/events/user-creation.ts). */
   readonly events: UserCreationEvents;
+  /** Data keys of the secret store's envelope encryption (shared/keys/keys.ts). */
+  readonly keys: Keys;
+  /** Decrypted secret values checked against their revision (shared/secrets/value-cache.ts). */
+  readonly secretCache: ValueCache;
 }
 
-export type DepsOverrides = Partial<Pick<Deps, 'clock' | 'log' | 'events'>> & { signer?: TokenSigner };
+export type DepsOverrides = Partial<Pick<Deps, 'clock' | 'log' | 'events' | 'keys'>> & {
+  signer?: TokenSigner;
+};
 
 function createStore(config: Config): Store {
   const local = config.runtime === 'local';
@@ -54,6 +64,14 @@ function createSigner(config: Config): TokenSigner {
   if (config.jwtSigningKeyId)
     return new KmsSigner(new KMSClient({ region: config.region }), config.jwtSigningKeyId);
   return new LocalKeySigner(join(config.dataDir, 'keys', 'jwt-signing-key.pem'));
+}
+
+/** The secret store's keys: KMS in the cloud, a master key file under the data directory locally. */
+function createKeys(config: Config): Keys {
+  if (config.secretsKeyId) return new KmsKeys(new KMSClient({ region: config.region }), config.secretsKeyId);
+  // Only the secrets function is given a key in the cloud; the others never ask for one.
+  if (config.runtime === 'aws') return unconfiguredKeys;
+  return new LocalKeyring(join(config.dataDir, 'keys', 'secrets-master.key'));
 }
 
 /** Where the data plane is: DATABASE_URL, or the cloud's proxy endpoint with the password from its secret. */
@@ -80,6 +98,8 @@ export function buildDeps(config: Config, overrides: DepsOverrides = {}): Deps {
     store: createStore(config),
     accessCache: new AccessCache(config.accessCacheSeconds, clock),
     events: overrides.events ?? noUserCreationEvents,
+    keys: overrides.keys ?? createKeys(config),
+    secretCache: new ValueCache(clock),
     sql: () => {
       sql ??= createSql(sqlTarget(config), config.databasePoolSize, {
         prepare: config.databasePrepare,

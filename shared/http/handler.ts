@@ -12,6 +12,7 @@ import {
   isSitePermission,
   needsUser,
   type RuleInput,
+  readsUser,
 } from '../policy/permissions';
 import { loadRequest, type RequestTarget } from '../tenancy/principal';
 import { siteSlugOf } from '../tenancy/tenancy';
@@ -49,9 +50,12 @@ async function authenticate(
   route: RouteDef,
   headers: Record<string, string | undefined>,
 ): Promise<TokenClaims | null> {
-  if (!needsUser(route.permission)) return null;
+  if (!readsUser(route.permission)) return null;
   const header = headers.authorization;
-  if (!header) throw new AuthenticationError();
+  if (!header) {
+    if (needsUser(route.permission)) throw new AuthenticationError();
+    return null;
+  }
   const token = bearerToken(header);
   if (!token) {
     throw new AuthenticationError('Authentication credentials were not provided.', 'not_authenticated');

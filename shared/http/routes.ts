@@ -3,6 +3,7 @@ import { authRoutes } from '../auth/routes';
 import { dataRoutes } from '../data/routes';
 import { metaRoutes } from '../meta/routes';
 import { roleRoutes } from '../roles/routes';
+import { secretRoutes } from '../secrets/routes';
 import type { GroupDef, GroupName, RouteDef } from './route';
 
 /** Every endpoint group, one Lambda each. */
@@ -24,6 +25,11 @@ export const groups: Record<GroupName, GroupDef> = {
     description: 'Application roles, site roles, memberships and the role hierarchy',
     envelope: 'roles',
   },
+  secrets: {
+    name: 'secrets',
+    description: 'The secret store: secret types, secrets (envelope-encrypted) and tags',
+    envelope: 'secrets',
+  },
   data: {
     name: 'data',
     description: 'Data tables: table schemas and records',
@@ -44,6 +50,7 @@ export const routes: readonly RouteDef[] = [
   ...authRoutes,
   ...accountRoutes,
   ...roleRoutes,
+  ...secretRoutes,
   ...dataRoutes,
   ...metaRoutes,
 ];
