@@ -134,7 +134,7 @@ export const secretRoutes = [
     method: 'GET',
     path: '/api/tags/',
     summary: 'Tags of the site',
-    responses: { 200: json('Every tag', schemas.tags), ...errors(401, 403, 404) },
+    responses: { 200: json('Every tag', schemas.tags), ...errors(400, 401, 403, 404) },
   },
   {
     ...site,
