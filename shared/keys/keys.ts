@@ -4,7 +4,7 @@
  * Every call carries an encryption context, so a wrapped data key only unwraps for the secret it was made for.
  */
 
-/** Where a value belongs: its site, its app ('' for site level) and its key. */
+/** Where a value belongs: its site, its app (`~` for site level) and its key. */
 export interface EncryptionContext {
   readonly site: string;
   readonly app: string;

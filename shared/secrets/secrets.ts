@@ -25,9 +25,10 @@ export interface SecretInput {
 
 type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
 
+/** The encryption context of a secret; `~` stands for site level (KMS takes no empty values; no app slug is `~`). */
 const contextOf = (secret: Pick<StoredSecret, 'site' | 'app' | 'key'>): EncryptionContext => ({
   site: secret.site,
-  app: secret.app ?? '',
+  app: secret.app ?? '~',
   key: secret.key,
 });
 
@@ -120,7 +121,7 @@ async function storedForm(
     revision: randomUUID(),
   };
   if (type.sensitivity_level === 'public') return { ...base, value: input.value };
-  return { ...base, ...(await seal(deps.keys, input.value, { site, app: app ?? '', key })) };
+  return { ...base, ...(await seal(deps.keys, input.value, contextOf({ site, app, key }))) };
 }
 
 const countChange = (table: string, site: string, slug: string, by: number) => ({

@@ -89,7 +89,7 @@ describe('LocalKeyring', () => {
 
   it.each([
     ['site', { ...context, site: 'other' }],
-    ['app', { ...context, app: '' }],
+    ['app', { ...context, app: '~' }],
     ['key', { ...context, key: 'paypal' }],
   ])('fails to open a value under another %s', async (_, other) => {
     const keys = new LocalKeyring(path);
