@@ -167,6 +167,12 @@ describe('GET /api/secrets/{key}/', () => {
     }
   });
 
+  it('refuses a bad token with 401 even though no token is needed', async () => {
+    await create({ key: 'flags', secret_type: 'public-config', value: { token: 'public' } });
+    const response = await anonymous.withToken('not-a-token').get('/api/secrets/flags/');
+    expect(response.status).toBe(401);
+  });
+
   it('signed in: needs `view` on the site (403 Permission denied otherwise), even for public secrets', async () => {
     await create({ key: 'flags', secret_type: 'public-config', value: { token: 'public' } });
     const { user, api } = await createUser(platform, {}, tenant.site.slug);
@@ -287,6 +293,21 @@ describe('GET /api/secrets/', () => {
     const paged = await owner.get('/api/secrets/?page_size=2&ordering=key');
     expect(paged.body.items).toHaveLength(2);
     expect(paged.body.next).toMatch(/page=2/);
+  });
+});
+
+describe('the served API description', () => {
+  it('holds every route of the secret store', async () => {
+    const document = await platform.api.get('/ninja-openapi.json');
+    expect(document.status).toBe(200);
+    const paths = document.body.paths as Record<string, Record<string, unknown>>;
+    expect(Object.keys(paths['/api/secret-types/'] ?? {}).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(paths['/api/secret-types/{slug}/'] ?? {}).sort()).toEqual(['delete', 'get', 'put']);
+    expect(Object.keys(paths['/api/secrets/'] ?? {}).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(paths['/api/secrets/{key}/'] ?? {}).sort()).toEqual(['delete', 'get', 'put']);
+    expect(Object.keys(paths['/api/secrets/{key}/history/'] ?? {})).toEqual(['get']);
+    expect(Object.keys(paths['/api/tags/'] ?? {}).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(paths['/api/tags/{slug}/'] ?? {}).sort()).toEqual(['delete', 'get', 'patch', 'put']);
   });
 });
 
