@@ -1,5 +1,5 @@
 /**
- * The Keys port: data keys for envelope encryption (docs/security.md, "Secret values"). The cloud adapter asks KMS
+ * The Keys port: data keys for envelope encryption (docs/secrets.md, "Encryption"). The cloud adapter asks KMS
  * (`GenerateDataKey`, `Decrypt`); the local adapter wraps data keys with a master key kept under the data directory.
  * Every call carries an encryption context, so a wrapped data key only unwraps for the secret it was made for.
  */
