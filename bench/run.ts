@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startEmbeddedDynamoDb } from '../shared/adapters/local/embedded-dynamodb';
 import { buildServers } from './build';
 import { type BenchConfig, loadBenchConfig } from './config';
 import { describeMachine } from './machine';
@@ -30,16 +31,27 @@ function commandLine(): string {
   return [...settings, 'npm run bench'].join(' ');
 }
 
-async function startProject(databaseUrl: string, config: BenchConfig, password: string): Promise<Server> {
+/** Where the project keeps its files (SE1's floor reads its master key) and the DynamoDB both servers read. */
+interface Shared {
+  dataDir: string;
+  dynamodbEndpoint: string;
+}
+
+async function startProject(
+  databaseUrl: string,
+  config: BenchConfig,
+  password: string,
+  shared: Shared,
+): Promise<Server> {
   const servers = await builtServers;
-  const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
-  process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  const { dataDir } = shared;
   const port = await freePort();
   const env = {
     ...process.env,
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_SIZE: String(config.poolSize),
     DATA_DIR: dataDir,
+    DYNAMODB_ENDPOINT: shared.dynamodbEndpoint,
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
@@ -59,7 +71,12 @@ async function startProject(databaseUrl: string, config: BenchConfig, password: 
   );
 }
 
-async function startFloor(databaseUrl: string, config: BenchConfig, fixture: Fixture): Promise<Server> {
+async function startFloor(
+  databaseUrl: string,
+  config: BenchConfig,
+  fixture: Fixture,
+  shared: Shared,
+): Promise<Server> {
   const servers = await builtServers;
   const port = await freePort();
   const env = {
@@ -71,6 +88,9 @@ async function startFloor(databaseUrl: string, config: BenchConfig, fixture: Fix
     FLOOR_SCHEMA: fixture.schema,
     FLOOR_TABLE: fixture.physical,
     FLOOR_PASSWORD: fixture.adminPassword,
+    FLOOR_DYNAMODB_ENDPOINT: shared.dynamodbEndpoint,
+    FLOOR_TABLE_NAME: 'platform',
+    FLOOR_KEYRING: join(shared.dataDir, 'keys', 'secrets-master.key'),
   };
   return startServer('floor', [servers.floor], env, /Floor listening on/, `http://127.0.0.1:${port}`);
 }
@@ -141,7 +161,12 @@ async function main(): Promise<void> {
   );
   const database = await openDatabase(config.databaseUrl);
   const password = randomBytes(18).toString('base64url');
-  const project = await startProject(database.url, config, password);
+  // One DynamoDB for both servers, so SE1's floor reads the project's own secret item.
+  const dynamo = await startEmbeddedDynamoDb();
+  const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
+  process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  const shared: Shared = { dataDir, dynamodbEndpoint: dynamo.url };
+  const project = await startProject(database.url, config, password, shared);
   const projectIdleMb = memory(project.pid).rssMb;
   say(`Project on ${project.baseUrl}; loading ${config.records} records through the bulk create`);
   const fixture = await prepareProject(project.baseUrl, database.url, password, config.records);
@@ -150,7 +175,7 @@ async function main(): Promise<void> {
   );
   const projectLoadPeakMb = memory(project.pid).peakMb;
   const projectPeakReset = resetPeakMemory(project.pid);
-  const floor = await startFloor(database.url, config, fixture);
+  const floor = await startFloor(database.url, config, fixture, shared);
 
   const results = [];
   for (const scenario of chosen) {
@@ -168,6 +193,7 @@ async function main(): Promise<void> {
     projectPeakReset,
   });
   await Promise.all([project.stop(), floor.stop()]);
+  await dynamo.stop();
   database.stop();
 
   const { records, warmupSeconds, durationSeconds, connections, poolSize, rounds } = config;

@@ -115,6 +115,24 @@ export const scenarios: readonly Scenario[] = [
       return () => ({ method: 'POST', path: '/login', headers: json, body });
     },
   },
+  {
+    name: 'SE1',
+    description:
+      'warm read of a private app-level secret (`/api/secrets/{key}/?app=…`; the floor reads and decrypts the item)',
+    target: 0.5,
+    project: (fixture) => {
+      const request: BenchRequest = {
+        method: 'GET',
+        path: `/api/secrets/${fixture.secretKey}/?app=${fixture.app}`,
+        headers: projectHeaders(fixture),
+      };
+      return () => request;
+    },
+    floor: (fixture) => () => ({
+      method: 'GET',
+      path: `/secrets/${fixture.site}/${fixture.app}/${fixture.secretKey}`,
+    }),
+  },
 ];
 
 /** The scenarios a run asks for, in registry order; unknown names stop the bench. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 
 /**
@@ -21,6 +22,8 @@ export interface Fixture {
   readonly physical: string;
   /** Keys of the loaded records (G1 picks from them). */
   readonly ids: readonly string[];
+  /** SE1's private app-level secret. */
+  readonly secretKey: string;
   readonly load: { records: number; seconds: number; recordsPerSecond: number };
 }
 
@@ -134,6 +137,27 @@ async function createLoginUsers(admin: Call, password: string): Promise<string[]
   return names;
 }
 
+/** SE1's secret: a private type and an app-level secret of it (encrypted under a data key of its own). */
+async function createSecret(inSite: Call, app: string): Promise<string> {
+  await expect(
+    inSite('POST', '/api/secret-types/', { name: 'Bench_Token', sensitivity_level: 'private' }),
+    201,
+    'secret type',
+  );
+  const key = 'bench-token';
+  await expect(
+    inSite('POST', '/api/secrets/', {
+      secret_type: 'bench-token',
+      key,
+      app,
+      value: { token: randomBytes(24).toString('base64url'), endpoint: 'https://payments.example.com' },
+    }),
+    201,
+    'secret',
+  );
+  return key;
+}
+
 export async function prepareProject(
   baseUrl: string,
   databaseUrl: string,
@@ -166,7 +190,9 @@ export async function prepareProject(
   );
   const { schema, physical } = await physicalTable(databaseUrl, String(site.slug));
   const users = await createLoginUsers(admin, adminPassword);
+  const secretKey = await createSecret(inSite, String(app.slug));
   return {
+    secretKey,
     users,
     token,
     site: String(site.slug),

@@ -4,12 +4,14 @@ import { authOperations } from './auth/operations';
 import { dataOperations } from './data/operations';
 import { metaOperations } from './meta/operations';
 import { roleOperations } from './roles/operations';
+import { secretOperations } from './secrets/operations';
 
 /** Every group's operations, for the local server (the cloud loads one group per Lambda). */
 export const operationsByGroup: OperationsByGroup = {
   auth: authOperations,
   accounts: accountOperations,
   roles: roleOperations,
+  secrets: secretOperations,
   data: dataOperations,
   meta: metaOperations,
 };

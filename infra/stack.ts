@@ -26,6 +26,7 @@ import { indexes, tableKeys, ttlAttribute } from '../shared/store/table';
 import { gatewayPath } from './api-routes';
 import { groupCode } from './bundling';
 import { DataPlane } from './data-plane';
+import { createSecretsKey, grantSecretsKey } from './secrets-key';
 
 export interface PlatformStackProps extends StackProps {
   /** Refuse to delete the control-plane table (default true). */
@@ -46,6 +47,8 @@ export class PlatformStack extends Stack {
   readonly api: HttpApi;
   readonly table: TableV2;
   readonly signingKey: Key;
+  /** Wraps the secret store's data keys; only the secrets function may use it. */
+  readonly secretsKey: Key;
   readonly functions: ReadonlyMap<GroupName, NodejsFunction>;
   /** Aurora PostgreSQL behind RDS Proxy, when some group uses SQL. */
   readonly dataPlane: DataPlane | undefined;
@@ -75,6 +78,8 @@ export class PlatformStack extends Stack {
       keyUsage: KeyUsage.SIGN_VERIFY,
       removalPolicy: protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
+
+    this.secretsKey = createSecretsKey(this, protect);
 
     this.api = new HttpApi(this, 'Api', {
       description: 'Multi-tenant backend platform',
@@ -119,6 +124,7 @@ export class PlatformStack extends Stack {
           ...(props.defaultSite ? { DEFAULT_SITE: props.defaultSite } : {}),
           ...(props.baseDomain ? { BASE_DOMAIN: props.baseDomain } : {}),
           ...sqlAccess(group)?.environment(),
+          ...(group.name === 'secrets' ? { SECRETS_KEY_ID: this.secretsKey.keyArn } : {}),
         },
         ...sqlAccess(group)?.functionPlacement(),
       });
@@ -126,6 +132,7 @@ export class PlatformStack extends Stack {
       // Every group verifies tokens (public key); only the auth group signs them.
       this.signingKey.grant(fn, 'kms:GetPublicKey');
       if (group.name === 'auth') this.signingKey.grant(fn, 'kms:Sign');
+      if (group.name === 'secrets') grantSecretsKey(this.secretsKey, fn);
       sqlAccess(group)?.grantConnect(fn);
 
       const integration = new HttpLambdaIntegration(`${pascal(group.name)}Integration`, fn);

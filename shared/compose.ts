@@ -2,15 +2,19 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { KmsKeys } from './adapters/aws/kms-keys';
 import { KmsSigner } from './adapters/aws/kms-signer';
 import { LocalKeySigner } from './adapters/local/key-signer';
+import { LocalKeyring } from './adapters/local/keyring';
 import type { TokenSigner } from './auth/signer';
 import { TokenService } from './auth/tokens';
 import { systemClock } from './clock';
 import type { Config } from './config';
 import type { Deps, DepsOverrides } from './deps';
 import { noUserCreationEvents } from './events/user-creation';
+import { type Keys, unconfiguredKeys } from './keys/keys';
 import { createLogger } from './log';
+import { ValueCache } from './secrets/value-cache';
 import type { Sql } from './sql/client';
 import type { Store } from './store/store';
 import { AccessCache } from './tenancy/access-cache';
@@ -43,6 +47,14 @@ function createSigner(config: Config): TokenSigner {
   return new LocalKeySigner(join(config.dataDir, 'keys', 'jwt-signing-key.pem'));
 }
 
+/** The secret store's keys: KMS in the cloud, a master key file under the data directory locally. */
+function createKeys(config: Config): Keys {
+  if (config.secretsKeyId) return new KmsKeys(new KMSClient({ region: config.region }), config.secretsKeyId);
+  // Only the secrets function is given a key in the cloud; the others never ask for one.
+  if (config.runtime === 'aws') return unconfiguredKeys;
+  return new LocalKeyring(join(config.dataDir, 'keys', 'secrets-master.key'));
+}
+
 /** Stands in for the data plane where a group has none: reaching for it is a programming error. */
 function noSqlPlane(): Sql {
   throw new Error('This function has no data plane: its group does not use SQL (shared/http/groups.ts)');
@@ -64,6 +76,8 @@ export function composeDeps(
     store: createStore(config),
     accessCache: new AccessCache(config.accessCacheSeconds, clock),
     events: overrides.events ?? noUserCreationEvents,
+    keys: overrides.keys ?? createKeys(config),
+    secretCache: new ValueCache(clock),
     sql: sql ?? noSqlPlane,
     tokens: new TokenService(
       signer,

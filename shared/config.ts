@@ -49,6 +49,8 @@ export interface Config {
   readonly refreshTokenSeconds: number;
   /** KMS asymmetric key (ECC_NIST_P256) that signs JWTs in the cloud. */
   readonly jwtSigningKeyId: string | undefined;
+  /** KMS symmetric key of the secret store's envelope encryption; locally a master key file is used instead. */
+  readonly secretsKeyId: string | undefined;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Origins whose browser apps may call the API (`*`: any); the local server applies it, the stack mirrors it. */
   readonly corsOrigins: readonly string[];
@@ -181,6 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
     refreshTokenSeconds: integer(env, 'REFRESH_TOKEN_SECONDS', 7 * 24 * 3600),
     jwtSigningKeyId:
       runtime === 'aws' ? required(env, 'JWT_SIGNING_KEY_ID') : optional(env, 'JWT_SIGNING_KEY_ID'),
+    secretsKeyId: optional(env, 'SECRETS_KEY_ID'),
     logLevel,
     loginLimits: loginLimits(env),
     corsOrigins: corsOrigins(env),

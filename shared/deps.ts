@@ -4,7 +4,9 @@ import type { Clock } from './clock';
 import { composeDeps } from './compose';
 import type { Config } from './config';
 import type { UserCreationEvents } from './events/user-creation';
+import type { Keys } from './keys/keys';
 import type { Logger } from './log';
+import type { ValueCache } from './secrets/value-cache';
 import type { Sql } from './sql/client';
 import { sqlPlane } from './sql/plane';
 import type { Store } from './store/store';
@@ -24,9 +26,15 @@ export interface Deps {
   readonly accessCache: AccessCache;
   /** PRE/POST_USER_CREATE around the one user-creation service (shared/events/user-creation.ts). */
   readonly events: UserCreationEvents;
+  /** Data keys of the secret store's envelope encryption (shared/keys/keys.ts). */
+  readonly keys: Keys;
+  /** Decrypted secret values checked against their revision (shared/secrets/value-cache.ts). */
+  readonly secretCache: ValueCache;
 }
 
-export type DepsOverrides = Partial<Pick<Deps, 'clock' | 'log' | 'events'>> & { signer?: TokenSigner };
+export type DepsOverrides = Partial<Pick<Deps, 'clock' | 'log' | 'events' | 'keys'>> & {
+  signer?: TokenSigner;
+};
 
 /**
  * All the dependencies, data plane included: the local server, the tests and the command-line tools. A Lambda

@@ -1,13 +1,15 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import postgres from 'postgres';
+import { readSecret } from './secrets';
 
 /**
  * The floor: the least a server can do to answer the bench's scenarios. `node:http` and `postgres` with prepared
  * statements, no authentication, no validation, no routing table, and the same SQL as the project against the
  * same physical table. The project's throughput over the floor's is the overhead the bench reports.
  *
- * Environment: DATABASE_URL, DATABASE_POOL_SIZE, PORT, HOST, FLOOR_SCHEMA, FLOOR_TABLE, FLOOR_PASSWORD.
+ * Environment: DATABASE_URL, DATABASE_POOL_SIZE, PORT, HOST, FLOOR_SCHEMA, FLOOR_TABLE, FLOOR_PASSWORD, and SE1's
+ * (bench/floor/secrets.ts).
  */
 
 const env = process.env;
@@ -97,6 +99,14 @@ async function login(request: IncomingMessage, response: ServerResponse): Promis
   else send(response, 401, { error: 'No active account found with the given credentials' });
 }
 
+/** SE1: `/secrets/{site}/{app}/{key}`, the project's secret item read and decrypted. */
+async function secret(path: string, response: ServerResponse): Promise<void> {
+  const [site = '', app = '', key = ''] = path.slice('/secrets/'.length).split('/').map(decodeURIComponent);
+  const found = await readSecret(site, app, key);
+  if (found) send(response, 200, found);
+  else send(response, 404, { error: 'Secret not found' });
+}
+
 async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://floor');
   const path = url.pathname;
@@ -105,6 +115,7 @@ async function route(request: IncomingMessage, response: ServerResponse): Promis
     return get(path.slice('/items/'.length), response);
   if (request.method === 'POST' && path === '/items') return create(request, response);
   if (request.method === 'POST' && path === '/login') return login(request, response);
+  if (request.method === 'GET' && path.startsWith('/secrets/')) return secret(path, response);
   send(response, 404, { error: 'Not found' });
 }
 

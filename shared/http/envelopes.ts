@@ -27,7 +27,8 @@ export function errorBody(style: EnvelopeStyle, error: AppError): unknown {
         ...extra,
       };
     case 'secrets':
-      return { error: error.title ?? error.message, detail: fields ?? error.message, ...extra };
+      if (fields) return { error: 'Schema validation failed', detail: fields, ...extra };
+      return { error: error.title ?? error.message, detail: error.message, ...extra };
     case 'data':
       if (fields) return { error: 'Validation failed', details: fields, ...extra };
       return { error: error.title ?? error.message, detail: error.message, ...extra };

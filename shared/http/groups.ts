@@ -19,6 +19,11 @@ export const groups: Record<GroupName, GroupDef> = {
     description: 'Application roles, site roles, memberships and the role hierarchy',
     envelope: 'roles',
   },
+  secrets: {
+    name: 'secrets',
+    description: 'The secret store: secret types, secrets (envelope-encrypted) and tags',
+    envelope: 'secrets',
+  },
   data: {
     name: 'data',
     description: 'Data tables: table schemas and records',

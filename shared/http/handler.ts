@@ -6,7 +6,13 @@ import { bearerToken, type TokenClaims } from '../auth/tokens';
 import type { Deps } from '../deps';
 import { AppError, AuthenticationError } from '../errors';
 import type { Logger } from '../log';
-import { enforce, isOrganizationPermission, isSitePermission, needsUser } from '../policy/permissions';
+import {
+  enforce,
+  isOrganizationPermission,
+  isSitePermission,
+  needsUser,
+  readsUser,
+} from '../policy/permissions';
 import { loadRequest, type RequestTarget } from '../tenancy/principal';
 import { siteSlugOf } from '../tenancy/tenancy';
 import { readJsonBody } from './body';
@@ -43,9 +49,12 @@ async function authenticate(
   route: RouteDef,
   headers: Record<string, string | undefined>,
 ): Promise<TokenClaims | null> {
-  if (!needsUser(route.permission)) return null;
+  if (!readsUser(route.permission)) return null;
   const header = headers.authorization;
-  if (!header) throw new AuthenticationError();
+  if (!header) {
+    if (needsUser(route.permission)) throw new AuthenticationError();
+    return null;
+  }
   const token = bearerToken(header);
   if (!token) {
     throw new AuthenticationError('Authentication credentials were not provided.', 'not_authenticated');

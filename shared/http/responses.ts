@@ -78,10 +78,26 @@ export const envelopeSchemas: Record<EnvelopeStyle, { name: string; schema: Json
   secrets: {
     name: 'SecretsError',
     schema: {
-      type: 'object',
-      required: ['error', 'detail'],
-      properties: { error: { type: 'string' }, detail: { anyOf: [{ type: 'string' }, fieldErrors] } },
-      additionalProperties: true,
+      description:
+        '`{error, detail}` (detail: text, the failing fields, or `{field, current, attempted}`); `{error}` alone ' +
+        'for a refused type deletion; `{message, field}` for a name already taken',
+      anyOf: [
+        {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: { type: 'string' },
+            detail: { anyOf: [{ type: 'string' }, fieldErrors, { type: 'object' }] },
+          },
+          additionalProperties: true,
+        },
+        {
+          type: 'object',
+          required: ['message', 'field'],
+          properties: { message: { type: 'string' }, field: { type: 'string' } },
+          additionalProperties: false,
+        },
+      ],
     },
   },
   data: {

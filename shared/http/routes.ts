@@ -3,6 +3,7 @@ import { authRoutes } from '../auth/routes';
 import { dataRoutes } from '../data/routes';
 import { metaRoutes } from '../meta/routes';
 import { roleRoutes } from '../roles/routes';
+import { secretRoutes } from '../secrets/routes';
 import { groups } from './groups';
 import type { GroupName, RouteDef } from './route';
 
@@ -16,6 +17,7 @@ export const routes: readonly RouteDef[] = [
   ...authRoutes,
   ...accountRoutes,
   ...roleRoutes,
+  ...secretRoutes,
   ...dataRoutes,
   ...metaRoutes,
 ];

@@ -81,9 +81,36 @@ const rules = {
       requireSite(principal, 'view');
     },
   },
+  /** A secret (docs/secrets.md): anyone may ask; a signed-in caller needs `view`; non-public values need a user. */
+  'secret-read': {
+    description:
+      'anyone without a token (public secrets only: 401 for private and sensitive ones); `view` on the site with one',
+    check: (principal: Principal) => {
+      if (principal.user) requireSite(principal, 'view');
+    },
+  },
+  /** Creating a secret type: `configure` on the site; a system type only by superusers (docs/secrets.md). */
+  'secret-type-create': {
+    description: '`configure` on the site; `type: system` superusers only',
+    check: (principal: Principal, input: RuleInput) => {
+      requireSite(principal, 'configure');
+      const body = (input.body ?? {}) as Record<string, unknown>;
+      if (body.type === 'system' && !principal.user?.is_superuser) throw new PermissionDeniedError();
+    },
+  },
 } as const satisfies Record<string, { description: string; check: (p: Principal, i: RuleInput) => void }>;
 
 export type RuleName = keyof typeof rules;
+
+/** Rules decided on the request's site. */
+const siteRules: readonly Permission[] = [
+  'rule:own-roles-or-view',
+  'rule:secret-read',
+  'rule:secret-type-create',
+];
+
+/** Rules that let anonymous callers through: a token is still read when one is sent. */
+const anonymousRules: readonly Permission[] = ['rule:secret-read'];
 
 function signedIn(principal: Principal): User {
   if (!principal.user) throw new AuthenticationError();
@@ -109,12 +136,17 @@ function requireOrganization(principal: Principal, level: OrganizationLevel): vo
 
 /** Whether a route's permission needs a signed-in user (401 without one). */
 export function needsUser(permission: Permission): boolean {
+  return permission !== 'public' && !anonymousRules.includes(permission);
+}
+
+/** Whether a route reads the caller's token when one is sent (every route but the public ones). */
+export function readsUser(permission: Permission): boolean {
   return permission !== 'public';
 }
 
 /** Whether the permission is decided on the request's site (the pipeline resolves it first). */
 export function isSitePermission(permission: Permission): boolean {
-  return permission.startsWith('site:') || permission === 'rule:own-roles-or-view';
+  return permission.startsWith('site:') || siteRules.includes(permission);
 }
 
 /** Whether the permission is decided on the path's organization. */
@@ -128,6 +160,10 @@ export function isOrganizationPermission(permission: Permission): boolean {
  */
 export function enforce(permission: Permission, principal: Principal, input: RuleInput): void {
   if (permission === 'public') return;
+  if (anonymousRules.includes(permission) && !principal.user) {
+    rules[permission.slice('rule:'.length) as RuleName].check(principal, input);
+    return;
+  }
   const user = signedIn(principal);
   if (!user.is_active) throw new AuthenticationError('User not found or inactive.', 'user_inactive');
   if (permission === 'authenticated') return;

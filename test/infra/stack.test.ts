@@ -169,3 +169,68 @@ describe('PlatformStack CORS', () => {
     });
   });
 });
+
+describe('PlatformStack secret store', () => {
+  const secretsKeyId = () => {
+    const keys = template.findResources('AWS::KMS::Key', { Properties: { EnableKeyRotation: true } });
+    expect(Object.keys(keys)).toHaveLength(1);
+    return Object.keys(keys)[0] as string;
+  };
+
+  it('creates a symmetric KMS key with rotation for the secret store', () => {
+    const id = secretsKeyId();
+    const key = template.findResources('AWS::KMS::Key')[id];
+    expect(key?.Properties.KeySpec ?? 'SYMMETRIC_DEFAULT').toBe('SYMMETRIC_DEFAULT');
+    expect(key?.Properties.KeyUsage ?? 'ENCRYPT_DECRYPT').toBe('ENCRYPT_DECRYPT');
+  });
+
+  it('gives the key to the secrets function only, through SECRETS_KEY_ID', () => {
+    const id = secretsKeyId();
+    const functions = Object.values(template.findResources('AWS::Lambda::Function'));
+    const holders = functions.filter(
+      (fn) => fn.Properties.Environment?.Variables?.SECRETS_KEY_ID !== undefined,
+    );
+    expect(holders).toHaveLength(1);
+    expect(holders[0]?.Properties.Description).toBe(groups.secrets.description);
+    expect(holders[0]?.Properties.Environment.Variables.SECRETS_KEY_ID).toEqual({
+      'Fn::GetAtt': [id, 'Arn'],
+    });
+  });
+
+  it('grants GenerateDataKey and Decrypt to the secrets function only, constrained by the encryption context', () => {
+    const id = secretsKeyId();
+    const policies = Object.values(template.findResources('AWS::IAM::Policy'));
+    const statements = policies.flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as Record<string, unknown>[]).map((statement) => ({
+        statement,
+        roles: JSON.stringify(policy.Properties.Roles),
+      })),
+    );
+    const users = statements.filter(({ statement }) =>
+      /kms:(GenerateDataKey|Decrypt)/.test(JSON.stringify(statement.Action)),
+    );
+    expect(users).toHaveLength(1);
+    expect(users[0]?.roles).toContain('SecretsFunction');
+    expect(users[0]?.statement).toEqual({
+      Effect: 'Allow',
+      Action: ['kms:GenerateDataKey', 'kms:Decrypt'],
+      Resource: { 'Fn::GetAtt': [id, 'Arn'] },
+      Condition: {
+        'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['site', 'app', 'key'] },
+        Null: {
+          'kms:EncryptionContext:site': 'false',
+          'kms:EncryptionContext:app': 'false',
+          'kms:EncryptionContext:key': 'false',
+        },
+      },
+    });
+  });
+
+  it('routes the secret store endpoints to the secrets function', () => {
+    const created = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (resource) => resource.Properties.RouteKey as string,
+    );
+    for (const key of ['GET /api/secrets/{key}', 'POST /api/secret-types', 'PATCH /api/tags/{slug}'])
+      expect(created.some((routeKey) => routeKey.startsWith(key))).toBe(true);
+  });
+});

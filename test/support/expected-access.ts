@@ -67,6 +67,10 @@ export function expectedOutcome(
     return who.superuser || isSelf(who, params) ? 'allowed' : 404;
   if (permission === 'rule:own-roles-or-view')
     return isSelf(who, params) || siteAllows(who, 'view') ? 'allowed' : 403;
+  // The fixture's secret is private: anonymous callers got their 401 above.
+  if (permission === 'rule:secret-read') return siteAllows(who, 'view') ? 'allowed' : 403;
+  // The sample creates a custom type: `configure` is enough.
+  if (permission === 'rule:secret-type-create') return siteAllows(who, 'configure') ? 'allowed' : 403;
   throw new Error(`Unknown permission ${permission}: teach test/support/expected-access.ts what it allows`);
 }
 

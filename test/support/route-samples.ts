@@ -6,6 +6,7 @@ import {
   fixturePaths,
   type SecurityFixture,
   type SiteObjects,
+  secretSchema,
   tableFields,
 } from './security-fixture';
 
@@ -45,6 +46,7 @@ export function paramValues(fixture: SecurityFixture): Record<string, string> {
     field: 'title',
     index: 'missing_index',
     asset: 'swagger-ui.css',
+    key: a.secretKey,
   };
 }
 
@@ -176,6 +178,52 @@ export const samples: Record<string, Sample> = {
   getRecord: none,
   updateRecord: () => ({ body: { title: 'matrix' } }),
   deleteRecord: async (_fixture, site) => ({ params: { id: await throwawayRecord(site) } }),
+
+  listSecretTypes: none,
+  createSecretType: () => ({
+    body: { name: freshName('Type'), sensitivity_level: 'private', schema: secretSchema },
+  }),
+  getSecretType: (_fixture, site) => ({ params: { slug: site.secretType } }),
+  updateSecretType: (_fixture, site) => ({
+    params: { slug: site.secretType },
+    body: { description: 'matrix' },
+  }),
+  deleteSecretType: async (_fixture, site) => {
+    const type = await checked(
+      site.tenant.owner.post('/api/secret-types/', { name: freshName('Type'), sensitivity_level: 'public' }),
+      'throwaway secret type',
+    );
+    return { params: { slug: type.data.slug } };
+  },
+  listSecrets: none,
+  createSecret: (_fixture, site) => ({
+    body: { secret_type: site.secretType, key: freshName('key'), value: { token: 'matrix' } },
+  }),
+  getSecret: none,
+  updateSecret: (_fixture, site) => ({
+    body: { secret_type: site.secretType, value: { token: 'matrix' }, tags: [site.tagName] },
+  }),
+  deleteSecret: async (_fixture, site) => {
+    const key = freshName('key');
+    await checked(
+      site.tenant.owner.post('/api/secrets/', { secret_type: site.secretType, key, value: { token: 'x' } }),
+      'throwaway secret',
+    );
+    return { params: { key } };
+  },
+  secretHistory: none,
+  listTags: none,
+  createTag: () => ({ body: { name: freshName('tag') } }),
+  getTag: (_fixture, site) => ({ params: { slug: site.tag } }),
+  replaceTag: (_fixture, site) => ({ params: { slug: site.tag }, body: { name: site.tagName } }),
+  patchTag: (_fixture, site) => ({ params: { slug: site.tag }, body: { description: 'matrix' } }),
+  deleteTag: async (_fixture, site) => {
+    const tag = await checked(
+      site.tenant.owner.post('/api/tags/', { name: freshName('tag') }),
+      'throwaway tag',
+    );
+    return { params: { slug: tag.slug } };
+  },
 
   openApiDocument: none,
   openApiDocumentAlias: none,

@@ -26,7 +26,19 @@ export interface SiteObjects {
   recordId: string;
   appRole: string;
   siteRole: string;
+  /** A private secret type, a tag and a site-level secret of that type with that tag. */
+  secretType: string;
+  tag: string;
+  tagName: string;
+  secretKey: string;
 }
+
+/** The schema of the fixture's secret type. */
+export const secretSchema = {
+  type: 'object',
+  properties: { token: { type: 'string' } },
+  required: ['token'],
+};
 
 /** Who calls: an identity of the matrix, and what the expectations are computed from. */
 export interface Identity {
@@ -84,12 +96,35 @@ async function populate(platform: TestPlatform, marker: string): Promise<SiteObj
     tenant.owner.post('/api/roles/', { name: `${marker} site role`, role_slugs: [appRole.data.slug] }),
     'site role',
   );
+  const secretType = await checked(
+    tenant.owner.post('/api/secret-types/', {
+      name: `${marker}-type`,
+      sensitivity_level: 'private',
+      schema: secretSchema,
+    }),
+    'secret type',
+  );
+  const tag = await checked(tenant.owner.post('/api/tags/', { name: `${marker}-tag` }), 'tag');
+  const secretKey = `${marker}-secret`;
+  await checked(
+    tenant.owner.post('/api/secrets/', {
+      secret_type: secretType.data.slug,
+      key: secretKey,
+      value: { token: `${marker}-value` },
+      tags: [tag.name],
+    }),
+    'secret',
+  );
   return {
     tenant,
     table,
     recordId: String(record.id),
     appRole: appRole.data.slug,
     siteRole: siteRole.data.slug,
+    secretType: secretType.data.slug,
+    tag: tag.slug,
+    tagName: tag.name,
+    secretKey,
   };
 }
 

@@ -30,6 +30,7 @@ const fixture: Fixture = {
   schema: 'site_bench_shop',
   physical: 'a1_items',
   ids: ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'],
+  secretKey: 'bench-token',
   load: { records: 2, seconds: 1, recordsPerSecond: 2 },
 };
 
@@ -64,7 +65,7 @@ describe('bench settings', () => {
 describe('bench scenarios', () => {
   it('selects by name in registry order and names unknown scenarios', () => {
     expect(selectScenarios(['A1', 'L1']).map((scenario) => scenario.name)).toEqual(['L1', 'A1']);
-    expect(() => selectScenarios(['X9'])).toThrow(/X9.*known: L1, G1, C1, A1/);
+    expect(() => selectScenarios(['X9'])).toThrow(/X9.*known: L1, G1, C1, A1, SE1/);
   });
 
   it('sends the project authenticated requests on the records API and the floor bare ones', () => {
@@ -73,6 +74,18 @@ describe('bench scenarios', () => {
     expect(project?.path).toMatch(/^\/api\/apps\/bench-app\/datatables\/items\/data\/[0-9a-f-]{36}\/$/);
     expect(project?.headers).toMatchObject({ authorization: 'Bearer token', 'x-site': 'bench-shop' });
     expect(get?.floor(fixture)().headers).toBeUndefined();
+  });
+
+  it('reads the same private app-level secret in SE1, through the API and straight from the floor', () => {
+    const se1 = scenarios.find((scenario) => scenario.name === 'SE1');
+    expect(se1?.target).toBe(0.5);
+    const project = se1?.project(fixture)();
+    expect(project).toMatchObject({ method: 'GET', path: '/api/secrets/bench-token/?app=bench-app' });
+    expect(project?.headers).toMatchObject({ authorization: 'Bearer token', 'x-site': 'bench-shop' });
+    expect(se1?.floor(fixture)()).toEqual({
+      method: 'GET',
+      path: '/secrets/bench-shop/bench-app/bench-token',
+    });
   });
 
   it('creates a different record with every C1 request', () => {

@@ -6,6 +6,7 @@ import { validators as auth } from '../../functions/auth/validators.generated';
 import { validators as data } from '../../functions/data/validators.generated';
 import { validators as meta } from '../../functions/meta/validators.generated';
 import { validators as roles } from '../../functions/roles/validators.generated';
+import { validators as secrets } from '../../functions/secrets/validators.generated';
 import { validatorsPath, validatorsSource } from '../../infra/validators';
 import type { GroupName, JsonSchema, RouteDef } from '../../shared/http/route';
 import { groups, routesOf } from '../../shared/http/routes';
@@ -19,13 +20,13 @@ import {
   validatorName,
 } from '../../shared/http/validation';
 
-const generated: Record<GroupName, GeneratedValidators> = { auth, accounts, roles, data, meta };
+const generated: Record<GroupName, GeneratedValidators> = { auth, accounts, roles, secrets, data, meta };
 const parts: readonly SchemaPart[] = ['body', 'query', 'params'];
 
 /** Every schema of the route table, with its part and the validator generated for it. */
 function schemas(): { route: RouteDef; part: SchemaPart; schema: JsonSchema; validator: SchemaValidator }[] {
-  return routesOf('auth')
-    .concat(routesOf('accounts'), routesOf('roles'), routesOf('data'), routesOf('meta'))
+  return (Object.keys(groups) as GroupName[])
+    .flatMap((group) => routesOf(group))
     .flatMap((route) =>
       parts.flatMap((part) => {
         const schema = route[part];

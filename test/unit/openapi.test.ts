@@ -115,6 +115,7 @@ describe('the responses of the OpenAPI document', () => {
       'DataError',
       'DetailError',
       'RolesError',
+      'SecretsError',
     ]);
   });
 });

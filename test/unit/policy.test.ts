@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Site, SitePermission, User } from '../../shared/accounts/model';
+import { AuthenticationError, PermissionDeniedError } from '../../shared/errors';
+import { enforce, isSitePermission, needsUser, readsUser } from '../../shared/policy/permissions';
 import { can, type SiteAccess } from '../../shared/policy/policy';
 
 const site: Site = {
@@ -68,5 +70,41 @@ describe('can', () => {
   it('refuses anonymous and inactive users', () => {
     expect(can(access(['admin_site'], { user: null }), 'view')).toBe(false);
     expect(can(access(['admin_site'], { user: { ...user, is_active: false } }), 'view')).toBe(false);
+  });
+});
+
+describe('the secret store rules', () => {
+  const anonymous = { user: null, site: { ...access([]), user: null }, organization: null };
+  const input = { params: {}, body: {} };
+
+  it('lets anonymous callers through rule:secret-read, and reads a token when one is sent', () => {
+    expect(needsUser('rule:secret-read')).toBe(false);
+    expect(readsUser('rule:secret-read')).toBe(true);
+    expect(isSitePermission('rule:secret-read')).toBe(true);
+    expect(() => enforce('rule:secret-read', anonymous, input)).not.toThrow();
+  });
+
+  it('asks a signed-in reader for view on the site', () => {
+    const principal = (permissions: SitePermission[]) => ({
+      user,
+      site: access(permissions),
+      organization: null,
+    });
+    expect(() => enforce('rule:secret-read', principal(['access_site']), input)).toThrow(
+      PermissionDeniedError,
+    );
+    expect(() => enforce('rule:secret-read', principal(['view_site']), input)).not.toThrow();
+  });
+
+  it('keeps system types to superusers and custom ones to configure', () => {
+    const owner = { user, site: access([], { organizationRole: 'owner' }), organization: null };
+    const system = { params: {}, body: { type: 'system' } };
+    expect(() =>
+      enforce('rule:secret-type-create', owner, { params: {}, body: { type: 'custom' } }),
+    ).not.toThrow();
+    expect(() => enforce('rule:secret-type-create', owner, system)).toThrow(PermissionDeniedError);
+    const superuser = { ...owner, user: { ...user, is_superuser: true } };
+    expect(() => enforce('rule:secret-type-create', superuser, system)).not.toThrow();
+    expect(() => enforce('rule:secret-type-create', anonymous, input)).toThrow(AuthenticationError);
   });
 });

@@ -1,0 +1,34 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+
+/** The names of the secret store's encryption context (shared/keys/keys.ts). */
+const contextKeys = ['site', 'app', 'key'];
+
+/**
+ * The secret store's symmetric KMS key (envelope encryption, docs/secrets.md), rotated yearly by KMS. Only the
+ * functions given it may make and unwrap data keys, and only with the store's encryption context.
+ */
+export function createSecretsKey(scope: Construct, protect: boolean): Key {
+  return new Key(scope, 'SecretsKey', {
+    description: 'Wraps the data keys of the secret store',
+    enableKeyRotation: true,
+    removalPolicy: protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+  });
+}
+
+/** Lets a function call GenerateDataKey and Decrypt on the key, for requests carrying the full context only. */
+export function grantSecretsKey(key: Key, fn: IFunction): void {
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
+      resources: [key.keyArn],
+      conditions: {
+        'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': contextKeys },
+        Null: Object.fromEntries(contextKeys.map((name) => [`kms:EncryptionContext:${name}`, 'false'])),
+      },
+    }),
+  );
+}
