@@ -110,8 +110,10 @@ describe('a taken port', () => {
 
 describe('npm start (bin/local.ts)', () => {
   function run(env: Record<string, string>) {
+    // `npm start` as a newcomer runs it: on the embedded stores, whatever database the test run itself uses.
+    const { DATABASE_URL: _external, ...inherited } = process.env;
     const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
-      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+      env: { ...inherited, LOG_LEVEL: 'silent', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
