@@ -98,7 +98,9 @@ describe('the page query', () => {
       conditions: [{ field: table.fields.get('category') as FieldDef, operator: 'eq', value: 'c3' }],
       visibility: 'live',
     });
-    const plan = (await sql`EXPLAIN ${pageStatement(sql, table, where, { page: 2, pageSize: 25 })}`)
+    const plan = (
+      await sql`EXPLAIN ${pageStatement(sql, table, where, { sort: [] }, { offset: 25, limit: 25 })}`
+    )
       .map((row) => row['QUERY PLAN'] as string)
       .join('\n');
     expect(plan).toContain(`${physical}_created_at_id_ord`);
