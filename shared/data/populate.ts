@@ -1,6 +1,5 @@
 import { ValidationError } from '../errors';
 import type { Sql } from '../sql/client';
-import { maxListValues } from './filter-parse';
 import { columns, comparable, from } from './record-sql';
 import {
   type DataTable,
@@ -103,12 +102,7 @@ export async function populate(
       const found =
         values.size === 0
           ? new Map<string, Row>()
-          : await referencedRecords(
-              sql,
-              scope,
-              relationship,
-              [...values.values()].slice(0, maxListValues * 10),
-            );
+          : await referencedRecords(sql, scope, relationship, [...values.values()]);
       for (const record of records) {
         const value = record[relationship.field];
         record[relationship.name] =
