@@ -162,7 +162,8 @@ export function havingSql(sql: Queryable, having: readonly HavingCondition[]): F
   return join(
     sql,
     having.map(
-      (item) => sql`${aggregateSql(sql, item.aggregate)} ${comparisonSql(sql, item.operator)} ${item.value}`,
+      (item) =>
+        sql`(${aggregateSql(sql, item.aggregate)})::numeric ${comparisonSql(sql, item.operator)} ${String(item.value)}::numeric`,
     ),
     ' AND ',
   );

@@ -385,6 +385,14 @@ describe('aggregation', () => {
     );
     expect(count.body.data.map((row: { in_stock: boolean }) => row.in_stock)).toEqual([false, true]);
     expect(count.body.total).toBe(2);
+    const fraction = await tenant.owner.get(
+      `${products}?_group_by=in_stock&_aggregate=count(*)&_having=count__gte=1.5`,
+    );
+    expect(fraction.body.total).toBe(2);
+    const huge = await tenant.owner.get(
+      `${products}?_group_by=in_stock&_aggregate=count(*)&_having=count__lt=1e300`,
+    );
+    expect(huge.body.total).toBe(3);
     const sum = await tenant.owner.get(
       `${products}?_group_by=in_stock&_aggregate=count(*),sum(views)&_having=sum_views__gte=50`,
     );
