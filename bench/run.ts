@@ -70,6 +70,7 @@ async function startFloor(databaseUrl: string, config: BenchConfig, fixture: Fix
     HOST: '127.0.0.1',
     FLOOR_SCHEMA: fixture.schema,
     FLOOR_TABLE: fixture.physical,
+    FLOOR_MAKERS_TABLE: fixture.makersPhysical,
     FLOOR_PASSWORD: fixture.adminPassword,
   };
   return startServer('floor', [servers.floor], env, /Floor listening on/, `http://127.0.0.1:${port}`);
