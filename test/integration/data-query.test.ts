@@ -380,9 +380,13 @@ describe('aggregation', () => {
   });
 
   it('pages groups, total counting every group even past the last page', async () => {
-    const page = await tenant.owner.get(`${products}?_group_by=in_stock&_aggregate=count(*)&limit=1&offset=1`);
+    const page = await tenant.owner.get(
+      `${products}?_group_by=in_stock&_aggregate=count(*)&limit=1&offset=1`,
+    );
     expect(page.body).toEqual({ data: [{ in_stock: true, count: 2 }], total: 3 });
-    const past = await tenant.owner.get(`${products}?_group_by=in_stock&_aggregate=count(*)&limit=1&offset=5`);
+    const past = await tenant.owner.get(
+      `${products}?_group_by=in_stock&_aggregate=count(*)&limit=1&offset=5`,
+    );
     expect(past.body).toEqual({ data: [], total: 3 });
     const none = await tenant.owner.get(`${products}?views_gt=1000&_group_by=in_stock&_aggregate=count(*)`);
     expect(none.body).toEqual({ data: [], total: 0 });
