@@ -87,6 +87,7 @@ async function startFloor(
     HOST: '127.0.0.1',
     FLOOR_SCHEMA: fixture.schema,
     FLOOR_TABLE: fixture.physical,
+    FLOOR_MAKERS_TABLE: fixture.makersPhysical,
     FLOOR_PASSWORD: fixture.adminPassword,
     FLOOR_DYNAMODB_ENDPOINT: shared.dynamodbEndpoint,
     FLOOR_TABLE_NAME: 'platform',

@@ -1,4 +1,4 @@
-import { categories, type Fixture, itemRecord, tableName } from './setup';
+import { categories, type Fixture, itemRecord, searchWords, tableName } from './setup';
 
 /**
  * The scenarios: one entry each, with the request the project gets and the request the floor gets for the same
@@ -55,6 +55,34 @@ function newRecords(fixture: Fixture): () => string {
 }
 
 const listQuery = `category=${categories[3]}&page=2&page_size=25`;
+const queryQuery = `category=${categories[3]}&price_gt=500&_sort=price&_order=desc&page=2&page_size=25`;
+const aggregateQuery = `_group_by=category&_aggregate=${encodeURIComponent('count(*),sum(price)')}`;
+const searchQuery = `search=${encodeURIComponent(searchWords)}&page_size=25`;
+const populateQuery = 'page_size=25&populate=maker';
+
+/** A GET of the list with a query string, the same request every time; the floor's path takes the same query. */
+function listScenario(
+  name: string,
+  description: string,
+  target: number,
+  query: string,
+  floorPath: string,
+): Scenario {
+  return {
+    name,
+    description: `${description} (\`?${decodeURIComponent(query)}\`)`,
+    target,
+    project: (fixture) => {
+      const request: BenchRequest = {
+        method: 'GET',
+        path: `${dataPath(fixture)}?${query}`,
+        headers: projectHeaders(fixture),
+      };
+      return () => request;
+    },
+    floor: () => () => ({ method: 'GET', path: `${floorPath}?${query}` }),
+  };
+}
 
 export const scenarios: readonly Scenario[] = [
   {
@@ -115,6 +143,28 @@ export const scenarios: readonly Scenario[] = [
       return () => ({ method: 'POST', path: '/login', headers: json, body });
     },
   },
+  listScenario(
+    'Q1',
+    'two filters (one `_gt`), `_sort` descending, page 2 of 25, with the total',
+    0.7,
+    queryQuery,
+    '/items/query',
+  ),
+  listScenario('AG1', '`_group_by` with `count(*)` and `sum`', 0.8, aggregateQuery, '/items/aggregate'),
+  listScenario(
+    'S1',
+    'full-text `search` of two words with rank and excerpt, a page of 25',
+    0.8,
+    searchQuery,
+    '/items/search',
+  ),
+  listScenario(
+    'P1',
+    'a page of 25 with `populate` of one foreign key',
+    0.6,
+    populateQuery,
+    '/items/populate',
+  ),
   {
     name: 'SE1',
     description:

@@ -3,10 +3,14 @@ import postgres from 'postgres';
 
 /**
  * Sets the project up through its API, the way a user would: sign in as the superuser, create an organization, a
- * site, an app and the `items` data table (with an index on `category`), then load records with bulk creates.
+ * site, an app, the `makers` table and the `items` data table (an index on `category`, a full-text search vector
+ * and a foreign key to `makers`), then load records with bulk creates.
  */
 
 export const tableName = 'items';
+export const makersTable = 'makers';
+/** Makers loaded before the items; each loaded item references one (P1 populates it). */
+const makerCount = 20;
 export const categories = Array.from({ length: 10 }, (_, index) => `cat-${index}`);
 
 /** What the scenarios need to know about the loaded project. */
@@ -20,6 +24,8 @@ export interface Fixture {
   /** The physical table the project keeps the records in, which the floor reads too. */
   readonly schema: string;
   readonly physical: string;
+  /** The physical table of `makers`, which the floor's P1 reads. */
+  readonly makersPhysical: string;
   /** Keys of the loaded records (G1 picks from them). */
   readonly ids: readonly string[];
   /** SE1's private app-level secret. */
@@ -27,24 +33,56 @@ export interface Fixture {
   readonly load: { records: number; seconds: number; recordsPerSecond: number };
 }
 
-/** The table schema of the bench: three fields, the generated id and created_at, an index on category. */
+/** The table schema of the bench: the generated id, a few fields, a maker, created_at, a search vector. */
 export const itemsSchema = {
   fields: [
     { name: 'title', type: 'string', constraints: { required: true, maxLength: 200 } },
     { name: 'category', type: 'string', constraints: { required: true } },
     { name: 'price', type: 'number', constraints: { minimum: 0 } },
+    { name: 'description', type: 'string' },
+    { name: 'maker_id', type: 'string', format: 'uuid' },
     { name: 'created_at', type: 'datetime' },
+    {
+      name: 'search_vector',
+      type: 'tsvector',
+      'x-search': { fields: ['title', 'description'], language: 'english' },
+    },
+  ],
+  foreignKeys: [
+    {
+      fields: 'maker_id',
+      reference: { resource: makersTable, fields: 'id' },
+      'x-actions': { onDelete: 'SET NULL' },
+    },
   ],
   indexes: [{ fields: ['category'] }],
 };
 
-/** The n-th record of the bench's data: ten categories evenly spread. */
-export function itemRecord(n: number): { title: string; category: string; price: number } {
-  return {
+const colours = ['red', 'green', 'blue', 'black', 'white', 'yellow', 'grey'];
+const things = ['chair', 'table', 'lamp', 'shelf', 'desk', 'sofa', 'bed', 'rug', 'clock', 'mirror', 'stool'];
+const rooms = ['kitchen', 'garden', 'office', 'bedroom', 'hall'];
+
+/** S1 searches two words that a seventy-seventh of the records hold together. */
+export const searchWords = 'red chair';
+
+export interface ItemRecord {
+  title: string;
+  category: string;
+  price: number;
+  description: string;
+  maker_id?: string;
+}
+
+/** The n-th record of the bench's data: ten categories evenly spread; a maker when makers are given. */
+export function itemRecord(n: number, makers: readonly string[] = []): ItemRecord {
+  const record: ItemRecord = {
     title: `Item ${n}`,
     category: categories[n % categories.length] as string,
     price: (n % 1000) + 0.5,
+    description: `A ${colours[n % colours.length]} ${things[n % things.length]} for the ${rooms[n % rooms.length]}`,
   };
+  if (makers.length > 0) record.maker_id = makers[n % makers.length] as string;
+  return record;
 }
 
 /** Records per bulk create: the API's limit (`maxBulkRecords` of the records module). */
@@ -87,7 +125,7 @@ export async function login(baseUrl: string, password: string): Promise<string> 
 }
 
 /** Loads `count` records with bulk creates, a few in flight, and returns their keys and the rate. */
-async function loadRecords(call: Call, path: string, count: number) {
+async function loadRecords(call: Call, path: string, count: number, makers: readonly string[]) {
   const ids: string[] = [];
   const started = performance.now();
   let next = 0;
@@ -95,7 +133,7 @@ async function loadRecords(call: Call, path: string, count: number) {
     while (next < count) {
       const first = next;
       next = Math.min(count, next + bulkSize);
-      const batch = Array.from({ length: next - first }, (_, index) => itemRecord(first + index));
+      const batch = Array.from({ length: next - first }, (_, index) => itemRecord(first + index, makers));
       const body = await expect(call('POST', path, batch), 201, `bulk create at record ${first}`);
       for (const record of body.data as { id: string }[]) ids.push(record.id);
     }
@@ -109,14 +147,17 @@ async function loadRecords(call: Call, path: string, count: number) {
 async function physicalTable(
   databaseUrl: string,
   site: string,
-): Promise<{ schema: string; physical: string }> {
+): Promise<{ schema: string; physical: string; makersPhysical: string }> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   try {
     const [registry] = await sql`SELECT schema_name FROM platform.data_site_schemas WHERE site = ${site}`;
     const schema = String(registry?.schema_name);
-    const [entry] = await sql`SELECT physical_name FROM ${sql(schema)}.catalog WHERE name = ${tableName}`;
-    if (!entry) throw new Error(`no catalog entry for ${tableName} in ${schema}`);
-    return { schema, physical: String(entry.physical_name) };
+    const physicalOf = async (name: string) => {
+      const [entry] = await sql`SELECT physical_name FROM ${sql(schema)}.catalog WHERE name = ${name}`;
+      if (!entry) throw new Error(`no catalog entry for ${name} in ${schema}`);
+      return String(entry.physical_name);
+    };
+    return { schema, physical: await physicalOf(tableName), makersPhysical: await physicalOf(makersTable) };
   } finally {
     await sql.end();
   }
@@ -178,17 +219,20 @@ export async function prepareProject(
   );
   const inSite = caller(baseUrl, { authorization: `Bearer ${token}`, 'x-site': String(site.slug) });
   const app = await expect(inSite('POST', '/api/apps/', { name: 'Bench App' }), 201, 'app');
-  await expect(
-    inSite('POST', `/api/apps/${String(app.slug)}/datatables/`, { name: tableName, schema: itemsSchema }),
-    201,
-    'data table',
-  );
+  const tables = `/api/apps/${String(app.slug)}/datatables/`;
+  const makersSchema = { fields: [{ name: 'name', type: 'string' }] };
+  await expect(inSite('POST', tables, { name: makersTable, schema: makersSchema }), 201, 'makers table');
+  const makerNames = Array.from({ length: makerCount }, (_, index) => ({ name: `Maker ${index}` }));
+  const makers = await expect(inSite('POST', `${tables}${makersTable}/data/`, makerNames), 201, 'makers');
+  const makerIds = (makers.data as { id: string }[]).map((maker) => maker.id);
+  await expect(inSite('POST', tables, { name: tableName, schema: itemsSchema }), 201, 'data table');
   const { ids, load } = await loadRecords(
     inSite,
     `/api/apps/${String(app.slug)}/datatables/${tableName}/data/`,
     records,
+    makerIds,
   );
-  const { schema, physical } = await physicalTable(databaseUrl, String(site.slug));
+  const { schema, physical, makersPhysical } = await physicalTable(databaseUrl, String(site.slug));
   const users = await createLoginUsers(admin, adminPassword);
   const secretKey = await createSecret(inSite, String(app.slug));
   return {
@@ -200,6 +244,7 @@ export async function prepareProject(
     adminPassword,
     schema,
     physical,
+    makersPhysical,
     ids,
     load,
   };

@@ -15,6 +15,7 @@ import { readSecret } from './secrets';
 const env = process.env;
 const schema = env.FLOOR_SCHEMA ?? '';
 const table = env.FLOOR_TABLE ?? '';
+const makersTable = env.FLOOR_MAKERS_TABLE ?? '';
 const sql = postgres(env.DATABASE_URL ?? '', {
   max: Number(env.DATABASE_POOL_SIZE ?? 10),
   prepare: true,
@@ -22,7 +23,8 @@ const sql = postgres(env.DATABASE_URL ?? '', {
 });
 const from = sql`${sql(schema)}.${sql(table)}`;
 // The project's column list: the schema's fields in order, the generated key first.
-const columns = sql`"id", "title", "category", "price", "created_at"`;
+const columns = sql`"id", "title", "category", "price", "description", "maker_id", "created_at"`;
+const makers = sql`${sql(schema)}.${sql(makersTable)}`;
 
 /** The project's password parameters (shared/auth/passwords.ts): scrypt N=16384, r=8, p=1, 64-byte key. */
 const scryptOptions: ScryptOptions = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -71,6 +73,59 @@ async function list(url: URL, response: ServerResponse): Promise<void> {
   send(response, 200, { data: rows.map(shown), total: count?.total ?? 0, page, page_size: pageSize });
 }
 
+/** Q1: two filters, a descending sort, page 2 of 25, and the total, sent together as the project does. */
+async function query(url: URL, response: ServerResponse): Promise<void> {
+  const category = url.searchParams.get('category') ?? '';
+  const above = Number(url.searchParams.get('price_gt') ?? 0);
+  const where = sql`"category" = ${category} AND "price" > ${above}`;
+  const [[count], rows] = await Promise.all([
+    sql`SELECT count(*)::integer AS total FROM ${from} WHERE ${where}`,
+    sql`SELECT ${columns} FROM ${from} WHERE ${where} ORDER BY "price" DESC, "id" LIMIT 25 OFFSET 25`,
+  ]);
+  send(response, 200, { data: rows.map(shown), total: count?.total ?? 0, page: 2, page_size: 25 });
+}
+
+/** AG1: groups by category with count and sum, the number of groups as a window count in the same statement. */
+async function aggregate(response: ServerResponse): Promise<void> {
+  const rows =
+    await sql`SELECT "category", count(*) AS count, sum("price") AS sum_price, count(*) OVER () AS total
+    FROM ${from} GROUP BY "category" ORDER BY "category" LIMIT 100 OFFSET 0`;
+  const data = rows.map((row) => ({
+    category: row.category,
+    count: Number(row.count),
+    sum_price: Number(row.sum_price),
+  }));
+  send(response, 200, { data, total: Number(rows[0]?.total ?? 0) });
+}
+
+/** S1: a full-text search with rank and excerpt, best first, and the total. */
+async function search(url: URL, response: ServerResponse): Promise<void> {
+  const text = url.searchParams.get('search') ?? '';
+  const q = sql`websearch_to_tsquery('english'::regconfig, ${text})`;
+  const [[count], rows] = await Promise.all([
+    sql`SELECT count(*)::integer AS total FROM ${from} WHERE "search_vector" @@ ${q}`,
+    sql`SELECT ${columns}, ts_rank("search_vector", ${q}) AS rank,
+      ts_headline('english'::regconfig, concat_ws(' ', "title", "description"), ${q}) AS excerpt
+      FROM ${from} WHERE "search_vector" @@ ${q} ORDER BY rank DESC, "id" LIMIT 25 OFFSET 0`,
+  ]);
+  const data = rows.map((row) => ({ ...shown(row), rank: Number(row.rank) }));
+  send(response, 200, { data, total: count?.total ?? 0, page: 1, page_size: 25 });
+}
+
+/** P1: a page of 25 and the total, then the makers of the page in one query. */
+async function populate(response: ServerResponse): Promise<void> {
+  const [[count], rows] = await Promise.all([
+    sql`SELECT count(*)::integer AS total FROM ${from}`,
+    sql`SELECT ${columns} FROM ${from} ORDER BY "created_at", "id" LIMIT 25 OFFSET 0`,
+  ]);
+  const keys = [...new Set(rows.map((row) => row.maker_id).filter((key) => key !== null))] as string[];
+  const found =
+    keys.length > 0 ? await sql`SELECT "id", "name" FROM ${makers} WHERE "id" = ANY(${keys})` : [];
+  const byId = new Map(found.map((maker) => [maker.id, maker]));
+  const data = rows.map((row) => ({ ...shown(row), maker: byId.get(row.maker_id) ?? null }));
+  send(response, 200, { data, total: count?.total ?? 0, page: 1, page_size: 25 });
+}
+
 /** G1: one record by key. */
 async function get(id: string, response: ServerResponse): Promise<void> {
   const [row] = await sql`SELECT ${columns} FROM ${from} WHERE "id" = ${id}`;
@@ -81,9 +136,14 @@ async function get(id: string, response: ServerResponse): Promise<void> {
 /** C1: the project's INSERT … RETURNING of one record (fields in name order, as the project lists them). */
 async function create(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const body = await readJson(request);
-  const record = { category: body.category, price: body.price, title: body.title } as Record<string, string>;
+  const record = {
+    category: body.category,
+    description: body.description,
+    price: body.price,
+    title: body.title,
+  } as Record<string, string>;
   const [row] =
-    await sql`INSERT INTO ${from} ${sql(record, 'category', 'price', 'title')} RETURNING ${columns}`;
+    await sql`INSERT INTO ${from} ${sql(record, 'category', 'description', 'price', 'title')} RETURNING ${columns}`;
   send(response, 201, {
     status: 'success',
     message: 'Record created successfully.',
@@ -111,6 +171,10 @@ async function route(request: IncomingMessage, response: ServerResponse): Promis
   const url = new URL(request.url ?? '/', 'http://floor');
   const path = url.pathname;
   if (request.method === 'GET' && path === '/items') return list(url, response);
+  if (request.method === 'GET' && path === '/items/query') return query(url, response);
+  if (request.method === 'GET' && path === '/items/aggregate') return aggregate(response);
+  if (request.method === 'GET' && path === '/items/search') return search(url, response);
+  if (request.method === 'GET' && path === '/items/populate') return populate(response);
   if (request.method === 'GET' && path.startsWith('/items/'))
     return get(path.slice('/items/'.length), response);
   if (request.method === 'POST' && path === '/items') return create(request, response);

@@ -1,7 +1,12 @@
+import type { AggregationPlan } from '../../shared/data/aggregation';
+import { aggregationOf } from '../../shared/data/aggregation';
 import { appNotFound } from '../../shared/data/errors';
 import type { FieldDef } from '../../shared/data/model';
 import { siteSchemaName } from '../../shared/data/names';
+import { windowOf } from '../../shared/data/paging';
+import { populateOf } from '../../shared/data/populate';
 import { filtersFromObject, filtersFromQuery, visibilityOf } from '../../shared/data/query';
+import { aggregateRecords } from '../../shared/data/record-aggregates';
 import {
   deleteByKeys,
   deleteMatching,
@@ -10,10 +15,11 @@ import {
   updateRecord,
   updateRecordsByKey,
 } from '../../shared/data/record-changes';
+import { listPlanOf, listResponse } from '../../shared/data/record-list';
 import { getRecord, listParameter, listRecords } from '../../shared/data/record-reads';
 import { createRecords, upsertRecords } from '../../shared/data/record-writes';
 import type { dataRoutes } from '../../shared/data/routes';
-import type { TableScope } from '../../shared/data/table';
+import type { DataTable, TableScope } from '../../shared/data/table';
 import {
   addField,
   addIndex,
@@ -140,18 +146,30 @@ export const dataOperations: Operations = {
 
   async listRecords(ctx) {
     const { scope, sql } = await tableAccess(ctx);
-    const { page, page_size } = ctx.query;
+    const params = ctx.searchParams;
+    const window = windowOf(ctx.query);
+    const visibility = visibilityOf(ctx.query);
+    if (params.has('_aggregate') || params.has('_group_by') || params.has('_having')) {
+      const result = await aggregateRecords(
+        sql,
+        scope,
+        tableName(ctx),
+        (table) => ({
+          query: { conditions: filtersFromQuery(table, params), visibility },
+          aggregation: aggregationOf(table, params) as AggregationPlan,
+        }),
+        window,
+      );
+      return ok(result);
+    }
     const result = await listRecords(
       sql,
       scope,
       tableName(ctx),
-      (table) => ({
-        conditions: filtersFromQuery(table, ctx.searchParams),
-        visibility: visibilityOf(ctx.query),
-      }),
-      { page, pageSize: page_size },
+      (table) => listPlanOf(table, params, visibility),
+      window,
     );
-    return ok({ data: result.records, total: result.total, page, page_size });
+    return listResponse(result, window);
   },
 
   async createRecords(ctx) {
@@ -173,7 +191,9 @@ export const dataOperations: Operations = {
   async getRecord(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     const id = ctx.params.id ?? '';
-    return ok({ data: await getRecord(sql, scope, tableName(ctx), id, visibilityOf(ctx.query)) });
+    const visibility = visibilityOf(ctx.query);
+    const embed = (table: DataTable) => populateOf(table, ctx.searchParams);
+    return ok({ data: await getRecord(sql, scope, tableName(ctx), id, visibility, embed) });
   },
 
   async updateRecord(ctx) {

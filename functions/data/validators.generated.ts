@@ -1908,10 +1908,12 @@ __export(validators_text_exports, {
   deleteRecords_query: () => deleteRecords_query,
   getRecord_query: () => getRecord_query,
   listRecords_query: () => listRecords_query,
+  updateRecord_query: () => updateRecord_query,
   updateRecords_query: () => updateRecords_query,
   upsertRecords_query: () => upsertRecords_query
 });
 var listRecords_query = validate102;
+var schema112 = { "type": "object", "properties": { "page": { "type": "integer", "minimum": 1, "maximum": 1e6, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 1e3, "default": 100 }, "include_deleted": { "type": "boolean", "default": false }, "only_deleted": { "type": "boolean", "default": false }, "_start": { "type": "integer", "minimum": 0, "maximum": 1e9 }, "_end": { "type": "integer", "minimum": 0, "maximum": 1000001e3 }, "limit": { "type": "integer", "minimum": 1, "maximum": 1e3 }, "offset": { "type": "integer", "minimum": 0, "maximum": 1e9 }, "_sort": { "type": "string" }, "_order": { "type": "string" }, "ordering": { "type": "string" }, "search": { "type": "string" }, "populate": { "type": "string" }, "_aggregate": { "type": "string" }, "_group_by": { "type": "string" }, "_having": { "type": ["string", "array"], "items": { "type": "string" } } } };
 function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2096,12 +2098,544 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     }
+    if (data._start !== void 0) {
+      let data4 = data._start;
+      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)))) {
+        let dataType4 = typeof data4;
+        let coerced4 = void 0;
+        if (dataType4 == "object" && Array.isArray(data4) && data4.length == 1) {
+          data4 = data4[0];
+          dataType4 = typeof data4;
+          if (typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4))) {
+            coerced4 = data4;
+          }
+        }
+        if (!(coerced4 !== void 0)) {
+          if (dataType4 === "boolean" || data4 === null || dataType4 === "string" && data4 && data4 == +data4 && !(data4 % 1)) {
+            coerced4 = +data4;
+          } else {
+            const err8 = { instancePath: instancePath + "/_start", schemaPath: "#/properties/_start/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        }
+        if (coerced4 !== void 0) {
+          data4 = coerced4;
+          if (data !== void 0) {
+            data["_start"] = coerced4;
+          }
+        }
+      }
+      if (typeof data4 == "number") {
+        if (data4 > 1e9 || isNaN(data4)) {
+          const err9 = { instancePath: instancePath + "/_start", schemaPath: "#/properties/_start/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e9 }, message: "must be <= 1000000000" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        if (data4 < 0 || isNaN(data4)) {
+          const err10 = { instancePath: instancePath + "/_start", schemaPath: "#/properties/_start/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data._end !== void 0) {
+      let data5 = data._end;
+      if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)))) {
+        let dataType5 = typeof data5;
+        let coerced5 = void 0;
+        if (dataType5 == "object" && Array.isArray(data5) && data5.length == 1) {
+          data5 = data5[0];
+          dataType5 = typeof data5;
+          if (typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5))) {
+            coerced5 = data5;
+          }
+        }
+        if (!(coerced5 !== void 0)) {
+          if (dataType5 === "boolean" || data5 === null || dataType5 === "string" && data5 && data5 == +data5 && !(data5 % 1)) {
+            coerced5 = +data5;
+          } else {
+            const err11 = { instancePath: instancePath + "/_end", schemaPath: "#/properties/_end/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        if (coerced5 !== void 0) {
+          data5 = coerced5;
+          if (data !== void 0) {
+            data["_end"] = coerced5;
+          }
+        }
+      }
+      if (typeof data5 == "number") {
+        if (data5 > 1000001e3 || isNaN(data5)) {
+          const err12 = { instancePath: instancePath + "/_end", schemaPath: "#/properties/_end/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1000001e3 }, message: "must be <= 1000001000" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+        if (data5 < 0 || isNaN(data5)) {
+          const err13 = { instancePath: instancePath + "/_end", schemaPath: "#/properties/_end/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.limit !== void 0) {
+      let data6 = data.limit;
+      if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)))) {
+        let dataType6 = typeof data6;
+        let coerced6 = void 0;
+        if (dataType6 == "object" && Array.isArray(data6) && data6.length == 1) {
+          data6 = data6[0];
+          dataType6 = typeof data6;
+          if (typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6))) {
+            coerced6 = data6;
+          }
+        }
+        if (!(coerced6 !== void 0)) {
+          if (dataType6 === "boolean" || data6 === null || dataType6 === "string" && data6 && data6 == +data6 && !(data6 % 1)) {
+            coerced6 = +data6;
+          } else {
+            const err14 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err14];
+            } else {
+              vErrors.push(err14);
+            }
+            errors++;
+          }
+        }
+        if (coerced6 !== void 0) {
+          data6 = coerced6;
+          if (data !== void 0) {
+            data["limit"] = coerced6;
+          }
+        }
+      }
+      if (typeof data6 == "number") {
+        if (data6 > 1e3 || isNaN(data6)) {
+          const err15 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e3 }, message: "must be <= 1000" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
+        if (data6 < 1 || isNaN(data6)) {
+          const err16 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.offset !== void 0) {
+      let data7 = data.offset;
+      if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)))) {
+        let dataType7 = typeof data7;
+        let coerced7 = void 0;
+        if (dataType7 == "object" && Array.isArray(data7) && data7.length == 1) {
+          data7 = data7[0];
+          dataType7 = typeof data7;
+          if (typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7))) {
+            coerced7 = data7;
+          }
+        }
+        if (!(coerced7 !== void 0)) {
+          if (dataType7 === "boolean" || data7 === null || dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1)) {
+            coerced7 = +data7;
+          } else {
+            const err17 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+        }
+        if (coerced7 !== void 0) {
+          data7 = coerced7;
+          if (data !== void 0) {
+            data["offset"] = coerced7;
+          }
+        }
+      }
+      if (typeof data7 == "number") {
+        if (data7 > 1e9 || isNaN(data7)) {
+          const err18 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e9 }, message: "must be <= 1000000000" };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+        if (data7 < 0 || isNaN(data7)) {
+          const err19 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err19];
+          } else {
+            vErrors.push(err19);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data._sort !== void 0) {
+      let data8 = data._sort;
+      if (typeof data8 !== "string") {
+        let dataType8 = typeof data8;
+        let coerced8 = void 0;
+        if (dataType8 == "object" && Array.isArray(data8) && data8.length == 1) {
+          data8 = data8[0];
+          dataType8 = typeof data8;
+          if (typeof data8 === "string") {
+            coerced8 = data8;
+          }
+        }
+        if (!(coerced8 !== void 0)) {
+          if (dataType8 == "number" || dataType8 == "boolean") {
+            coerced8 = "" + data8;
+          } else if (data8 === null) {
+            coerced8 = "";
+          } else {
+            const err20 = { instancePath: instancePath + "/_sort", schemaPath: "#/properties/_sort/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+        }
+        if (coerced8 !== void 0) {
+          data8 = coerced8;
+          if (data !== void 0) {
+            data["_sort"] = coerced8;
+          }
+        }
+      }
+    }
+    if (data._order !== void 0) {
+      let data9 = data._order;
+      if (typeof data9 !== "string") {
+        let dataType9 = typeof data9;
+        let coerced9 = void 0;
+        if (dataType9 == "object" && Array.isArray(data9) && data9.length == 1) {
+          data9 = data9[0];
+          dataType9 = typeof data9;
+          if (typeof data9 === "string") {
+            coerced9 = data9;
+          }
+        }
+        if (!(coerced9 !== void 0)) {
+          if (dataType9 == "number" || dataType9 == "boolean") {
+            coerced9 = "" + data9;
+          } else if (data9 === null) {
+            coerced9 = "";
+          } else {
+            const err21 = { instancePath: instancePath + "/_order", schemaPath: "#/properties/_order/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+        }
+        if (coerced9 !== void 0) {
+          data9 = coerced9;
+          if (data !== void 0) {
+            data["_order"] = coerced9;
+          }
+        }
+      }
+    }
+    if (data.ordering !== void 0) {
+      let data10 = data.ordering;
+      if (typeof data10 !== "string") {
+        let dataType10 = typeof data10;
+        let coerced10 = void 0;
+        if (dataType10 == "object" && Array.isArray(data10) && data10.length == 1) {
+          data10 = data10[0];
+          dataType10 = typeof data10;
+          if (typeof data10 === "string") {
+            coerced10 = data10;
+          }
+        }
+        if (!(coerced10 !== void 0)) {
+          if (dataType10 == "number" || dataType10 == "boolean") {
+            coerced10 = "" + data10;
+          } else if (data10 === null) {
+            coerced10 = "";
+          } else {
+            const err22 = { instancePath: instancePath + "/ordering", schemaPath: "#/properties/ordering/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+        }
+        if (coerced10 !== void 0) {
+          data10 = coerced10;
+          if (data !== void 0) {
+            data["ordering"] = coerced10;
+          }
+        }
+      }
+    }
+    if (data.search !== void 0) {
+      let data11 = data.search;
+      if (typeof data11 !== "string") {
+        let dataType11 = typeof data11;
+        let coerced11 = void 0;
+        if (dataType11 == "object" && Array.isArray(data11) && data11.length == 1) {
+          data11 = data11[0];
+          dataType11 = typeof data11;
+          if (typeof data11 === "string") {
+            coerced11 = data11;
+          }
+        }
+        if (!(coerced11 !== void 0)) {
+          if (dataType11 == "number" || dataType11 == "boolean") {
+            coerced11 = "" + data11;
+          } else if (data11 === null) {
+            coerced11 = "";
+          } else {
+            const err23 = { instancePath: instancePath + "/search", schemaPath: "#/properties/search/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err23];
+            } else {
+              vErrors.push(err23);
+            }
+            errors++;
+          }
+        }
+        if (coerced11 !== void 0) {
+          data11 = coerced11;
+          if (data !== void 0) {
+            data["search"] = coerced11;
+          }
+        }
+      }
+    }
+    if (data.populate !== void 0) {
+      let data12 = data.populate;
+      if (typeof data12 !== "string") {
+        let dataType12 = typeof data12;
+        let coerced12 = void 0;
+        if (dataType12 == "object" && Array.isArray(data12) && data12.length == 1) {
+          data12 = data12[0];
+          dataType12 = typeof data12;
+          if (typeof data12 === "string") {
+            coerced12 = data12;
+          }
+        }
+        if (!(coerced12 !== void 0)) {
+          if (dataType12 == "number" || dataType12 == "boolean") {
+            coerced12 = "" + data12;
+          } else if (data12 === null) {
+            coerced12 = "";
+          } else {
+            const err24 = { instancePath: instancePath + "/populate", schemaPath: "#/properties/populate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err24];
+            } else {
+              vErrors.push(err24);
+            }
+            errors++;
+          }
+        }
+        if (coerced12 !== void 0) {
+          data12 = coerced12;
+          if (data !== void 0) {
+            data["populate"] = coerced12;
+          }
+        }
+      }
+    }
+    if (data._aggregate !== void 0) {
+      let data13 = data._aggregate;
+      if (typeof data13 !== "string") {
+        let dataType13 = typeof data13;
+        let coerced13 = void 0;
+        if (dataType13 == "object" && Array.isArray(data13) && data13.length == 1) {
+          data13 = data13[0];
+          dataType13 = typeof data13;
+          if (typeof data13 === "string") {
+            coerced13 = data13;
+          }
+        }
+        if (!(coerced13 !== void 0)) {
+          if (dataType13 == "number" || dataType13 == "boolean") {
+            coerced13 = "" + data13;
+          } else if (data13 === null) {
+            coerced13 = "";
+          } else {
+            const err25 = { instancePath: instancePath + "/_aggregate", schemaPath: "#/properties/_aggregate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+        }
+        if (coerced13 !== void 0) {
+          data13 = coerced13;
+          if (data !== void 0) {
+            data["_aggregate"] = coerced13;
+          }
+        }
+      }
+    }
+    if (data._group_by !== void 0) {
+      let data14 = data._group_by;
+      if (typeof data14 !== "string") {
+        let dataType14 = typeof data14;
+        let coerced14 = void 0;
+        if (dataType14 == "object" && Array.isArray(data14) && data14.length == 1) {
+          data14 = data14[0];
+          dataType14 = typeof data14;
+          if (typeof data14 === "string") {
+            coerced14 = data14;
+          }
+        }
+        if (!(coerced14 !== void 0)) {
+          if (dataType14 == "number" || dataType14 == "boolean") {
+            coerced14 = "" + data14;
+          } else if (data14 === null) {
+            coerced14 = "";
+          } else {
+            const err26 = { instancePath: instancePath + "/_group_by", schemaPath: "#/properties/_group_by/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err26];
+            } else {
+              vErrors.push(err26);
+            }
+            errors++;
+          }
+        }
+        if (coerced14 !== void 0) {
+          data14 = coerced14;
+          if (data !== void 0) {
+            data["_group_by"] = coerced14;
+          }
+        }
+      }
+    }
+    if (data._having !== void 0) {
+      let data15 = data._having;
+      if (typeof data15 !== "string" && !Array.isArray(data15)) {
+        let dataType15 = typeof data15;
+        let coerced15 = void 0;
+        if (dataType15 == "object" && Array.isArray(data15) && data15.length == 1) {
+          data15 = data15[0];
+          dataType15 = typeof data15;
+          if (typeof data15 === "string" && Array.isArray(data15)) {
+            coerced15 = data15;
+          }
+        }
+        if (!(coerced15 !== void 0)) {
+          if (dataType15 == "number" || dataType15 == "boolean") {
+            coerced15 = "" + data15;
+          } else if (data15 === null) {
+            coerced15 = "";
+          } else if (dataType15 === "string" || dataType15 === "number" || dataType15 === "boolean" || data15 === null) {
+            coerced15 = [data15];
+          } else {
+            const err27 = { instancePath: instancePath + "/_having", schemaPath: "#/properties/_having/type", keyword: "type", params: { type: schema112.properties._having.type }, message: "must be string,array" };
+            if (vErrors === null) {
+              vErrors = [err27];
+            } else {
+              vErrors.push(err27);
+            }
+            errors++;
+          }
+        }
+        if (coerced15 !== void 0) {
+          data15 = coerced15;
+          if (data !== void 0) {
+            data["_having"] = coerced15;
+          }
+        }
+      }
+      if (Array.isArray(data15)) {
+        const len0 = data15.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data16 = data15[i0];
+          if (typeof data16 !== "string") {
+            let dataType16 = typeof data16;
+            let coerced16 = void 0;
+            if (dataType16 == "object" && Array.isArray(data16) && data16.length == 1) {
+              data16 = data16[0];
+              dataType16 = typeof data16;
+              if (typeof data16 === "string") {
+                coerced16 = data16;
+              }
+            }
+            if (!(coerced16 !== void 0)) {
+              if (dataType16 == "number" || dataType16 == "boolean") {
+                coerced16 = "" + data16;
+              } else if (data16 === null) {
+                coerced16 = "";
+              } else {
+                const err28 = { instancePath: instancePath + "/_having/" + i0, schemaPath: "#/properties/_having/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+            }
+            if (coerced16 !== void 0) {
+              data16 = coerced16;
+              if (data15 !== void 0) {
+                data15[i0] = coerced16;
+              }
+            }
+          }
+        }
+      }
+    }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err29 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err8];
+      vErrors = [err29];
     } else {
-      vErrors.push(err8);
+      vErrors.push(err29);
     }
     errors++;
   }
@@ -2357,6 +2891,130 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.include_deleted === void 0) {
       data.include_deleted = false;
     }
+    if (data.only_deleted === void 0) {
+      data.only_deleted = false;
+    }
+    let data0 = data.include_deleted;
+    if (typeof data0 !== "boolean") {
+      let dataType0 = typeof data0;
+      let coerced0 = void 0;
+      if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
+        data0 = data0[0];
+        dataType0 = typeof data0;
+        if (typeof data0 === "boolean") {
+          coerced0 = data0;
+        }
+      }
+      if (!(coerced0 !== void 0)) {
+        if (data0 === "false" || data0 === 0 || data0 === null) {
+          coerced0 = false;
+        } else if (data0 === "true" || data0 === 1) {
+          coerced0 = true;
+        } else {
+          const err0 = { instancePath: instancePath + "/include_deleted", schemaPath: "#/properties/include_deleted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+      }
+      if (coerced0 !== void 0) {
+        data0 = coerced0;
+        if (data !== void 0) {
+          data["include_deleted"] = coerced0;
+        }
+      }
+    }
+    let data1 = data.only_deleted;
+    if (typeof data1 !== "boolean") {
+      let dataType1 = typeof data1;
+      let coerced1 = void 0;
+      if (dataType1 == "object" && Array.isArray(data1) && data1.length == 1) {
+        data1 = data1[0];
+        dataType1 = typeof data1;
+        if (typeof data1 === "boolean") {
+          coerced1 = data1;
+        }
+      }
+      if (!(coerced1 !== void 0)) {
+        if (data1 === "false" || data1 === 0 || data1 === null) {
+          coerced1 = false;
+        } else if (data1 === "true" || data1 === 1) {
+          coerced1 = true;
+        } else {
+          const err1 = { instancePath: instancePath + "/only_deleted", schemaPath: "#/properties/only_deleted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      if (coerced1 !== void 0) {
+        data1 = coerced1;
+        if (data !== void 0) {
+          data["only_deleted"] = coerced1;
+        }
+      }
+    }
+    if (data.populate !== void 0) {
+      let data2 = data.populate;
+      if (typeof data2 !== "string") {
+        let dataType2 = typeof data2;
+        let coerced2 = void 0;
+        if (dataType2 == "object" && Array.isArray(data2) && data2.length == 1) {
+          data2 = data2[0];
+          dataType2 = typeof data2;
+          if (typeof data2 === "string") {
+            coerced2 = data2;
+          }
+        }
+        if (!(coerced2 !== void 0)) {
+          if (dataType2 == "number" || dataType2 == "boolean") {
+            coerced2 = "" + data2;
+          } else if (data2 === null) {
+            coerced2 = "";
+          } else {
+            const err2 = { instancePath: instancePath + "/populate", schemaPath: "#/properties/populate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (coerced2 !== void 0) {
+          data2 = coerced2;
+          if (data !== void 0) {
+            data["populate"] = coerced2;
+          }
+        }
+      }
+    }
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate142.errors = vErrors;
+  return errors === 0;
+}
+var updateRecord_query = validate152;
+function validate152(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.include_deleted === void 0) {
+      data.include_deleted = false;
+    }
     let data0 = data.include_deleted;
     if (typeof data0 !== "boolean") {
       let dataType0 = typeof data0;
@@ -2399,11 +3057,11 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate142.errors = vErrors;
+  validate152.errors = vErrors;
   return errors === 0;
 }
-var deleteRecord_query = validate152;
-function validate152(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var deleteRecord_query = validate16;
+function validate16(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2452,13 +3110,13 @@ function validate152(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate152.errors = vErrors;
+  validate16.errors = vErrors;
   return errors === 0;
 }
 
 // validators:validators:entry
 var generated = { ...validators_json_exports, ...validators_text_exports };
-var validators = { ...generated, updateRecords_body: generated.createRecords_body, upsertRecords_body: generated.createRecords_body, updateRecord_query: generated.getRecord_query };
+var validators = { ...generated, updateRecords_body: generated.createRecords_body, upsertRecords_body: generated.createRecords_body };
 export {
   validators
 };

@@ -1,7 +1,10 @@
 import type { Sql } from '../sql/client';
 import { recordNotFound } from './errors';
-import { orderBy, type PageRequest, type RecordQuery, type Visibility, whereClause } from './query';
+import { orderBy, type SortKey, type Window } from './paging';
+import { populate, type Relationship } from './populate';
+import { type RecordQuery, type Visibility, whereClause } from './query';
 import { columns, from, keyCondition } from './record-sql';
+import { rankOrder, type SearchPlan, searchColumns, searchCondition, withRank } from './search';
 import type { Fragment, Queryable } from './sql';
 import {
   type DataTable,
@@ -23,10 +26,15 @@ export async function getRecord(
   name: string,
   id: string,
   visibility: Visibility,
+  relationships: (table: DataTable) => Relationship[] = () => [],
 ): Promise<Row> {
+  let opened: DataTable | undefined;
+  let embed: Relationship[] = [];
   const row = await readTable(sql, scope, name, async (table) => {
     const key = keyFromText(table, id);
     if (key === undefined) throw recordNotFound(id);
+    opened = table;
+    embed = relationships(table);
     const where = whereClause(sql, table, { conditions: [keyCondition(table, key)], visibility });
     const { current, rows } = unversioned(
       table,
@@ -35,7 +43,16 @@ export async function getRecord(
     return { current, value: rows[0] ? present(table, rows[0]) : undefined };
   });
   if (!row) throw recordNotFound(id);
+  if (opened && embed.length > 0) await populate(sql, scope, opened, [row], embed);
   return row;
+}
+
+/** What a list reads: the records (filters, visibility), their order, an optional search, and what to embed. */
+export interface ListPlan {
+  query: RecordQuery;
+  sort: SortKey[];
+  search?: SearchPlan;
+  populate?: Relationship[];
 }
 
 /** The statement of one page of a list: the matching records in list order (index-served by default). */
@@ -43,10 +60,20 @@ export function pageStatement(
   sql: Queryable,
   table: DataTable,
   where: Fragment,
-  page: PageRequest,
+  plan: Pick<ListPlan, 'sort' | 'search'>,
+  window: Window,
 ): Fragment {
-  return sql`SELECT ${columns(sql, table)} FROM ${from(sql, table)} WHERE ${where}
-    ORDER BY ${orderBy(sql, table)} LIMIT ${page.pageSize} OFFSET ${(page.page - 1) * page.pageSize}`;
+  const { search } = plan;
+  // A search is ordered by rank unless the request gives a sort.
+  const first = search && plan.sort.length === 0 ? rankOrder(sql) : undefined;
+  const extra = search ? sql`, ${searchColumns(sql, search)}` : sql``;
+  return sql`SELECT ${columns(sql, table)}${extra} FROM ${from(sql, table)} WHERE ${where}
+    ORDER BY ${orderBy(sql, table, plan.sort, first)} LIMIT ${window.limit} OFFSET ${window.offset}`;
+}
+
+function whereOf(sql: Queryable, table: DataTable, plan: ListPlan): Fragment {
+  const where = whereClause(sql, table, plan.query);
+  return plan.search ? sql`${where} AND ${searchCondition(sql, plan.search)}` : where;
 }
 
 /** A page of records and the number of records that match. */
@@ -54,20 +81,26 @@ export async function listRecords(
   sql: Sql,
   scope: TableScope,
   name: string,
-  buildQuery: (table: DataTable) => RecordQuery,
-  page: PageRequest,
+  buildPlan: (table: DataTable) => ListPlan,
+  window: Window,
 ): Promise<{ records: Row[]; total: number }> {
-  return readTable(sql, scope, name, async (table) => {
-    const where = whereClause(sql, table, buildQuery(table));
+  const { table, records, total, plan } = await readTable(sql, scope, name, async (table) => {
+    const plan = buildPlan(table);
+    const where = whereOf(sql, table, plan);
     // The page and the total are independent: sent together, they cost one round trip, not two.
     const [counted, paged] = await Promise.all([
       sql`SELECT count(*)::integer AS total FROM ${from(sql, table)} WHERE ${where}`,
-      sql`${versioned(sql, table, pageStatement(sql, table, where, page))}`,
+      sql`${versioned(sql, table, pageStatement(sql, table, where, plan, window))}`,
     ]);
     const { current, rows } = unversioned(table, paged);
     const total = Number(counted[0]?.total ?? 0);
-    return { current, value: { records: rows.map((row) => present(table, row)), total } };
+    const records = rows.map((row) =>
+      plan.search ? withRank(present(table, row), row) : present(table, row),
+    );
+    return { current, value: { table, records, total, plan } };
   });
+  if (plan.populate && plan.populate.length > 0) await populate(sql, scope, table, records, plan.populate);
+  return { records, total };
 }
 
 /** Reads a comma-separated or repeated query parameter. */

@@ -1,10 +1,10 @@
 import { empty, errors, json } from '../http/responses';
 import type { RouteDef } from '../http/route';
+import { maxOffset, recordPage } from './paging';
 import { fieldJson, indexJson, tableSchemaJson } from './schema-json';
 import * as schemas from './schemas';
 
-/** Records per page of `GET .../data/`: the default and the largest a client may ask for. */
-export const recordPage = { defaultSize: 100, maxSize: 1000, maxPage: 1_000_000 } as const;
+export { recordPage } from './paging';
 
 const tables = '/api/apps/{app_slug}/datatables';
 const data = `${tables}/{name}/data`;
@@ -21,6 +21,26 @@ const paging = {
   // OFFSET is (page - 1) * page_size: bounded, it stays an exact integer PostgreSQL takes.
   page: { type: 'integer', minimum: 1, maximum: recordPage.maxPage, default: 1 },
   page_size: { type: 'integer', minimum: 1, maximum: recordPage.maxSize, default: recordPage.defaultSize },
+} as const;
+
+const text = { type: 'string' } as const;
+
+/** The query language of lists (docs/data-tables.md): other parameters are field filters. */
+const listQuery = {
+  ...paging,
+  ...visibility,
+  _start: { type: 'integer', minimum: 0, maximum: maxOffset },
+  _end: { type: 'integer', minimum: 0, maximum: maxOffset + recordPage.maxSize },
+  limit: { type: 'integer', minimum: 1, maximum: recordPage.maxSize },
+  offset: { type: 'integer', minimum: 0, maximum: maxOffset },
+  _sort: text,
+  _order: text,
+  ordering: text,
+  search: text,
+  populate: text,
+  _aggregate: text,
+  _group_by: text,
+  _having: { type: ['string', 'array'], items: text },
 } as const;
 
 /** Data tables: table schemas and records (doc 3; table schema management: docs/data-tables.md). */
@@ -151,9 +171,12 @@ export const dataRoutes = [
     permission: 'site:view',
     method: 'GET',
     path: `${data}/`,
-    summary: 'Records matching equality filters, a page at a time',
-    query: { type: 'object', properties: { ...paging, ...visibility } },
-    responses: { 200: json('A page of records', schemas.recordPageBody), ...errors(400, 401, 403, 404) },
+    summary: 'Records matching filters, sorted and paged; full-text search, aggregation and populate',
+    query: { type: 'object', properties: listQuery },
+    responses: {
+      200: json('A page of records, or aggregates', schemas.recordListBody),
+      ...errors(400, 401, 403, 404),
+    },
   },
   {
     ...route,
@@ -217,8 +240,8 @@ export const dataRoutes = [
     permission: 'site:view',
     method: 'GET',
     path: `${data}/{id}/`,
-    summary: 'One record',
-    query: { type: 'object', properties: { include_deleted: flag } },
+    summary: 'One record, with populate of its foreign keys',
+    query: { type: 'object', properties: { ...visibility, populate: text } },
     responses: { 200: json('The record', schemas.dataOf(schemas.record)), ...errors(400, 401, 403, 404) },
   },
   {

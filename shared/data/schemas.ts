@@ -32,17 +32,40 @@ export const tableList = {
   additionalProperties: false,
 } as const;
 
+const count = { type: 'integer', minimum: 0 } as const;
+
+/** A list: `data`, `total` (every match), then `page` and `page_size`, or `meta` for offset paging. */
 export const recordPageBody = {
   type: 'object',
-  required: ['data', 'total', 'page', 'page_size'],
+  required: ['data', 'total'],
   properties: {
     data: { type: 'array', items: record },
-    total: { type: 'integer', minimum: 0 },
+    total: count,
     page: { type: 'integer', minimum: 1 },
     page_size: { type: 'integer', minimum: 1 },
+    meta: {
+      type: 'object',
+      required: ['offset', 'limit', 'count', 'has_more'],
+      properties: { offset: count, limit: count, count, has_more: { type: 'boolean' } },
+      additionalProperties: false,
+    },
   },
   additionalProperties: false,
 } as const;
+
+/** Aggregation without grouping: `{data: [], aggregates: {count, sum_price, ...}}`. */
+export const aggregatesBody = {
+  type: 'object',
+  required: ['data', 'aggregates'],
+  properties: {
+    data: { type: 'array', maxItems: 0 },
+    aggregates: { type: 'object', additionalProperties: true },
+  },
+  additionalProperties: false,
+} as const;
+
+/** The list route's answers: a page of records (grouped aggregates too: one row per group), or aggregates. */
+export const recordListBody = { anyOf: [recordPageBody, aggregatesBody] } as const;
 
 const records = { type: 'array', items: record } as const;
 

@@ -5,7 +5,7 @@
 export const corsAllowHeaders = ['authorization', 'content-type', 'x-site'] as const;
 export const corsAllowMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 /** Headers a browser app may read: the request id for support, and the hints of 405 and 429 answers. */
-export const corsExposeHeaders = ['x-request-id', 'allow', 'retry-after'] as const;
+export const corsExposeHeaders = ['x-request-id', 'allow', 'retry-after', 'x-total-count'] as const;
 export const corsMaxAgeSeconds = 3600;
 
 /**

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FieldDef } from '../../shared/data/model';
 import { siteSchemaName } from '../../shared/data/names';
 import { whereClause } from '../../shared/data/query';
+import { listPlanOf } from '../../shared/data/record-list';
 import { pageStatement } from '../../shared/data/record-reads';
 import { openTable } from '../../shared/data/table';
 import { createTable, dataPath, insert, tablePath } from '../support/data';
@@ -98,10 +99,50 @@ describe('the page query', () => {
       conditions: [{ field: table.fields.get('category') as FieldDef, operator: 'eq', value: 'c3' }],
       visibility: 'live',
     });
-    const plan = (await sql`EXPLAIN ${pageStatement(sql, table, where, { page: 2, pageSize: 25 })}`)
+    const plan = (
+      await sql`EXPLAIN ${pageStatement(sql, table, where, { sort: [] }, { offset: 25, limit: 25 })}`
+    )
       .map((row) => row['QUERY PLAN'] as string)
       .join('\n');
     expect(plan).toContain(`${physical}_created_at_id_ord`);
     expect(plan).not.toMatch(/\bSort\b/);
+  });
+});
+
+describe('the query language on indexes', () => {
+  it('serves an indexed filter with an indexed sort from the index, without sorting', async () => {
+    await createTable(tenant.owner, tenant.app.slug, 'scores', {
+      fields: [
+        { name: 'player', type: 'string' },
+        { name: 'points', type: 'integer' },
+      ],
+      indexes: [{ fields: ['points'] }],
+    });
+    const sql = platform.deps.sql();
+    const schema = siteSchemaName(tenant.site.slug);
+    const [entry] = await sql`SELECT physical_name FROM ${sql(schema)}.catalog WHERE name = 'scores'`;
+    const physical = entry?.physical_name as string;
+    await sql`INSERT INTO ${sql(schema)}.${sql(physical)} (player, points)
+      SELECT 'p' || (g % 100), g FROM generate_series(1, 20000) AS g`;
+    await sql`ANALYZE ${sql(schema)}.${sql(physical)}`;
+    const scope = {
+      schema,
+      site: tenant.site.slug,
+      app: { ...tenant.app, description: '', site: '', created_at: '' },
+    };
+    const table = await openTable(sql, scope, 'scores');
+    const explain = async (query: string) => {
+      const plan = listPlanOf(table, new URLSearchParams(query), 'live');
+      const where = whereClause(sql, table, plan.query);
+      const rows = await sql`EXPLAIN ${pageStatement(sql, table, where, plan, { offset: 25, limit: 25 })}`;
+      return rows.map((row) => row['QUERY PLAN'] as string).join('\n');
+    };
+    const sorted = await explain('points__gt=100&player_ne=p7&_sort=points&_order=desc');
+    expect(sorted).toMatch(/Index Scan Backward/);
+    // The key breaks ties: at most an incremental sort within equal points, never a sort of every match.
+    expect(sorted).not.toMatch(/(?<!Incremental )Sort {2}\(|Seq Scan/);
+    const range = await explain('points_between=500,520&ordering=points');
+    expect(range).toMatch(/Index Scan|Index Cond/);
+    expect(range).not.toMatch(/Seq Scan/);
   });
 });

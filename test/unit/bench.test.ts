@@ -29,6 +29,7 @@ const fixture: Fixture = {
   adminPassword: 'secret',
   schema: 'site_bench_shop',
   physical: 'a1_items',
+  makersPhysical: 'a1_makers',
   ids: ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'],
   secretKey: 'bench-token',
   load: { records: 2, seconds: 1, recordsPerSecond: 2 },
