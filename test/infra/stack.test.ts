@@ -151,7 +151,7 @@ describe('PlatformStack CORS', () => {
         AllowOrigins: ['*'],
         AllowHeaders: ['authorization', 'content-type', 'x-site'],
         AllowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-        ExposeHeaders: ['x-request-id', 'allow', 'retry-after'],
+        ExposeHeaders: ['x-request-id', 'allow', 'retry-after', 'x-total-count'],
         MaxAge: 3600,
       },
     });
