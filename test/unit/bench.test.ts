@@ -66,7 +66,7 @@ describe('bench settings', () => {
 describe('bench scenarios', () => {
   it('selects by name in registry order and names unknown scenarios', () => {
     expect(selectScenarios(['A1', 'L1']).map((scenario) => scenario.name)).toEqual(['L1', 'A1']);
-    expect(() => selectScenarios(['X9'])).toThrow(/X9.*known: L1, G1, C1, A1, SE1/);
+    expect(() => selectScenarios(['X9'])).toThrow(/X9.*known: L1, G1, C1, A1, Q1, AG1, S1, P1, SE1/);
   });
 
   it('sends the project authenticated requests on the records API and the floor bare ones', () => {
