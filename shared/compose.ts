@@ -11,6 +11,7 @@ import type { Config } from './config';
 import type { Deps, DepsOverrides } from './deps';
 import { noUserCreationEvents } from './events/user-creation';
 import { createLogger } from './log';
+import { createMailer } from './mail/select';
 import type { Sql } from './sql/client';
 import type { Store } from './store/store';
 import { AccessCache } from './tenancy/access-cache';
@@ -65,6 +66,7 @@ export function composeDeps(
     accessCache: new AccessCache(config.accessCacheSeconds, clock),
     events: overrides.events ?? noUserCreationEvents,
     sql: sql ?? noSqlPlane,
+    mailer: overrides.mailer ?? createMailer(config, log, clock),
     tokens: new TokenService(
       signer,
       {

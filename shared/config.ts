@@ -54,6 +54,17 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** Sign-in throttling (shared/limits, shared/auth/login.ts). */
   readonly loginLimits: LoginLimits;
+  /** Outgoing mail (shared/mail) and the links it carries. */
+  readonly mail: MailConfig;
+}
+
+export interface MailConfig {
+  /** Verified SES identity that sends mail in the cloud; when absent, mail goes to the local outbox. */
+  readonly sesSender: string | undefined;
+  /** The From of outbox messages (and the fallback sender's name). */
+  readonly from: string;
+  /** Base URL of the acceptance page; the invitation token is appended (`<base>/<token>`). */
+  readonly invitationLinkBase: string;
 }
 
 /** Failures allowed per account and per client address within the window, and the lock that follows. */
@@ -139,6 +150,17 @@ function loginLimits(env: Env): LoginLimits {
   };
 }
 
+function mailConfig(env: Env, host: string, port: number): MailConfig {
+  const sesSender = optional(env, 'MAIL_SES_SENDER');
+  const base = optional(env, 'INVITATION_LINK_BASE') ?? `http://${host}:${port}/invitations`;
+  if (!/^https?:\/\//.test(base)) throw new ConfigError('INVITATION_LINK_BASE must be an http(s) URL');
+  return {
+    sesSender,
+    from: sesSender ?? optional(env, 'MAIL_FROM') ?? 'platform@localhost',
+    invitationLinkBase: base.replace(/\/+$/, ''),
+  };
+}
+
 function corsOrigins(env: Env): readonly string[] {
   const raw = optional(env, 'CORS_ORIGINS');
   if (raw === undefined) return defaultCorsOrigins;
@@ -184,5 +206,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     loginLimits: loginLimits(env),
     corsOrigins: corsOrigins(env),
+    mail: mailConfig(env, host, port),
   };
 }

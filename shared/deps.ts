@@ -5,6 +5,7 @@ import { composeDeps } from './compose';
 import type { Config } from './config';
 import type { UserCreationEvents } from './events/user-creation';
 import type { Logger } from './log';
+import type { Mailer } from './mail/mailer';
 import type { Sql } from './sql/client';
 import { sqlPlane } from './sql/plane';
 import type { Store } from './store/store';
@@ -24,9 +25,13 @@ export interface Deps {
   readonly accessCache: AccessCache;
   /** PRE/POST_USER_CREATE around the one user-creation service (shared/events/user-creation.ts). */
   readonly events: UserCreationEvents;
+  /** Outgoing e-mail: SES or the local outbox (shared/mail). */
+  readonly mailer: Mailer;
 }
 
-export type DepsOverrides = Partial<Pick<Deps, 'clock' | 'log' | 'events'>> & { signer?: TokenSigner };
+export type DepsOverrides = Partial<Pick<Deps, 'clock' | 'log' | 'events' | 'mailer'>> & {
+  signer?: TokenSigner;
+};
 
 /**
  * All the dependencies, data plane included: the local server, the tests and the command-line tools. A Lambda
