@@ -56,6 +56,17 @@ export interface Config {
   readonly loginLimits: LoginLimits;
   /** Outgoing mail (shared/mail) and the links it carries. */
   readonly mail: MailConfig;
+  /** Failed attempts on the public invitation endpoints (shared/invitations/limits.ts). */
+  readonly invitationLimits: InvitationLimits;
+}
+
+/** Failed public invitation attempts allowed per client address and per token within the window. */
+export interface InvitationLimits {
+  readonly maxFailuresPerIp: number;
+  readonly maxFailuresPerToken: number;
+  readonly windowSeconds: number;
+  readonly lockoutSeconds: number;
+  readonly maxLockoutSeconds: number;
 }
 
 export interface MailConfig {
@@ -150,6 +161,21 @@ function loginLimits(env: Env): LoginLimits {
   };
 }
 
+function invitationLimits(env: Env): InvitationLimits {
+  const positive = (key: string, fallback: number) => {
+    const value = integer(env, key, fallback);
+    if (value < 1) throw new ConfigError(`${key} must be at least 1, got "${env[key]}"`);
+    return value;
+  };
+  return {
+    maxFailuresPerIp: positive('INVITATION_MAX_FAILURES_PER_IP', 20),
+    maxFailuresPerToken: positive('INVITATION_MAX_FAILURES_PER_TOKEN', 10),
+    windowSeconds: positive('INVITATION_FAILURE_WINDOW_SECONDS', 900),
+    lockoutSeconds: positive('INVITATION_LOCKOUT_SECONDS', 60),
+    maxLockoutSeconds: positive('INVITATION_LOCKOUT_MAX_SECONDS', 3600),
+  };
+}
+
 function mailConfig(env: Env, host: string, port: number): MailConfig {
   const sesSender = optional(env, 'MAIL_SES_SENDER');
   const base = optional(env, 'INVITATION_LINK_BASE') ?? `http://${host}:${port}/invitations`;
@@ -207,5 +233,6 @@ export function loadConfig(env: Env = process.env): Config {
     loginLimits: loginLimits(env),
     corsOrigins: corsOrigins(env),
     mail: mailConfig(env, host, port),
+    invitationLimits: invitationLimits(env),
   };
 }

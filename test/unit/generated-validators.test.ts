@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { validators as accounts } from '../../functions/accounts/validators.generated';
 import { validators as auth } from '../../functions/auth/validators.generated';
 import { validators as data } from '../../functions/data/validators.generated';
+import { validators as invitations } from '../../functions/invitations/validators.generated';
 import { validators as meta } from '../../functions/meta/validators.generated';
 import { validators as roles } from '../../functions/roles/validators.generated';
 import { validatorsPath, validatorsSource } from '../../infra/validators';
@@ -19,13 +20,19 @@ import {
   validatorName,
 } from '../../shared/http/validation';
 
-const generated: Record<GroupName, GeneratedValidators> = { auth, accounts, roles, data, meta };
+const generated: Record<GroupName, GeneratedValidators> = { auth, accounts, roles, data, meta, invitations };
 const parts: readonly SchemaPart[] = ['body', 'query', 'params'];
 
 /** Every schema of the route table, with its part and the validator generated for it. */
 function schemas(): { route: RouteDef; part: SchemaPart; schema: JsonSchema; validator: SchemaValidator }[] {
   return routesOf('auth')
-    .concat(routesOf('accounts'), routesOf('roles'), routesOf('data'), routesOf('meta'))
+    .concat(
+      routesOf('accounts'),
+      routesOf('roles'),
+      routesOf('data'),
+      routesOf('meta'),
+      routesOf('invitations'),
+    )
     .flatMap((route) =>
       parts.flatMap((part) => {
         const schema = route[part];
