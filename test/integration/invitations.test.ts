@@ -1,17 +1,36 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Logger } from '../../shared/log';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, createUser, type Tenant, unique } from '../support/tenant';
 
 let platform: TestPlatform;
 
+/** Every log line of the platform, as JSON text, to check what failed attempts leave behind. */
+const logLines: string[] = [];
+function recordingLogger(base: Record<string, unknown> = {}): Logger {
+  const write = (message: string, fields?: Record<string, unknown>) => {
+    logLines.push(JSON.stringify({ message, ...base, ...fields }));
+  };
+  return {
+    debug: write,
+    info: write,
+    warn: write,
+    error: write,
+    child: (fields) => recordingLogger({ ...base, ...fields }),
+  };
+}
+
 beforeAll(async () => {
-  platform = await startTestPlatform({
-    INVITATION_LINK_BASE: 'https://app.example.com/join/',
-    INVITATION_MAX_FAILURES_PER_IP: '1000',
-    INVITATION_MAX_FAILURES_PER_TOKEN: '3',
-  });
+  platform = await startTestPlatform(
+    {
+      INVITATION_LINK_BASE: 'https://app.example.com/join/',
+      INVITATION_MAX_FAILURES_PER_IP: '1000',
+      INVITATION_MAX_FAILURES_PER_TOKEN: '3',
+    },
+    { log: recordingLogger() },
+  );
 });
 afterAll(async () => {
   await platform.stop();
@@ -264,7 +283,28 @@ describe('public details and acceptance', () => {
   });
 });
 
+describe('acceptance under concurrency', () => {
+  it('lets exactly one of two parallel acceptances through; the other is 410', async () => {
+    const tenant = await createTenant(platform);
+    const made = await invite(tenant, `${unique('race')}@example.com`);
+    const body = { password: newPassword, first_name: 'Ra', last_name: 'Ce' };
+    const answers = await Promise.all([
+      platform.api.post(accept(made.uuid), body),
+      platform.api.post(accept(made.uuid), body),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 410]);
+  });
+});
+
 describe('throttling of the public endpoints', () => {
+  it('logs each failed attempt with a hash of the token, never the token', async () => {
+    const token = '5b1c2b4a-9d8e-4f7a-8b6c-5d4e3f2a1b0c';
+    expect((await platform.api.get(details(token))).status).toBe(404);
+    const failures = logLines.filter((line) => line.includes('invitation attempt failed'));
+    expect(failures.some((line) => line.includes('"invitation_ref"'))).toBe(true);
+    expect(logLines.some((line) => line.includes(token))).toBe(false);
+  });
+
   it('locks a token after repeated failures with 429 and Retry-After', async () => {
     const token = '7a1c2b4a-9d8e-4f7a-8b6c-5d4e3f2a1b0c';
     for (let i = 0; i < 3; i++) expect((await platform.api.get(details(token))).status).toBe(404);
