@@ -126,7 +126,10 @@ export async function acceptInvitation(
       }),
     );
   } catch (error) {
-    if (failedConditions(error)?.includes(0)) throw alreadyAccepted();
+    const failed = failedConditions(error);
+    if (failed?.includes(0)) throw alreadyAccepted();
+    // The invitee's account was deleted between the read and the transaction: nothing happened.
+    if (failed?.includes(1)) throw new NotFoundError();
     throw error;
   }
   return {
