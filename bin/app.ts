@@ -17,5 +17,7 @@ new PlatformStack(app, 'Platform', {
   defaultSite: app.node.tryGetContext('defaultSite'),
   baseDomain: app.node.tryGetContext('baseDomain'),
   corsOrigins: corsOrigins(app.node.tryGetContext('corsOrigins')),
+  mailSender: app.node.tryGetContext('mailSender'),
+  invitationLinkBase: app.node.tryGetContext('invitationLinkBase'),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });

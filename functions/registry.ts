@@ -2,6 +2,7 @@ import type { OperationsByGroup } from '../shared/http/context';
 import { accountOperations } from './accounts/operations';
 import { authOperations } from './auth/operations';
 import { dataOperations } from './data/operations';
+import { invitationOperations } from './invitations/operations';
 import { metaOperations } from './meta/operations';
 import { roleOperations } from './roles/operations';
 import { secretOperations } from './secrets/operations';
@@ -14,4 +15,5 @@ export const operationsByGroup: OperationsByGroup = {
   secrets: secretOperations,
   data: dataOperations,
   meta: metaOperations,
+  invitations: invitationOperations,
 };

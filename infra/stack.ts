@@ -8,6 +8,7 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -37,6 +38,13 @@ export interface PlatformStackProps extends StackProps {
   readonly baseDomain?: string;
   /** Origins whose browser apps may call the API; the same setting and default as the local CORS_ORIGINS. */
   readonly corsOrigins?: readonly string[];
+  /**
+   * Verified SES identity (an e-mail address) that sends invitation e-mail; without it the invitations function
+   * has no mail permission and writes nothing (the local outbox is for development).
+   */
+  readonly mailSender?: string;
+  /** Base URL of the invitation acceptance page (INVITATION_LINK_BASE). */
+  readonly invitationLinkBase?: string;
 }
 
 /**
@@ -125,6 +133,7 @@ export class PlatformStack extends Stack {
           ...(props.baseDomain ? { BASE_DOMAIN: props.baseDomain } : {}),
           ...sqlAccess(group)?.environment(),
           ...(group.name === 'secrets' ? { SECRETS_KEY_ID: this.secretsKey.keyArn } : {}),
+          ...(group.name === 'invitations' ? mailEnvironment(props) : {}),
         },
         ...sqlAccess(group)?.functionPlacement(),
       });
@@ -134,6 +143,8 @@ export class PlatformStack extends Stack {
       if (group.name === 'auth') this.signingKey.grant(fn, 'kms:Sign');
       if (group.name === 'secrets') grantSecretsKey(this.secretsKey, fn);
       sqlAccess(group)?.grantConnect(fn);
+      if (group.name === 'invitations' && props.mailSender)
+        fn.addToRolePolicy(this.sendMailAs(props.mailSender));
 
       const integration = new HttpLambdaIntegration(`${pascal(group.name)}Integration`, fn);
       for (const route of routes) {
@@ -151,6 +162,25 @@ export class PlatformStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
   }
+
+  /** ses:SendEmail on the sender's identity (the address, or its domain) only, and only from that address. */
+  private sendMailAs(sender: string): PolicyStatement {
+    const domain = sender.split('@')[1] ?? sender;
+    const identity = (name: string) =>
+      this.formatArn({ service: 'ses', resource: 'identity', resourceName: name });
+    return new PolicyStatement({
+      actions: ['ses:SendEmail'],
+      resources: [identity(sender), identity(domain)],
+      conditions: { StringEquals: { 'ses:FromAddress': sender } },
+    });
+  }
+}
+
+function mailEnvironment(props: PlatformStackProps): Record<string, string> {
+  return {
+    ...(props.mailSender ? { MAIL_SES_SENDER: props.mailSender } : {}),
+    ...(props.invitationLinkBase ? { INVITATION_LINK_BASE: props.invitationLinkBase } : {}),
+  };
 }
 
 function pascal(name: string): string {

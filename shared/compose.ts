@@ -14,6 +14,7 @@ import type { Deps, DepsOverrides } from './deps';
 import { noUserCreationEvents } from './events/user-creation';
 import { type Keys, unconfiguredKeys } from './keys/keys';
 import { createLogger } from './log';
+import { createMailer } from './mail/select';
 import { ValueCache } from './secrets/value-cache';
 import type { Sql } from './sql/client';
 import type { Store } from './store/store';
@@ -79,6 +80,7 @@ export function composeDeps(
     keys: overrides.keys ?? createKeys(config),
     secretCache: new ValueCache(clock),
     sql: sql ?? noSqlPlane,
+    mailer: overrides.mailer ?? createMailer(config, log, clock),
     tokens: new TokenService(
       signer,
       {

@@ -56,6 +56,28 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** Sign-in throttling (shared/limits, shared/auth/login.ts). */
   readonly loginLimits: LoginLimits;
+  /** Outgoing mail (shared/mail) and the links it carries. */
+  readonly mail: MailConfig;
+  /** Failed attempts on the public invitation endpoints (shared/invitations/limits.ts). */
+  readonly invitationLimits: InvitationLimits;
+}
+
+/** Failed public invitation attempts allowed per client address and per token within the window. */
+export interface InvitationLimits {
+  readonly maxFailuresPerIp: number;
+  readonly maxFailuresPerToken: number;
+  readonly windowSeconds: number;
+  readonly lockoutSeconds: number;
+  readonly maxLockoutSeconds: number;
+}
+
+export interface MailConfig {
+  /** Verified SES identity that sends mail in the cloud; when absent, mail goes to the local outbox. */
+  readonly sesSender: string | undefined;
+  /** The From of outbox messages (and the fallback sender's name). */
+  readonly from: string;
+  /** Base URL of the acceptance page; the invitation token is appended (`<base>/<token>`). */
+  readonly invitationLinkBase: string;
 }
 
 /** Failures allowed per account and per client address within the window, and the lock that follows. */
@@ -141,6 +163,32 @@ function loginLimits(env: Env): LoginLimits {
   };
 }
 
+function invitationLimits(env: Env): InvitationLimits {
+  const positive = (key: string, fallback: number) => {
+    const value = integer(env, key, fallback);
+    if (value < 1) throw new ConfigError(`${key} must be at least 1, got "${env[key]}"`);
+    return value;
+  };
+  return {
+    maxFailuresPerIp: positive('INVITATION_MAX_FAILURES_PER_IP', 20),
+    maxFailuresPerToken: positive('INVITATION_MAX_FAILURES_PER_TOKEN', 10),
+    windowSeconds: positive('INVITATION_FAILURE_WINDOW_SECONDS', 900),
+    lockoutSeconds: positive('INVITATION_LOCKOUT_SECONDS', 60),
+    maxLockoutSeconds: positive('INVITATION_LOCKOUT_MAX_SECONDS', 3600),
+  };
+}
+
+function mailConfig(env: Env, host: string, port: number): MailConfig {
+  const sesSender = optional(env, 'MAIL_SES_SENDER');
+  const base = optional(env, 'INVITATION_LINK_BASE') ?? `http://${host}:${port}/invitations`;
+  if (!/^https?:\/\//.test(base)) throw new ConfigError('INVITATION_LINK_BASE must be an http(s) URL');
+  return {
+    sesSender,
+    from: sesSender ?? optional(env, 'MAIL_FROM') ?? 'platform@localhost',
+    invitationLinkBase: base.replace(/\/+$/, ''),
+  };
+}
+
 function corsOrigins(env: Env): readonly string[] {
   const raw = optional(env, 'CORS_ORIGINS');
   if (raw === undefined) return defaultCorsOrigins;
@@ -187,5 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     loginLimits: loginLimits(env),
     corsOrigins: corsOrigins(env),
+    mail: mailConfig(env, host, port),
+    invitationLimits: invitationLimits(env),
   };
 }

@@ -6,6 +6,7 @@ import type { Config } from './config';
 import type { UserCreationEvents } from './events/user-creation';
 import type { Keys } from './keys/keys';
 import type { Logger } from './log';
+import type { Mailer } from './mail/mailer';
 import type { ValueCache } from './secrets/value-cache';
 import type { Sql } from './sql/client';
 import { sqlPlane } from './sql/plane';
@@ -30,9 +31,11 @@ export interface Deps {
   readonly keys: Keys;
   /** Decrypted secret values checked against their revision (shared/secrets/value-cache.ts). */
   readonly secretCache: ValueCache;
+  /** Outgoing e-mail: SES or the local outbox (shared/mail). */
+  readonly mailer: Mailer;
 }
 
-export type DepsOverrides = Partial<Pick<Deps, 'clock' | 'log' | 'events' | 'keys'>> & {
+export type DepsOverrides = Partial<Pick<Deps, 'clock' | 'log' | 'events' | 'keys' | 'mailer'>> & {
   signer?: TokenSigner;
 };
 

@@ -37,4 +37,11 @@ export const groups: Record<GroupName, GroupDef> = {
     // The health check runs `select 1` on the data plane, so this function sits beside the data function.
     usesSql: true,
   },
+  invitations: {
+    name: 'invitations',
+    description: 'Organization invitations: create, list, resend, cancel; public details and acceptance',
+    envelope: 'detail',
+    // Acceptance adds memberships and site permissions.
+    changesAccess: true,
+  },
 };

@@ -19,6 +19,7 @@ import { readJsonBody } from './body';
 import type { HttpResult, Operations, RequestContext } from './context';
 import { errorBody, errorHeaders, internalErrorBody } from './envelopes';
 import { groups } from './groups';
+import { loggedPath } from './logged-path';
 import type { GroupName, RouteDef } from './route';
 import { Router } from './router';
 import { precompile, validate } from './validation';
@@ -163,7 +164,7 @@ function logRequest(deps: Deps | undefined, event: HttpEvent, facts: RequestFact
   if (!log) return;
   const line: Record<string, unknown> = {
     method: event.requestContext?.http?.method,
-    path: event.rawPath,
+    path: loggedPath(event.rawPath),
     route: facts.routeId ?? null,
     status,
     duration_ms: Math.round((performance.now() - facts.started) * 10) / 10,

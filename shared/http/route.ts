@@ -58,4 +58,4 @@ export interface GroupDef {
   readonly changesAccess?: boolean;
 }
 
-export type GroupName = 'auth' | 'accounts' | 'roles' | 'secrets' | 'data' | 'meta';
+export type GroupName = 'auth' | 'accounts' | 'roles' | 'secrets' | 'data' | 'meta' | 'invitations';

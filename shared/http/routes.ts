@@ -1,6 +1,7 @@
 import { accountRoutes } from '../accounts/routes';
 import { authRoutes } from '../auth/routes';
 import { dataRoutes } from '../data/routes';
+import { invitationRoutes } from '../invitations/routes';
 import { metaRoutes } from '../meta/routes';
 import { roleRoutes } from '../roles/routes';
 import { secretRoutes } from '../secrets/routes';
@@ -20,6 +21,7 @@ export const routes: readonly RouteDef[] = [
   ...secretRoutes,
   ...dataRoutes,
   ...metaRoutes,
+  ...invitationRoutes,
 ];
 
 /** The routes of one endpoint group. */

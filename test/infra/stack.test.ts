@@ -234,3 +234,41 @@ describe('PlatformStack secret store', () => {
       expect(created.some((routeKey) => routeKey.startsWith(key))).toBe(true);
   });
 });
+
+describe('PlatformStack mail', () => {
+  it('lets only the invitations function send mail, as the configured sender', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const stack = new PlatformStack(app, 'Mail', {
+      mailSender: 'invites@example.com',
+      invitationLinkBase: 'https://app.example.com/join',
+    });
+    const mail = Template.fromStack(stack);
+    mail.hasResourceProperties('AWS::Lambda::Function', {
+      Description: groups.invitations.description,
+      Environment: {
+        Variables: Match.objectLike({
+          MAIL_SES_SENDER: 'invites@example.com',
+          INVITATION_LINK_BASE: 'https://app.example.com/join',
+        }),
+      },
+    });
+    const sendStatements = Object.values(mail.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as Array<{ Action: unknown }>).filter(
+        (statement) => statement.Action === 'ses:SendEmail',
+      ),
+    );
+    expect(sendStatements).toHaveLength(1);
+    expect(sendStatements[0]).toMatchObject({
+      Condition: { StringEquals: { 'ses:FromAddress': 'invites@example.com' } },
+    });
+    expect(JSON.stringify(sendStatements[0])).toContain(':identity/invites@example.com');
+    expect(JSON.stringify(sendStatements[0])).toContain(':identity/example.com');
+  });
+
+  it('grants no mail permission without a sender', () => {
+    const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+      (policy) => policy.Properties.PolicyDocument.Statement as Array<{ Action: unknown }>,
+    );
+    expect(statements.filter((statement) => JSON.stringify(statement.Action).includes('ses:'))).toEqual([]);
+  });
+});

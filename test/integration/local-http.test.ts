@@ -40,7 +40,9 @@ describe('CORS on the local server', () => {
     const answer = await platform.api.get('/health', { headers: { origin: 'http://localhost:5173' } });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('access-control-allow-origin')).toBe('*');
-    expect(answer.headers.get('access-control-expose-headers')).toBe('x-request-id, allow, retry-after, x-total-count');
+    expect(answer.headers.get('access-control-expose-headers')).toBe(
+      'x-request-id, allow, retry-after, x-total-count',
+    );
     const refused = await platform.api.get('/api/cloud/users/me/', { headers: { origin: 'https://a.test' } });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');

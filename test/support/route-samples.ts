@@ -47,6 +47,9 @@ export function paramValues(fixture: SecurityFixture): Record<string, string> {
     index: 'missing_index',
     asset: 'swagger-ui.css',
     key: a.secretKey,
+    // An invitation token no invitation has: operations that need a real one make it (samples below).
+    uuid: '00000000-0000-4000-8000-000000000000',
+    token: '00000000-0000-4000-8000-000000000000',
   };
 }
 
@@ -87,6 +90,17 @@ async function signIn(fixture: SecurityFixture) {
   );
 }
 
+/** A pending invitation of site A's organization, made by its owner: its token and its invitee's id. */
+async function throwawayInvitation(site: SiteObjects): Promise<{ uuid: string; invitee: number }> {
+  const path = `/api/cloud/organizations/${site.tenant.organization.slug}/invitations/`;
+  const made = await checked(
+    site.tenant.owner.post(path, { invitee_identifier: `${freshName('invitee')}@example.com` }),
+    'invitation',
+  );
+  const shown = await checked(site.tenant.owner.get(`${path}${made.uuid}/`), 'invitation details');
+  return { uuid: made.uuid, invitee: shown.invitee };
+}
+
 const targetName = (fixture: SecurityFixture) => fixture.target.user?.username as string;
 
 /** A minimal valid request per operation; destructive ones act on throwaway objects so the fixture stays whole. */
@@ -94,6 +108,21 @@ export const samples: Record<string, Sample> = {
   obtainToken: (fixture) => ({ body: { username: targetName(fixture), password: defaultPassword } }),
   refreshToken: async (fixture) => ({ body: { refresh: (await signIn(fixture)).refresh } }),
   jwks: none,
+
+  createInvitation: () => ({ body: { invitee_identifier: `${freshName('invitee')}@example.com` } }),
+  listInvitations: none,
+  getInvitation: async (_fixture, site) => ({ params: { uuid: (await throwawayInvitation(site)).uuid } }),
+  deleteInvitation: async (_fixture, site) => ({ params: { uuid: (await throwawayInvitation(site)).uuid } }),
+  resendInvitation: async (_fixture, site) => ({
+    params: { user_id: String((await throwawayInvitation(site)).invitee) },
+  }),
+  getInvitationDetails: async (_fixture, site) => ({
+    params: { token: (await throwawayInvitation(site)).uuid },
+  }),
+  acceptInvitation: async (_fixture, site) => ({
+    params: { token: (await throwawayInvitation(site)).uuid },
+    body: { password: defaultPassword, first_name: 'Matrix', last_name: 'Invitee' },
+  }),
 
   getCurrentUser: none,
   listUsers: none,

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { validators as accounts } from '../../functions/accounts/validators.generated';
 import { validators as auth } from '../../functions/auth/validators.generated';
 import { validators as data } from '../../functions/data/validators.generated';
+import { validators as invitations } from '../../functions/invitations/validators.generated';
 import { validators as meta } from '../../functions/meta/validators.generated';
 import { validators as roles } from '../../functions/roles/validators.generated';
 import { validators as secrets } from '../../functions/secrets/validators.generated';
@@ -20,7 +21,15 @@ import {
   validatorName,
 } from '../../shared/http/validation';
 
-const generated: Record<GroupName, GeneratedValidators> = { auth, accounts, roles, secrets, data, meta };
+const generated: Record<GroupName, GeneratedValidators> = {
+  auth,
+  accounts,
+  roles,
+  secrets,
+  data,
+  meta,
+  invitations,
+};
 const parts: readonly SchemaPart[] = ['body', 'query', 'params'];
 
 /** Every schema of the route table, with its part and the validator generated for it. */

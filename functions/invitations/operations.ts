@@ -1,0 +1,137 @@
+import { usersById } from '../../shared/accounts/user-lookup';
+import { getUser } from '../../shared/accounts/users';
+import { NotFoundError, ValidationError } from '../../shared/errors';
+import { created, currentUser, noContent, ok, type RequestContext } from '../../shared/http/context';
+import { matches } from '../../shared/http/listing';
+import { linkedPage } from '../../shared/http/pagination';
+import type { TypedOperations } from '../../shared/http/typed-operations';
+import { acceptInvitation, alreadyAccepted } from '../../shared/invitations/acceptance';
+import { publicAttempt } from '../../shared/invitations/limits';
+import type { StoredInvitation } from '../../shared/invitations/model';
+import { deleteInvitation, getInvitation, listInvitations } from '../../shared/invitations/repository';
+import type { invitationRoutes } from '../../shared/invitations/routes';
+import { createInvitation, deliver, latestPendingFor } from '../../shared/invitations/service';
+import { invitationView, listedInvitationView, publicInvitationView } from '../../shared/invitations/views';
+import type { OrganizationAccess } from '../../shared/policy/permissions';
+
+type Ctx = RequestContext<unknown, unknown, unknown>;
+
+function organizationOf(ctx: Ctx): OrganizationAccess {
+  if (!ctx.organization) throw new Error(`Route ${ctx.route.operationId} has no organization`);
+  return ctx.organization;
+}
+
+/** The organization's invitation of a path's uuid; 404 for another organization's, unknown or malformed. */
+async function ownInvitation(ctx: Ctx, uuid: string): Promise<StoredInvitation> {
+  const invitation = await getInvitation(ctx.deps.store, uuid);
+  if (!invitation || invitation.organization_slug !== organizationOf(ctx).organization.slug)
+    throw new NotFoundError();
+  return invitation;
+}
+
+/** The pending invitation of a public token; 404 (one body for unknown and malformed), 410 once used. */
+async function pendingInvitation(ctx: Ctx, token: string): Promise<StoredInvitation> {
+  const invitation = await getInvitation(ctx.deps.store, token);
+  if (!invitation) throw new NotFoundError();
+  if (invitation.used) throw alreadyAccepted();
+  return invitation;
+}
+
+export const invitationOperations = {
+  async createInvitation(ctx) {
+    const { organization } = organizationOf(ctx);
+    const inviter = currentUser(ctx);
+    const { invitation } = await createInvitation(ctx.deps, ctx.log, organization, inviter, ctx.body);
+    // The spec's create response shows no invitee yet.
+    return created({ ...invitationView(invitation, undefined, inviter), invitee: null, invitee_user: null });
+  },
+
+  async listInvitations(ctx) {
+    const { organization } = organizationOf(ctx);
+    const { invitee__is_active: accepted, search, ordering } = ctx.query;
+    const all = await listInvitations(ctx.deps.store, organization.slug);
+    const chosen = all
+      .filter((invitation) => accepted === undefined || invitation.used === accepted)
+      .filter((invitation) => matches(search, invitation.invitee_identifier));
+    if (ordering === '-created') chosen.reverse();
+    const page = linkedPage(ctx, chosen);
+    const invitees = await usersById(
+      ctx.deps.store,
+      page.results.map((invitation) => invitation.invitee),
+    );
+    return ok({
+      ...page,
+      results: page.results.map((invitation) =>
+        listedInvitationView(invitation, invitees.get(invitation.invitee)),
+      ),
+    });
+  },
+
+  async getInvitation(ctx) {
+    const invitation = await ownInvitation(ctx, ctx.params.uuid);
+    const [invitee, inviter] = await Promise.all([
+      getUser(ctx.deps.store, invitation.invitee),
+      getUser(ctx.deps.store, invitation.invited_by),
+    ]);
+    return ok(invitationView(invitation, invitee, inviter));
+  },
+
+  async deleteInvitation(ctx) {
+    const { organization } = organizationOf(ctx);
+    if (!(await deleteInvitation(ctx.deps.store, organization.slug, ctx.params.uuid)))
+      throw new NotFoundError();
+    return noContent();
+  },
+
+  async resendInvitation(ctx) {
+    const { organization } = organizationOf(ctx);
+    const userId = ctx.params.user_id;
+    const invitation = await latestPendingFor(ctx.deps, organization.slug, userId);
+    if (!invitation) {
+      throw ValidationError.field(
+        'user_id',
+        'No pending invitation exists for this user.',
+        'no_pending_invitation',
+      );
+    }
+    const invitee = await getUser(ctx.deps.store, userId);
+    const sent = await deliver(
+      ctx.deps,
+      ctx.log,
+      invitation,
+      invitee?.is_active ? 'sign-in' : 'first-time-setup',
+    );
+    return ok(
+      sent
+        ? {
+            status: 'sent',
+            message: `The invitation e-mail was sent again to ${invitation.invitee_identifier}.`,
+          }
+        : { status: 'failed', message: 'The invitation e-mail could not be sent; try again later.' },
+    );
+  },
+
+  async getInvitationDetails(ctx) {
+    return publicAttempt(ctx, ctx.params.token, async () => {
+      const invitation = await pendingInvitation(ctx, ctx.params.token);
+      const [invitee, inviter] = await Promise.all([
+        getUser(ctx.deps.store, invitation.invitee),
+        getUser(ctx.deps.store, invitation.invited_by),
+      ]);
+      return ok(publicInvitationView(invitation, invitee, inviter));
+    });
+  },
+
+  async acceptInvitation(ctx) {
+    return publicAttempt(ctx, ctx.params.token, async () => {
+      const invitation = await pendingInvitation(ctx, ctx.params.token);
+      const { user, organization } = await acceptInvitation(ctx.deps, invitation, ctx.body);
+      return ok({
+        success: true,
+        message: `Welcome to ${organization.name}: sign in with your e-mail address and your new password.`,
+        user: { id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name },
+        organization: { id: organization.id, slug: organization.slug, name: organization.name },
+      });
+    });
+  },
+} satisfies TypedOperations<typeof invitationRoutes>;

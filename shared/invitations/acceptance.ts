@@ -1,0 +1,139 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { gsi, keys } from '../accounts/keys';
+import type { Organization, SitePermission, User } from '../accounts/model';
+import { getOrganization } from '../accounts/organizations';
+import { createUser, getUser } from '../accounts/users';
+import { enforcePasswordPolicy } from '../auth/password-policy';
+import { hashPassword } from '../auth/passwords';
+import { iso } from '../clock';
+import { GoneError, NotFoundError } from '../errors';
+import { failedConditions } from '../store/store';
+import { invitationKeys, type StoredInvitation } from './model';
+import { type InvitationDeps, organizationSiteSlugs } from './service';
+
+export interface Acceptance {
+  password: string;
+  first_name: string;
+  last_name: string;
+}
+
+/** The answer to an invitation that is already used. */
+export const alreadyAccepted = () =>
+  new GoneError('This invitation has already been accepted.', 'invitation_used');
+
+/** The invitee's account; a placeholder removed meanwhile is created again (inactive until the transaction). */
+async function inviteeOf(deps: InvitationDeps, invitation: StoredInvitation): Promise<User> {
+  const user = await getUser(deps.store, invitation.invitee);
+  if (user) return user;
+  return createUser(deps, { email: invitation.invitee_identifier, is_active: false, password: null });
+}
+
+/** The site permissions to grant: the organization's sites only, each merged with what the user already has. */
+async function grantsOf(deps: InvitationDeps, invitation: StoredInvitation, userId: number) {
+  const sites = await organizationSiteSlugs(deps, invitation.organization_slug);
+  const grants: Array<{ site: string; permissions: SitePermission[] }> = [];
+  for (const { slug, permissions } of invitation.config.site) {
+    if (!sites.has(slug)) continue;
+    const current = await deps.store.doc.send(
+      new GetCommand({ TableName: deps.store.table, Key: keys.sitePermission(slug, userId) }),
+    );
+    const held = (current.Item?.permissions as SitePermission[] | undefined) ?? [];
+    grants.push({ site: slug, permissions: [...new Set([...held, ...permissions])] });
+  }
+  return grants;
+}
+
+/**
+ * Accepts an invitation in one DynamoDB transaction: the invitation becomes used (on condition that it was not),
+ * the user becomes active with the new names and password (ending earlier sessions), joins the organization
+ * (keeping an existing role and every other membership) and receives the site permissions. Either all of it
+ * happens or none: a parallel acceptance loses on the invitation's condition and gets the 410.
+ */
+export async function acceptInvitation(
+  deps: InvitationDeps,
+  invitation: StoredInvitation,
+  input: Acceptance,
+): Promise<{ user: User; organization: Organization }> {
+  const organization = await getOrganization(deps.store, invitation.organization_slug);
+  if (!organization) throw new NotFoundError();
+  const user = await inviteeOf(deps, invitation);
+  await enforcePasswordPolicy(input.password, [user.username, user.email, input.first_name, input.last_name]);
+  const grants = await grantsOf(deps, invitation, user.id);
+  const now = iso(deps.clock());
+  const table = deps.store.table;
+  const org = organization.slug;
+  try {
+    await deps.store.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: table,
+              Key: invitationKeys.invitation(invitation.uuid),
+              UpdateExpression: 'SET used = :true, accepted_at = :now',
+              ConditionExpression: 'attribute_exists(PK) AND used = :false',
+              ExpressionAttributeValues: { ':true': true, ':false': false, ':now': now },
+            },
+          },
+          {
+            Update: {
+              TableName: table,
+              Key: keys.user(user.id),
+              UpdateExpression:
+                'SET password_hash = :hash, first_name = :first, last_name = :last, is_active = :true ADD token_version :one',
+              ConditionExpression: 'attribute_exists(PK)',
+              ExpressionAttributeValues: {
+                ':hash': await hashPassword(input.password),
+                ':first': input.first_name,
+                ':last': input.last_name,
+                ':true': true,
+                ':one': 1,
+              },
+            },
+          },
+          {
+            Update: {
+              TableName: table,
+              Key: keys.member(org, user.id),
+              UpdateExpression:
+                'SET organization = :org, user_id = :uid, #role = if_not_exists(#role, :member), joined_at = if_not_exists(joined_at, :now), GSI1PK = :gpk, GSI1SK = :gsk',
+              ExpressionAttributeNames: { '#role': 'role' },
+              ExpressionAttributeValues: {
+                ':org': org,
+                ':uid': user.id,
+                ':member': 'member',
+                ':now': now,
+                ':gpk': gsi.userMemberships(user.id),
+                ':gsk': `ORG#${org}`,
+              },
+            },
+          },
+          ...grants.map((grant) => ({
+            Put: {
+              TableName: table,
+              Item: {
+                ...keys.sitePermission(grant.site, user.id),
+                GSI1PK: gsi.userSitePermissions(user.id),
+                GSI1SK: `SITE#${grant.site}`,
+                site: grant.site,
+                user_id: user.id,
+                permissions: grant.permissions,
+                updated_at: now,
+              },
+            },
+          })),
+        ],
+      }),
+    );
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (failed?.includes(0)) throw alreadyAccepted();
+    // The invitee's account was deleted between the read and the transaction: nothing happened.
+    if (failed?.includes(1)) throw new NotFoundError();
+    throw error;
+  }
+  return {
+    user: { ...user, first_name: input.first_name, last_name: input.last_name, is_active: true },
+    organization,
+  };
+}

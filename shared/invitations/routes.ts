@@ -1,0 +1,89 @@
+import { empty, errors, json } from '../http/responses';
+import type { RouteDef } from '../http/route';
+import * as schemas from './schemas';
+
+const organizationScoped = {
+  group: 'invitations',
+  scope: 'platform',
+  permission: 'organization:admin',
+} as const;
+const anyone = { group: 'invitations', scope: 'platform', permission: 'public' } as const;
+
+/**
+ * Invitations: the organization's owner and admins (and superusers) manage them; the invitee reads and accepts one
+ * with its token alone (docs/authorization.md).
+ */
+export const invitationRoutes = [
+  {
+    ...organizationScoped,
+    operationId: 'createInvitation',
+    method: 'POST',
+    path: '/api/cloud/organizations/{org_slug}/invitations/',
+    summary: 'Invite an e-mail address to the organization; the invitation e-mail is sent',
+    body: schemas.newInvitationBody,
+    responses: {
+      201: json('The new invitation', schemas.invitation),
+      ...errors(400, 401, 403, 404),
+    },
+  },
+  {
+    ...organizationScoped,
+    operationId: 'listInvitations',
+    method: 'GET',
+    path: '/api/cloud/organizations/{org_slug}/invitations/',
+    summary: "The organization's invitations (pending: invitee__is_active=false; accepted: true)",
+    query: schemas.listInvitationsQuery,
+    responses: {
+      200: json('A page of invitations', schemas.invitationPage),
+      ...errors(400, 401, 403, 404),
+    },
+  },
+  {
+    ...organizationScoped,
+    operationId: 'getInvitation',
+    method: 'GET',
+    path: '/api/cloud/organizations/{org_slug}/invitations/{uuid}/',
+    summary: 'One invitation of the organization',
+    responses: { 200: json('The invitation', schemas.invitation), ...errors(401, 403, 404) },
+  },
+  {
+    ...organizationScoped,
+    operationId: 'deleteInvitation',
+    method: 'DELETE',
+    path: '/api/cloud/organizations/{org_slug}/invitations/{uuid}/',
+    summary: 'Cancel an invitation',
+    responses: { 204: empty('Cancelled'), ...errors(401, 403, 404) },
+  },
+  {
+    ...organizationScoped,
+    operationId: 'resendInvitation',
+    method: 'POST',
+    path: '/api/cloud/organizations/{org_slug}/invitations/{user_id}/resend/',
+    summary: "Send the user's most recent pending invitation again",
+    params: schemas.resendParams,
+    responses: { 200: json('Sent again', schemas.resendResult), ...errors(400, 401, 403, 404) },
+  },
+  {
+    ...anyone,
+    operationId: 'getInvitationDetails',
+    method: 'GET',
+    path: '/api/cloud/invitations/{token}/details/',
+    summary: 'The invitation of a token (no sign-in: the token is the credential)',
+    responses: {
+      200: json('The invitation', schemas.publicInvitation),
+      ...errors(404, 410, 429),
+    },
+  },
+  {
+    ...anyone,
+    operationId: 'acceptInvitation',
+    method: 'POST',
+    path: '/api/cloud/invitations/{token}/accept/',
+    summary: "Accept an invitation: set the invitee's names and password and apply its configuration",
+    body: schemas.acceptBody,
+    responses: {
+      200: json('Accepted', schemas.acceptResult),
+      ...errors(400, 404, 410, 429),
+    },
+  },
+] as const satisfies readonly RouteDef[];
