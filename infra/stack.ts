@@ -1,11 +1,5 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import {
-  CorsHttpMethod,
-  HttpApi,
-  type HttpMethod,
-  HttpRoute,
-  HttpRouteKey,
-} from 'aws-cdk-lib/aws-apigatewayv2';
+import { CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
@@ -21,9 +15,9 @@ import {
   defaultCorsOrigins,
 } from '../shared/http/cors';
 import type { GroupDef, GroupName } from '../shared/http/route';
-import { groups, routesOf } from '../shared/http/routes';
+import { groups, routesOf, routes as routeTable } from '../shared/http/routes';
 import { indexes, tableKeys, ttlAttribute } from '../shared/store/table';
-import { gatewayPath } from './api-routes';
+import { gatewayRoutes } from './api-routes';
 import { copyGroupAssetsCommands, esmBanner, handlerEntry, localOnly, nodeTarget } from './bundling';
 import { DataPlane } from './data-plane';
 
@@ -94,6 +88,7 @@ export class PlatformStack extends Stack {
       sqlGroups.length > 0 ? new DataPlane(this, 'DataPlane', { deletionProtection: protect }) : undefined;
     const sqlAccess = (group: GroupDef) => (group.usesSql ? this.dataPlane : undefined);
 
+    const gateway = gatewayRoutes(routeTable);
     const functions = new Map<GroupName, NodejsFunction>();
     for (const group of Object.values(groups)) {
       const routes = routesOf(group.name);
@@ -142,11 +137,11 @@ export class PlatformStack extends Stack {
       sqlAccess(group)?.grantConnect(fn);
 
       const integration = new HttpLambdaIntegration(`${pascal(group.name)}Integration`, fn);
-      for (const route of routes) {
-        const path = gatewayPath(route);
-        new HttpRoute(this, `Route ${route.method} ${path}`, {
+      // ANY on the group's prefixes: the Lambda's router matches the exact path and method (404/405 bodies).
+      for (const { path } of gateway.filter((route) => route.group === group.name)) {
+        new HttpRoute(this, `Route ANY ${path}`, {
           httpApi: this.api,
-          routeKey: HttpRouteKey.with(path, route.method as HttpMethod),
+          routeKey: HttpRouteKey.with(path, HttpMethod.ANY),
           integration,
         });
       }
