@@ -20,6 +20,7 @@ import { indexes, tableKeys, ttlAttribute } from '../shared/store/table';
 import { gatewayRoutes } from './api-routes';
 import { copyGroupAssetsCommands, esmBanner, handlerEntry, localOnly, nodeTarget } from './bundling';
 import { DataPlane } from './data-plane';
+import { grantTableAccess } from './table-access';
 
 export interface PlatformStackProps extends StackProps {
   /** Refuse to delete the control-plane table (default true). */
@@ -130,7 +131,7 @@ export class PlatformStack extends Stack {
           },
         },
       });
-      this.table.grantReadWriteData(fn);
+      grantTableAccess(this.table, fn, group.name);
       // Every group verifies tokens (public key); only the auth group signs them.
       this.signingKey.grant(fn, 'kms:GetPublicKey');
       if (group.name === 'auth') this.signingKey.grant(fn, 'kms:Sign');

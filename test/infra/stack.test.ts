@@ -2,6 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PlatformStack } from '../../infra/stack';
+import { tableAccess } from '../../infra/table-access';
 import { groups, routesOf } from '../../shared/http/routes';
 
 let template: Template;
@@ -69,7 +70,7 @@ describe('PlatformStack', () => {
     expect(JSON.stringify(signers[0]?.Properties.Roles)).toContain('AuthFunction');
   });
 
-  it('grants every function read and write on the table and nothing on a wildcard resource', () => {
+  it('grants nothing on a wildcard resource', () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy'));
     for (const policy of policies) {
       for (const statement of policy.Properties.PolicyDocument.Statement as { Resource: unknown }[]) {
@@ -124,5 +125,61 @@ describe('PlatformStack CORS', () => {
         AllowOrigins: ['https://app.example.com', 'http://localhost:5173'],
       }),
     });
+  });
+});
+
+describe('PlatformStack least privilege on the table', () => {
+  type Statement = { Action: string | string[]; Resource: unknown };
+  function tableActionsOf(functionId: string): Map<string, Set<string>> {
+    const byResource = new Map<string, Set<string>>();
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
+      JSON.stringify(policy.Properties.Roles).includes(functionId),
+    );
+    for (const policy of policies) {
+      for (const statement of policy.Properties.PolicyDocument.Statement as Statement[]) {
+        const actions = [statement.Action].flat().filter((action) => action.startsWith('dynamodb:'));
+        for (const resource of [statement.Resource].flat()) {
+          const key = JSON.stringify(resource).includes('/index/') ? 'index' : 'table';
+          const set = byResource.get(key) ?? new Set<string>();
+          for (const action of actions) set.add(action);
+          byResource.set(key, set);
+        }
+      }
+    }
+    return byResource;
+  }
+
+  it('grants each function exactly its declared table actions, and queries on the named indexes only', () => {
+    for (const group of groupsWithRoutes) {
+      const actions = tableActionsOf(`${group.name[0]?.toUpperCase()}${group.name.slice(1)}Function`);
+      expect([...(actions.get('table') ?? [])].sort(), group.name).toEqual(
+        [...tableAccess[group.name]].sort(),
+      );
+      expect([...(actions.get('index') ?? [])], group.name).toEqual(['dynamodb:Query']);
+    }
+    const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+      (policy) => policy.Properties.PolicyDocument.Statement as Statement[],
+    );
+    expect(JSON.stringify(statements)).not.toContain('/index/*');
+  });
+
+  it('never grants Scan, stream, table management or wildcard DynamoDB actions', () => {
+    for (const actions of Object.values(tableAccess)) {
+      for (const action of actions) {
+        expect(action).not.toMatch(/Scan|Stream|\*|CreateTable|DeleteTable|UpdateTable|PartiQL/);
+      }
+    }
+  });
+
+  it('lets only the auth, accounts and roles functions write, and only roles delete in batches', () => {
+    const writers = Object.entries(tableAccess)
+      .filter(([, actions]) => actions.some((action) => /Put|Update|Delete|BatchWrite/.test(action)))
+      .map(([group]) => group);
+    expect(writers.sort()).toEqual(['accounts', 'auth', 'roles']);
+    expect(tableAccess.data).toEqual(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query']);
+    const batchWriters = Object.entries(tableAccess).filter(([, actions]) =>
+      actions.includes('dynamodb:BatchWriteItem'),
+    );
+    expect(batchWriters.map(([group]) => group)).toEqual(['roles']);
   });
 });
