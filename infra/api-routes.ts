@@ -39,8 +39,9 @@ const join = (parts: readonly string[]) => `/${parts.join('/')}`;
  * groups' routes sit below it (then the route gets its own bare and greedy keys, and the deeper routes' longer
  * greedy prefixes win over its greedy key).
  */
-function ownPrefix(route: RouteDef, all: readonly RouteDef[]): string[] {
+function ownPrefix(route: RouteDef, all: readonly RouteDef[], isolated: ReadonlySet<string>): string[] {
   const parts = segments(route.path);
+  if (isolated.has(route.path)) return parts;
   for (let length = 1; length <= parts.length; length++) {
     const prefix = parts.slice(0, length);
     const sharing = all.filter((other) => startsWith(segments(other.path), prefix));
@@ -49,11 +50,18 @@ function ownPrefix(route: RouteDef, all: readonly RouteDef[]): string[] {
   return parts;
 }
 
-/** Every gateway route of the route table: per group, the bare prefixes and their greedy children. */
-export function gatewayRoutes(routes: readonly RouteDef[]): GatewayRoute[] {
+/**
+ * Every gateway route of the route table: per group, the bare prefixes and their greedy children. An isolated
+ * route-table path gets gateway routes of its own (its whole path), so that the stage can throttle it alone.
+ */
+export function gatewayRoutes(routes: readonly RouteDef[], isolated: readonly string[] = []): GatewayRoute[] {
   const byPath = new Map<string, GatewayRoute>();
+  const own = new Set(isolated);
+  for (const path of own) {
+    if (!routes.some((route) => route.path === path)) throw new Error(`Isolated path ${path} is not a route`);
+  }
   for (const route of routes) {
-    const prefix = ownPrefix(route, routes);
+    const prefix = ownPrefix(route, routes, own);
     for (const path of [join(prefix), join([...prefix, greedy])]) {
       const existing = byPath.get(path);
       if (existing && existing.group !== route.group) {
@@ -63,6 +71,12 @@ export function gatewayRoutes(routes: readonly RouteDef[]): GatewayRoute[] {
     }
   }
   return [...byPath.values()].sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** The gateway route paths of an isolated route-table path: its whole path, bare and greedy. */
+export function isolatedGatewayPaths(path: string): [string, string] {
+  const parts = segments(path);
+  return [join(parts), join([...parts, greedy])];
 }
 
 /**

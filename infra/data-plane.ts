@@ -1,5 +1,7 @@
 import { Duration, Names, RemovalPolicy } from 'aws-cdk-lib';
 import {
+  FlowLogDestination,
+  FlowLogTrafficType,
   GatewayVpcEndpointAwsService,
   InterfaceVpcEndpointAwsService,
   IpAddresses,
@@ -11,6 +13,7 @@ import {
   Vpc,
 } from 'aws-cdk-lib/aws-ec2';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import {
   AuroraPostgresEngineVersion,
   ClusterInstance,
@@ -30,6 +33,9 @@ export interface DataPlaneProps {
   readonly maxCapacity?: number;
   /** Availability zones of the VPC (default 2: the least Aurora and RDS Proxy accept). */
   readonly maxAzs?: number;
+  /** Retention and removal of the flow logs and the exported PostgreSQL logs. */
+  readonly logRetention?: RetentionDays;
+  readonly logRemoval?: RemovalPolicy;
 }
 
 /** The database the platform creates in the cluster. */
@@ -67,6 +73,16 @@ export class DataPlane extends Construct {
       maxAzs: props.maxAzs ?? 2,
       natGateways: 0,
       subnetConfiguration: [{ name: 'data', subnetType: SubnetType.PRIVATE_ISOLATED, cidrMask: 22 }],
+    });
+    // Rejected traffic only: enough to see what the security groups refuse, at a fraction of logging it all.
+    this.vpc.addFlowLog('FlowLog', {
+      destination: FlowLogDestination.toCloudWatchLogs(
+        new LogGroup(this, 'FlowLogs', {
+          retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+          removalPolicy: props.logRemoval ?? RemovalPolicy.RETAIN,
+        }),
+      ),
+      trafficType: FlowLogTrafficType.REJECT,
     });
 
     this.functionSecurityGroup = new SecurityGroup(this, 'FunctionSecurityGroup', {
@@ -140,11 +156,18 @@ export class DataPlane extends Construct {
       iamAuthentication: false,
       backup: { retention: Duration.days(7) },
       cloudwatchLogsExports: ['postgresql'],
+      cloudwatchLogsRetention: props.logRetention ?? RetentionDays.ONE_MONTH,
       deletionProtection: protect,
       removalPolicy: protect ? RemovalPolicy.SNAPSHOT : RemovalPolicy.DESTROY,
     });
     if (!this.cluster.secret) throw new Error('The cluster has no generated secret');
     this.secret = this.cluster.secret;
+    // Secrets Manager's single-user rotation, in the VPC (it reaches the database and the Secrets Manager
+    // endpoint); RDS Proxy reads the secret for each new connection, so a rotation needs no redeploy.
+    this.cluster.addRotationSingleUser({
+      automaticallyAfter: Duration.days(30),
+      securityGroup: this.rotationSecurityGroup(endpointSecurityGroup, pg),
+    });
 
     this.proxy = this.cluster.addProxy('Proxy', {
       // Proxy names are unique per account and region: derive it from the construct path.
@@ -158,6 +181,20 @@ export class DataPlane extends Construct {
       maxConnectionsPercent: 90,
       borrowTimeout: Duration.seconds(10),
     });
+  }
+
+  /** The rotation function's group: PostgreSQL to the database and HTTPS to the Secrets Manager endpoint. */
+  private rotationSecurityGroup(endpoints: SecurityGroup, pg: Port): SecurityGroup {
+    const group = new SecurityGroup(this, 'RotationSecurityGroup', {
+      vpc: this.vpc,
+      description: 'Secret rotation: PostgreSQL to the database, HTTPS to the VPC endpoints',
+      allowAllOutbound: false,
+    });
+    group.addEgressRule(this.databaseSecurityGroup, pg, 'PostgreSQL to the database');
+    group.addEgressRule(Peer.anyIpv4(), Port.tcp(443), 'HTTPS to the VPC endpoints');
+    this.databaseSecurityGroup.addIngressRule(group, pg, 'PostgreSQL from the secret rotation');
+    endpoints.addIngressRule(group, Port.tcp(443), 'HTTPS from the secret rotation');
+    return group;
   }
 
   /**

@@ -85,9 +85,10 @@ describe('DataPlane', () => {
     expect(services.some((name) => name.includes('.secretsmanager'))).toBe(true);
   });
 
-  it('lets the database accept connections from the proxy only', () => {
+  it('lets the database accept connections from the proxy and the secret rotation only', () => {
     const database = logicalId('AWS::EC2::SecurityGroup', 'Aurora PostgreSQL');
     const proxy = logicalId('AWS::EC2::SecurityGroup', 'RDS Proxy');
+    const rotation = logicalId('AWS::EC2::SecurityGroup', 'Secret rotation');
     const [[, group]] = resources('AWS::EC2::SecurityGroup').filter(([id]) => id === database) as [
       [string, Resource],
     ];
@@ -96,7 +97,9 @@ describe('DataPlane', () => {
       ([, rule]) => JSON.stringify(rule.Properties.GroupId) === JSON.stringify(groupId(database)),
     );
     expect(ingress.length).toBeGreaterThan(0);
-    for (const [, rule] of ingress) expect(rule.Properties.SourceSecurityGroupId).toEqual(groupId(proxy));
+    for (const [, rule] of ingress) {
+      expect([groupId(proxy), groupId(rotation)]).toContainEqual(rule.Properties.SourceSecurityGroupId);
+    }
   });
 
   it('lets the proxy accept connections from the SQL functions only', () => {

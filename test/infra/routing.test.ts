@@ -3,6 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayRoute, gatewayRoutes, greedy, matchGatewayRoute } from '../../infra/api-routes';
 import { PlatformStack } from '../../infra/stack';
+import { routeThrottles } from '../../infra/throttling';
 import { groups, routes } from '../../shared/http/routes';
 
 type Resource = { Properties: Record<string, any> };
@@ -41,7 +42,7 @@ beforeAll(() => {
 describe('HTTP API routing', () => {
   it('creates ANY routes on the planned prefixes only, none ending in a slash', () => {
     expect(deployed.map((route) => route.path).sort()).toEqual(
-      gatewayRoutes(routes)
+      gatewayRoutes(routes, Object.keys(routeThrottles))
         .map((route) => route.path)
         .sort(),
     );
