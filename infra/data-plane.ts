@@ -208,7 +208,7 @@ export class DataPlane extends Construct {
       DATABASE_NAME: databaseName,
       DATABASE_USER: databaseUser,
       DATABASE_SECRET_ARN: this.secret.secretArn,
-      DATABASE_SSL: 'require',
+      DATABASE_SSL: 'verify-full',
     };
   }
 
