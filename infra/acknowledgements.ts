@@ -18,7 +18,8 @@ export function acknowledgeFindings(stack: PlatformStack): void {
         'and sign-in, the JWKS, the API description and the health check must stay public.',
     );
   }
-  for (const fn of stack.functions.values()) {
+  const deployTime = stack.migration ? [stack.migration.function] : [];
+  for (const fn of [...stack.functions.values(), ...deployTime]) {
     acknowledge(
       fn,
       'AwsSolutions-L1',

@@ -20,10 +20,11 @@ import {
   Credentials,
   DatabaseCluster,
   DatabaseClusterEngine,
+  DatabaseSecret,
   type DatabaseProxy,
 } from 'aws-cdk-lib/aws-rds';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 
 export interface DataPlaneProps {
   /** Refuse to delete the cluster; keep a snapshot when the stack goes (default true). */
@@ -40,8 +41,10 @@ export interface DataPlaneProps {
 
 /** The database the platform creates in the cluster. */
 export const databaseName = 'platform';
-/** The database user RDS generates the secret for; the functions connect as it through the proxy. */
+/** The master user RDS generates the secret for: the deploy-time migration step alone connects as it. */
 export const databaseUser = 'platform_admin';
+/** The functions' login role (created by the migration step): no superuser powers, owns the site schemas. */
+export const loginUser = 'platform_app';
 
 const postgresPort = 5432;
 
@@ -57,11 +60,16 @@ export class DataPlane extends Construct {
   readonly vpc: Vpc;
   readonly cluster: DatabaseCluster;
   readonly proxy: DatabaseProxy;
+  /** The master user's credentials (migration step and rotation only). */
   readonly secret: ISecret;
+  /** The functions' login role's credentials. */
+  readonly loginSecret: DatabaseSecret;
   /** Attached to every function that uses SQL. */
   readonly functionSecurityGroup: SecurityGroup;
   readonly proxySecurityGroup: SecurityGroup;
   readonly databaseSecurityGroup: SecurityGroup;
+  readonly port = postgresPort;
+  private readonly rotationGroup: SecurityGroup;
   readonly subnets: SubnetSelection = { subnetType: SubnetType.PRIVATE_ISOLATED };
 
   constructor(scope: Construct, id: string, props: DataPlaneProps = {}) {
@@ -164,15 +172,22 @@ export class DataPlane extends Construct {
     this.secret = this.cluster.secret;
     // Secrets Manager's single-user rotation, in the VPC (it reaches the database and the Secrets Manager
     // endpoint); RDS Proxy reads the secret for each new connection, so a rotation needs no redeploy.
+    this.rotationGroup = this.rotationSecurityGroup(endpointSecurityGroup, pg);
     this.cluster.addRotationSingleUser({
       automaticallyAfter: Duration.days(30),
-      securityGroup: this.rotationSecurityGroup(endpointSecurityGroup, pg),
+      securityGroup: this.rotationGroup,
     });
+
+    this.loginSecret = new DatabaseSecret(this, 'LoginSecret', {
+      username: loginUser,
+      masterSecret: this.secret,
+    });
+    const loginAttached = this.loginSecret.attach(this.cluster);
 
     this.proxy = this.cluster.addProxy('Proxy', {
       // Proxy names are unique per account and region: derive it from the construct path.
       dbProxyName: Names.uniqueResourceName(this, { maxLength: 60 }),
-      secrets: [this.secret],
+      secrets: [this.secret, loginAttached],
       vpc: this.vpc,
       vpcSubnets: this.subnets,
       securityGroups: [this.proxySecurityGroup],
@@ -206,8 +221,8 @@ export class DataPlane extends Construct {
       DATABASE_HOST: this.proxy.endpoint,
       DATABASE_PORT: String(postgresPort),
       DATABASE_NAME: databaseName,
-      DATABASE_USER: databaseUser,
-      DATABASE_SECRET_ARN: this.secret.secretArn,
+      DATABASE_USER: loginUser,
+      DATABASE_SECRET_ARN: this.loginSecret.secretArn,
       DATABASE_SSL: 'verify-full',
     };
   }
@@ -217,8 +232,21 @@ export class DataPlane extends Construct {
     return { vpc: this.vpc, vpcSubnets: this.subnets, securityGroups: [this.functionSecurityGroup] };
   }
 
-  /** Lets a function read the database credentials. */
+  /** Lets a function read the login role's credentials (never the master's). */
   grantConnect(fn: IFunction): void {
-    this.secret.grantRead(fn);
+    this.loginSecret.grantRead(fn);
+  }
+
+  /**
+   * Rotates the login role's password with the master credentials (Secrets Manager's multi-user rotation), once
+   * the migration step has created the role.
+   */
+  rotateLogin(after: IConstruct): void {
+    const rotation = this.cluster.addRotationMultiUser('LoginRotation', {
+      secret: this.loginSecret,
+      automaticallyAfter: Duration.days(30),
+      securityGroup: this.rotationGroup,
+    });
+    rotation.node.addDependency(after);
   }
 }

@@ -23,6 +23,7 @@ import { gatewayRoutes, isolatedGatewayPaths } from './api-routes';
 import { copyGroupAssetsCommands, esmBanner, handlerEntry, localOnly, nodeTarget } from './bundling';
 import { DataPlane } from './data-plane';
 import { functionRole } from './function-role';
+import { Migration } from './migration';
 import { Observability } from './observability';
 import { grantTableAccess } from './table-access';
 import { defaultStageThrottle, routeThrottles } from './throttling';
@@ -70,6 +71,8 @@ export class PlatformStack extends Stack {
   /** Aurora PostgreSQL behind RDS Proxy, when some group uses SQL. */
   readonly dataPlane: DataPlane | undefined;
   readonly observability: Observability;
+  /** The deploy-time database step, with the data plane. */
+  readonly migration: Migration | undefined;
   /** The JWT issuer every function is configured with. */
   readonly issuer: string;
 
@@ -199,6 +202,11 @@ export class PlatformStack extends Stack {
       functions.set(group.name, fn);
     }
     this.functions = functions;
+    if (this.dataPlane) {
+      this.migration = new Migration(this, 'Migration', { dataPlane: this.dataPlane, logRetention, logRemoval });
+      this.migration.before(...sqlGroups.flatMap((group) => functions.get(group.name) ?? []));
+      this.dataPlane.rotateLogin(this.migration.trigger);
+    }
     this.platformApi.limitRoutes(created, routeLimits());
 
     this.observability = new Observability(this, 'Observability', {
