@@ -20,8 +20,8 @@ import {
   Credentials,
   DatabaseCluster,
   DatabaseClusterEngine,
-  DatabaseSecret,
   type DatabaseProxy,
+  DatabaseSecret,
 } from 'aws-cdk-lib/aws-rds';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct, type IConstruct } from 'constructs';

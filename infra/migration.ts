@@ -26,7 +26,10 @@ export class Migration extends Construct {
   constructor(scope: Construct, id: string, props: MigrationProps) {
     super(scope, id);
     const { dataPlane } = props;
-    const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: props.logRemoval });
+    const logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: props.logRemoval,
+    });
     this.function = new NodejsFunction(this, 'Function', {
       entry: 'functions/migrate/handler.ts',
       handler: 'handler',

@@ -203,7 +203,11 @@ export class PlatformStack extends Stack {
     }
     this.functions = functions;
     if (this.dataPlane) {
-      this.migration = new Migration(this, 'Migration', { dataPlane: this.dataPlane, logRetention, logRemoval });
+      this.migration = new Migration(this, 'Migration', {
+        dataPlane: this.dataPlane,
+        logRetention,
+        logRemoval,
+      });
       this.migration.before(...sqlGroups.flatMap((group) => functions.get(group.name) ?? []));
       this.dataPlane.rotateLogin(this.migration.trigger);
     }

@@ -24,7 +24,9 @@ export async function prepareDatabase(sql: Sql, login: LoginRole): Promise<numbe
   await sql.unsafe(
     `${verb} ROLE ${role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD ${literal(login.password)}`,
   );
-  const [{ database }] = (await sql`SELECT current_database() AS database`) as unknown as [{ database: string }];
+  const [{ database }] = (await sql`SELECT current_database() AS database`) as unknown as [
+    { database: string },
+  ];
   await sql.unsafe(`GRANT CONNECT, CREATE ON DATABASE ${identifier(database)} TO ${role}`);
   // The master user may act as the role (to create objects it owns); the role gains nothing from the master.
   await sql.unsafe(`GRANT ${role} TO CURRENT_USER`);
