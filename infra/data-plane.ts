@@ -1,5 +1,7 @@
 import { Duration, Names, RemovalPolicy } from 'aws-cdk-lib';
 import {
+  FlowLogDestination,
+  FlowLogTrafficType,
   GatewayVpcEndpointAwsService,
   InterfaceVpcEndpointAwsService,
   IpAddresses,
@@ -11,6 +13,7 @@ import {
   Vpc,
 } from 'aws-cdk-lib/aws-ec2';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import {
   AuroraPostgresEngineVersion,
   ClusterInstance,
@@ -18,9 +21,10 @@ import {
   DatabaseCluster,
   DatabaseClusterEngine,
   type DatabaseProxy,
+  DatabaseSecret,
 } from 'aws-cdk-lib/aws-rds';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 
 export interface DataPlaneProps {
   /** Refuse to delete the cluster; keep a snapshot when the stack goes (default true). */
@@ -30,12 +34,17 @@ export interface DataPlaneProps {
   readonly maxCapacity?: number;
   /** Availability zones of the VPC (default 2: the least Aurora and RDS Proxy accept). */
   readonly maxAzs?: number;
+  /** Retention and removal of the flow logs and the exported PostgreSQL logs. */
+  readonly logRetention?: RetentionDays;
+  readonly logRemoval?: RemovalPolicy;
 }
 
 /** The database the platform creates in the cluster. */
 export const databaseName = 'platform';
-/** The database user RDS generates the secret for; the functions connect as it through the proxy. */
+/** The master user RDS generates the secret for: the deploy-time migration step alone connects as it. */
 export const databaseUser = 'platform_admin';
+/** The functions' login role (created by the migration step): no superuser powers, owns the site schemas. */
+export const loginUser = 'platform_app';
 
 const postgresPort = 5432;
 
@@ -51,11 +60,16 @@ export class DataPlane extends Construct {
   readonly vpc: Vpc;
   readonly cluster: DatabaseCluster;
   readonly proxy: DatabaseProxy;
+  /** The master user's credentials (migration step and rotation only). */
   readonly secret: ISecret;
+  /** The functions' login role's credentials. */
+  readonly loginSecret: DatabaseSecret;
   /** Attached to every function that uses SQL. */
   readonly functionSecurityGroup: SecurityGroup;
   readonly proxySecurityGroup: SecurityGroup;
   readonly databaseSecurityGroup: SecurityGroup;
+  readonly port = postgresPort;
+  private readonly rotationGroup: SecurityGroup;
   readonly subnets: SubnetSelection = { subnetType: SubnetType.PRIVATE_ISOLATED };
 
   constructor(scope: Construct, id: string, props: DataPlaneProps = {}) {
@@ -67,6 +81,16 @@ export class DataPlane extends Construct {
       maxAzs: props.maxAzs ?? 2,
       natGateways: 0,
       subnetConfiguration: [{ name: 'data', subnetType: SubnetType.PRIVATE_ISOLATED, cidrMask: 22 }],
+    });
+    // Rejected traffic only: enough to see what the security groups refuse, at a fraction of logging it all.
+    this.vpc.addFlowLog('FlowLog', {
+      destination: FlowLogDestination.toCloudWatchLogs(
+        new LogGroup(this, 'FlowLogs', {
+          retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+          removalPolicy: props.logRemoval ?? RemovalPolicy.RETAIN,
+        }),
+      ),
+      trafficType: FlowLogTrafficType.REJECT,
     });
 
     this.functionSecurityGroup = new SecurityGroup(this, 'FunctionSecurityGroup', {
@@ -140,16 +164,30 @@ export class DataPlane extends Construct {
       iamAuthentication: false,
       backup: { retention: Duration.days(7) },
       cloudwatchLogsExports: ['postgresql'],
+      cloudwatchLogsRetention: props.logRetention ?? RetentionDays.ONE_MONTH,
       deletionProtection: protect,
       removalPolicy: protect ? RemovalPolicy.SNAPSHOT : RemovalPolicy.DESTROY,
     });
     if (!this.cluster.secret) throw new Error('The cluster has no generated secret');
     this.secret = this.cluster.secret;
+    // Secrets Manager's single-user rotation, in the VPC (it reaches the database and the Secrets Manager
+    // endpoint); RDS Proxy reads the secret for each new connection, so a rotation needs no redeploy.
+    this.rotationGroup = this.rotationSecurityGroup(endpointSecurityGroup, pg);
+    this.cluster.addRotationSingleUser({
+      automaticallyAfter: Duration.days(30),
+      securityGroup: this.rotationGroup,
+    });
+
+    this.loginSecret = new DatabaseSecret(this, 'LoginSecret', {
+      username: loginUser,
+      masterSecret: this.secret,
+    });
+    const loginAttached = this.loginSecret.attach(this.cluster);
 
     this.proxy = this.cluster.addProxy('Proxy', {
       // Proxy names are unique per account and region: derive it from the construct path.
       dbProxyName: Names.uniqueResourceName(this, { maxLength: 60 }),
-      secrets: [this.secret],
+      secrets: [this.secret, loginAttached],
       vpc: this.vpc,
       vpcSubnets: this.subnets,
       securityGroups: [this.proxySecurityGroup],
@@ -158,6 +196,20 @@ export class DataPlane extends Construct {
       maxConnectionsPercent: 90,
       borrowTimeout: Duration.seconds(10),
     });
+  }
+
+  /** The rotation function's group: PostgreSQL to the database and HTTPS to the Secrets Manager endpoint. */
+  private rotationSecurityGroup(endpoints: SecurityGroup, pg: Port): SecurityGroup {
+    const group = new SecurityGroup(this, 'RotationSecurityGroup', {
+      vpc: this.vpc,
+      description: 'Secret rotation: PostgreSQL to the database, HTTPS to the VPC endpoints',
+      allowAllOutbound: false,
+    });
+    group.addEgressRule(this.databaseSecurityGroup, pg, 'PostgreSQL to the database');
+    group.addEgressRule(Peer.anyIpv4(), Port.tcp(443), 'HTTPS to the VPC endpoints');
+    this.databaseSecurityGroup.addIngressRule(group, pg, 'PostgreSQL from the secret rotation');
+    endpoints.addIngressRule(group, Port.tcp(443), 'HTTPS from the secret rotation');
+    return group;
   }
 
   /**
@@ -169,9 +221,9 @@ export class DataPlane extends Construct {
       DATABASE_HOST: this.proxy.endpoint,
       DATABASE_PORT: String(postgresPort),
       DATABASE_NAME: databaseName,
-      DATABASE_USER: databaseUser,
-      DATABASE_SECRET_ARN: this.secret.secretArn,
-      DATABASE_SSL: 'require',
+      DATABASE_USER: loginUser,
+      DATABASE_SECRET_ARN: this.loginSecret.secretArn,
+      DATABASE_SSL: 'verify-full',
     };
   }
 
@@ -180,8 +232,21 @@ export class DataPlane extends Construct {
     return { vpc: this.vpc, vpcSubnets: this.subnets, securityGroups: [this.functionSecurityGroup] };
   }
 
-  /** Lets a function read the database credentials. */
+  /** Lets a function read the login role's credentials (never the master's). */
   grantConnect(fn: IFunction): void {
-    this.secret.grantRead(fn);
+    this.loginSecret.grantRead(fn);
+  }
+
+  /**
+   * Rotates the login role's password with the master credentials (Secrets Manager's multi-user rotation), once
+   * the migration step has created the role.
+   */
+  rotateLogin(after: IConstruct): void {
+    const rotation = this.cluster.addRotationMultiUser('LoginRotation', {
+      secret: this.loginSecret,
+      automaticallyAfter: Duration.days(30),
+      securityGroup: this.rotationGroup,
+    });
+    rotation.node.addDependency(after);
   }
 }

@@ -1,35 +1,38 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import {
-  CorsHttpMethod,
-  HttpApi,
-  type HttpMethod,
-  HttpRoute,
-  HttpRouteKey,
-} from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { type HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import {
-  corsAllowHeaders,
-  corsAllowMethods,
-  corsExposeHeaders,
-  corsMaxAgeSeconds,
-  defaultCorsOrigins,
-} from '../shared/http/cors';
 import type { GroupDef, GroupName } from '../shared/http/route';
-import { groups, routesOf } from '../shared/http/routes';
+import { groups, routesOf, routes as routeTable } from '../shared/http/routes';
 import { indexes, tableKeys, ttlAttribute } from '../shared/store/table';
-import { gatewayPath } from './api-routes';
+import { acknowledgeFindings } from './acknowledgements';
+import { type CustomDomain, PlatformApi, type Throttle } from './api';
+import { gatewayRoutes, isolatedGatewayPaths } from './api-routes';
 import { groupCode } from './bundling';
 import { DataPlane } from './data-plane';
+import { functionRole } from './function-role';
+import { Migration } from './migration';
+import { Observability } from './observability';
 import { createSecretsKey, grantSecretsKey } from './secrets-key';
+import { grantTableAccess } from './table-access';
+import { defaultStageThrottle, routeThrottles } from './throttling';
 
 export interface PlatformStackProps extends StackProps {
+  /** The stage (dev, prod, ...): named in tags and resource names, so stages can share an account. */
+  readonly stage?: string;
   /** Refuse to delete the control-plane table (default true). */
   readonly deletionProtection?: boolean;
   /** Default site for single-tenant installs. */
@@ -45,6 +48,23 @@ export interface PlatformStackProps extends StackProps {
   readonly mailSender?: string;
   /** Base URL of the invitation acceptance page (INVITATION_LINK_BASE). */
   readonly invitationLinkBase?: string;
+  /** The API's custom domain (and the default JWT issuer). */
+  readonly domain?: CustomDomain;
+  /**
+   * The JWT issuer (`iss`). Default: the custom domain's URL, else the execute-api URL (which changes when a
+   * domain is added later, signing everyone out: set one of the two before going live).
+   */
+  readonly issuer?: string;
+  /** Stage-wide throttling (default infra/throttling.ts). */
+  readonly throttle?: Throttle;
+  /** Reserved concurrency per group: a cap, so a runaway group cannot take the account's whole concurrency. */
+  readonly reservedConcurrency?: Partial<Record<GroupName, number>>;
+  /** Retention of the function, access and flow logs (default one month). */
+  readonly logRetention?: RetentionDays;
+  /** Subscribed to the alarm topic. */
+  readonly alarmEmail?: string;
+  /** Aurora capacity range in ACU (default 0.5 to 4). */
+  readonly databaseCapacity?: { min: number; max: number };
 }
 
 /**
@@ -53,6 +73,7 @@ export interface PlatformStackProps extends StackProps {
  */
 export class PlatformStack extends Stack {
   readonly api: HttpApi;
+  readonly platformApi: PlatformApi;
   readonly table: TableV2;
   readonly signingKey: Key;
   /** Wraps the secret store's data keys; only the secrets function may use it. */
@@ -60,10 +81,21 @@ export class PlatformStack extends Stack {
   readonly functions: ReadonlyMap<GroupName, NodejsFunction>;
   /** Aurora PostgreSQL behind RDS Proxy, when some group uses SQL. */
   readonly dataPlane: DataPlane | undefined;
+  readonly observability: Observability;
+  /** The deploy-time database step, with the data plane. */
+  readonly migration: Migration | undefined;
+  /** The JWT issuer every function is configured with. */
+  readonly issuer: string;
 
   constructor(scope: Construct, id: string, props: PlatformStackProps = {}) {
     super(scope, id, props);
     const protect = props.deletionProtection ?? true;
+    const stage = props.stage ?? 'dev';
+    // Logs are kept like the data they describe: a protected stage retains them when the stack goes.
+    const logRemoval = protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
+    Tags.of(this).add('Project', 'tenantbase');
+    Tags.of(this).add('Stage', stage);
 
     this.table = new TableV2(this, 'ControlPlane', {
       partitionKey: { name: tableKeys.partition, type: AttributeType.STRING },
@@ -89,28 +121,41 @@ export class PlatformStack extends Stack {
 
     this.secretsKey = createSecretsKey(this, protect);
 
-    this.api = new HttpApi(this, 'Api', {
-      description: 'Multi-tenant backend platform',
-      corsPreflight: {
-        allowOrigins: [...(props.corsOrigins ?? defaultCorsOrigins)],
-        allowHeaders: [...corsAllowHeaders],
-        allowMethods: corsAllowMethods.map((method) => CorsHttpMethod[method]),
-        exposeHeaders: [...corsExposeHeaders],
-        maxAge: Duration.seconds(corsMaxAgeSeconds),
-      },
+    this.platformApi = new PlatformApi(this, 'Http', {
+      corsOrigins: props.corsOrigins,
+      throttle: props.throttle ?? defaultStageThrottle,
+      domain: props.domain,
+      logRetention,
+      removalPolicy: logRemoval,
     });
+    this.api = this.platformApi.api;
+    this.issuer = props.issuer ?? this.platformApi.url;
 
     const sqlGroups = Object.values(groups).filter(
       (group) => group.usesSql && routesOf(group.name).length > 0,
     );
     this.dataPlane =
-      sqlGroups.length > 0 ? new DataPlane(this, 'DataPlane', { deletionProtection: protect }) : undefined;
+      sqlGroups.length > 0
+        ? new DataPlane(this, 'DataPlane', {
+            deletionProtection: protect,
+            minCapacity: props.databaseCapacity?.min,
+            maxCapacity: props.databaseCapacity?.max,
+            logRetention,
+            logRemoval,
+          })
+        : undefined;
     const sqlAccess = (group: GroupDef) => (group.usesSql ? this.dataPlane : undefined);
 
+    const gateway = gatewayRoutes(routeTable, Object.keys(routeThrottles));
+    const created = new Map<string, HttpRoute>();
     const functions = new Map<GroupName, NodejsFunction>();
     for (const group of Object.values(groups)) {
       const routes = routesOf(group.name);
       if (routes.length === 0) continue;
+      const logGroup = new LogGroup(this, `${pascal(group.name)}Logs`, {
+        retention: logRetention,
+        removalPolicy: logRemoval,
+      });
       const fn = new NodejsFunction(this, `${pascal(group.name)}Function`, {
         // Bundled by infra/bundling.ts (code split, the same bundle as `npm run build`), not by the construct.
         code: groupCode(group.name),
@@ -120,14 +165,17 @@ export class PlatformStack extends Stack {
         architecture: Architecture.ARM_64,
         memorySize: 512,
         timeout: Duration.seconds(29),
-        logGroup: new LogGroup(this, `${pascal(group.name)}Logs`, {
-          retention: RetentionDays.ONE_MONTH,
-          removalPolicy: RemovalPolicy.DESTROY,
-        }),
+        logGroup,
+        role: functionRole(this, `${pascal(group.name)}Role`, logGroup, sqlAccess(group) !== undefined),
+        loggingFormat: LoggingFormat.JSON,
+        applicationLogLevelV2: ApplicationLogLevel.INFO,
+        systemLogLevelV2: SystemLogLevel.WARN,
+        tracing: Tracing.ACTIVE,
+        reservedConcurrentExecutions: props.reservedConcurrency?.[group.name],
         environment: {
           TABLE_NAME: this.table.tableName,
           JWT_SIGNING_KEY_ID: this.signingKey.keyArn,
-          JWT_ISSUER: this.api.apiEndpoint,
+          JWT_ISSUER: this.issuer,
           NODE_OPTIONS: '--enable-source-maps',
           ...(props.defaultSite ? { DEFAULT_SITE: props.defaultSite } : {}),
           ...(props.baseDomain ? { BASE_DOMAIN: props.baseDomain } : {}),
@@ -137,7 +185,7 @@ export class PlatformStack extends Stack {
         },
         ...sqlAccess(group)?.functionPlacement(),
       });
-      this.table.grantReadWriteData(fn);
+      grantTableAccess(this.table, fn, group.name);
       // Every group verifies tokens (public key); only the auth group signs them.
       this.signingKey.grant(fn, 'kms:GetPublicKey');
       if (group.name === 'auth') this.signingKey.grant(fn, 'kms:Sign');
@@ -147,20 +195,50 @@ export class PlatformStack extends Stack {
         fn.addToRolePolicy(this.sendMailAs(props.mailSender));
 
       const integration = new HttpLambdaIntegration(`${pascal(group.name)}Integration`, fn);
-      for (const route of routes) {
-        const path = gatewayPath(route);
-        new HttpRoute(this, `Route ${route.method} ${path}`, {
+      // ANY on the group's prefixes: the Lambda's router matches the exact path and method (404/405 bodies).
+      for (const { path } of gateway.filter((route) => route.group === group.name)) {
+        const route = new HttpRoute(this, `Route ANY ${path}`, {
           httpApi: this.api,
-          routeKey: HttpRouteKey.with(path, route.method as HttpMethod),
+          routeKey: HttpRouteKey.with(path, HttpMethod.ANY),
           integration,
         });
+        created.set(`ANY ${path}`, route);
       }
       functions.set(group.name, fn);
     }
     this.functions = functions;
+    if (this.dataPlane) {
+      this.migration = new Migration(this, 'Migration', {
+        dataPlane: this.dataPlane,
+        logRetention,
+        logRemoval,
+      });
+      this.migration.before(...sqlGroups.flatMap((group) => functions.get(group.name) ?? []));
+      this.dataPlane.rotateLogin(this.migration.trigger);
+    }
+    this.platformApi.limitRoutes(created, routeLimits());
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
+    this.observability = new Observability(this, 'Observability', {
+      api: this.api,
+      functions,
+      table: this.table,
+      dataPlane: this.dataPlane,
+      alarmEmail: props.alarmEmail,
+      name: this.stackName,
+    });
+    acknowledgeFindings(this);
+
+    new CfnOutput(this, 'ApiUrl', { value: this.platformApi.url });
+    new CfnOutput(this, 'ExecuteApiUrl', { value: this.api.apiEndpoint });
+    new CfnOutput(this, 'JwtIssuer', { value: this.issuer });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'AlarmTopic', { value: this.observability.topic.topicArn });
+    if (this.platformApi.domain) {
+      new CfnOutput(this, 'DomainTarget', {
+        value: this.platformApi.domain.regionalDomainName,
+        description: 'Point a CNAME (or an alias) of the custom domain here',
+      });
+    }
   }
 
   /** ses:SendEmail on the sender's identity (the address, or its domain) only, and only from that address. */
@@ -181,6 +259,15 @@ function mailEnvironment(props: PlatformStackProps): Record<string, string> {
     ...(props.mailSender ? { MAIL_SES_SENDER: props.mailSender } : {}),
     ...(props.invitationLinkBase ? { INVITATION_LINK_BASE: props.invitationLinkBase } : {}),
   };
+}
+
+/** The gateway route keys of the separately throttled paths, each with its limit. */
+function routeLimits(): Record<string, Throttle> {
+  return Object.fromEntries(
+    Object.entries(routeThrottles).flatMap(([path, limit]) =>
+      isolatedGatewayPaths(path).map((gatewayPath) => [`ANY ${gatewayPath}`, limit] as const),
+    ),
+  );
 }
 
 function pascal(name: string): string {

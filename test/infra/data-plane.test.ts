@@ -46,7 +46,8 @@ describe('DataPlane', () => {
   });
 
   it('keeps the credentials in Secrets Manager, never in the template', () => {
-    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+    // The master user's and the functions' login role's.
+    template.resourceCountIs('AWS::SecretsManager::Secret', 2);
     template.hasResourceProperties('AWS::SecretsManager::Secret', {
       GenerateSecretString: Match.objectLike({ GenerateStringKey: 'password' }),
     });
@@ -58,7 +59,7 @@ describe('DataPlane', () => {
     template.hasResourceProperties('AWS::RDS::DBProxy', {
       EngineFamily: 'POSTGRESQL',
       RequireTLS: true,
-      Auth: [Match.objectLike({ AuthScheme: 'SECRETS' })],
+      Auth: [Match.objectLike({ AuthScheme: 'SECRETS' }), Match.objectLike({ AuthScheme: 'SECRETS' })],
     });
     template.hasResourceProperties('AWS::RDS::DBProxyTargetGroup', {
       DBClusterIdentifiers: Match.anyValue(),
@@ -85,9 +86,10 @@ describe('DataPlane', () => {
     expect(services.some((name) => name.includes('.secretsmanager'))).toBe(true);
   });
 
-  it('lets the database accept connections from the proxy only', () => {
+  it('lets the database accept connections from the proxy and the secret rotation only', () => {
     const database = logicalId('AWS::EC2::SecurityGroup', 'Aurora PostgreSQL');
     const proxy = logicalId('AWS::EC2::SecurityGroup', 'RDS Proxy');
+    const rotation = logicalId('AWS::EC2::SecurityGroup', 'Secret rotation');
     const [[, group]] = resources('AWS::EC2::SecurityGroup').filter(([id]) => id === database) as [
       [string, Resource],
     ];
@@ -96,7 +98,9 @@ describe('DataPlane', () => {
       ([, rule]) => JSON.stringify(rule.Properties.GroupId) === JSON.stringify(groupId(database)),
     );
     expect(ingress.length).toBeGreaterThan(0);
-    for (const [, rule] of ingress) expect(rule.Properties.SourceSecurityGroupId).toEqual(groupId(proxy));
+    for (const [, rule] of ingress) {
+      expect([groupId(proxy), groupId(rotation)]).toContainEqual(rule.Properties.SourceSecurityGroupId);
+    }
   });
 
   it('lets the proxy accept connections from the SQL functions only', () => {
@@ -155,17 +159,51 @@ describe('DataPlane', () => {
     expect(Object.values(groups).some((group) => group.usesSql)).toBe(true);
   });
 
-  it('grants the SQL functions read access to the database secret', () => {
-    template.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({
-            Action: Match.arrayWith(['secretsmanager:GetSecretValue']),
-            Effect: 'Allow',
-            Resource: { Ref: Match.stringLikeRegexp('ClusterSecretAttachment') },
-          }),
-        ]),
-      },
+  it('lets the SQL functions read the login secret only, and only the migration step read the master secret', () => {
+    const policies = resources('AWS::IAM::Policy');
+    const readers = (secret: RegExp) =>
+      policies
+        .filter(([, policy]) =>
+          (policy.Properties.PolicyDocument.Statement as { Action: unknown; Resource: unknown }[]).some(
+            (statement) =>
+              JSON.stringify(statement.Action).includes('secretsmanager:GetSecretValue') &&
+              secret.test(JSON.stringify(statement.Resource)),
+          ),
+        )
+        .map(([, policy]) => JSON.stringify(policy.Properties.Roles));
+    const login = readers(/LoginSecret/);
+    const master = readers(/ClusterSecretAttachment/);
+    for (const role of ['DataRole', 'MetaRole', 'MigrationRole']) expect(login.join()).toContain(role);
+    expect(master.filter((roles) => !roles.includes('ProxyIAMRole'))).toEqual([
+      expect.stringContaining('MigrationRole'),
+    ]);
+    const sqlFunctions = resources('AWS::Lambda::Function').filter(([, fn]) =>
+      Object.values(groups).some((group) => group.usesSql && group.description === fn.Properties.Description),
+    );
+    for (const [, fn] of sqlFunctions) {
+      expect(fn.Properties.Environment.Variables.DATABASE_USER).toBe('platform_app');
+      expect(JSON.stringify(fn.Properties.Environment.Variables.DATABASE_SECRET_ARN)).toContain(
+        'LoginSecret',
+      );
+      expect(fn.Properties.Environment.Variables.DATABASE_SSL).toBe('verify-full');
+    }
+  });
+
+  it('runs the migration step at deploy time: after the proxy, before the SQL functions, before the login rotation', () => {
+    const [[triggerId, trigger]] = resources('Custom::Trigger') as [
+      [string, Resource & { DependsOn: string[] }],
+    ];
+    expect(trigger.DependsOn.some((id) => id.startsWith('DataPlaneClusterProxy'))).toBe(true);
+    const all = template.toJSON().Resources as Record<string, { DependsOn?: string[]; Properties?: any }>;
+    for (const [id, fn] of resources('AWS::Lambda::Function')) {
+      const group = Object.values(groups).find((g) => g.description === fn.Properties.Description);
+      if (group?.usesSql) expect(all[id]?.DependsOn, id).toContain(triggerId);
+    }
+    const rotation = Object.entries(all).find(([id]) => id.startsWith('DataPlaneClusterLoginRotation'));
+    expect(rotation?.[1].DependsOn).toContain(triggerId);
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('login role and applies the SQL migrations'),
+      Environment: { Variables: Match.objectLike({ MASTER_SECRET_ARN: Match.anyValue() }) },
     });
   });
 });

@@ -1,0 +1,80 @@
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Trigger } from 'aws-cdk-lib/triggers';
+import { Construct, type IConstruct } from 'constructs';
+import { esmBanner, localOnly, nodeTarget } from './bundling';
+import { type DataPlane, databaseName } from './data-plane';
+import { functionRole } from './function-role';
+
+export interface MigrationProps {
+  readonly dataPlane: DataPlane;
+  readonly logRetention: RetentionDays;
+  readonly logRemoval: RemovalPolicy;
+}
+
+/**
+ * The deploy-time database step: a Lambda in the VPC (functions/migrate/handler.ts) that a CDK Trigger invokes
+ * during each deployment whose code changed, after the cluster and proxy exist and before the functions that use
+ * SQL are updated. It alone may read the master secret.
+ */
+export class Migration extends Construct {
+  readonly function: NodejsFunction;
+  readonly trigger: Trigger;
+
+  constructor(scope: Construct, id: string, props: MigrationProps) {
+    super(scope, id);
+    const { dataPlane } = props;
+    const logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: props.logRemoval,
+    });
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: 'functions/migrate/handler.ts',
+      handler: 'handler',
+      description: 'Deploy time: creates the database login role and applies the SQL migrations',
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: 256,
+      timeout: Duration.minutes(5),
+      logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      role: functionRole(this, 'Role', logGroup, true),
+      environment: {
+        DATABASE_HOST: dataPlane.proxy.endpoint,
+        DATABASE_PORT: String(dataPlane.port),
+        DATABASE_NAME: databaseName,
+        DATABASE_SSL: 'verify-full',
+        MASTER_SECRET_ARN: dataPlane.secret.secretArn,
+        LOGIN_SECRET_ARN: dataPlane.loginSecret.secretArn,
+      },
+      ...dataPlane.functionPlacement(),
+      // The same esbuild options as the endpoint groups (infra/bundling.ts); no run-time assets.
+      bundling: {
+        format: OutputFormat.ESM,
+        target: nodeTarget,
+        minify: true,
+        sourceMap: true,
+        mainFields: ['module', 'main'],
+        banner: esmBanner,
+        externalModules: localOnly,
+      },
+    });
+    dataPlane.secret.grantRead(this.function);
+    dataPlane.loginSecret.grantRead(this.function);
+    this.trigger = new Trigger(this, 'Run', {
+      handler: this.function,
+      // The proxy (with its target group) comes after the cluster and its writer; not the whole cluster
+      // construct, which also holds the login rotation that must wait for this step.
+      executeAfter: [dataPlane.proxy],
+      executeOnHandlerChange: true,
+      timeout: Duration.minutes(5),
+    });
+  }
+
+  /** Runs the step before these are created or updated (the functions that use SQL). */
+  before(...scopes: IConstruct[]): void {
+    this.trigger.executeBefore(...(scopes as Construct[]));
+  }
+}

@@ -1,0 +1,76 @@
+import { parseCorsOrigins } from '../shared/http/cors';
+import type { GroupName } from '../shared/http/route';
+import { groups } from '../shared/http/routes';
+import type { PlatformStackProps } from './stack';
+
+/**
+ * The stack's settings from CDK context (`-c key=value`, or `cdk.json`): the stage's own block
+ * (`stages.<stage>`) first, then any key given on the command line over it. docs/deploying.md lists the keys.
+ */
+export type Context = (key: string) => unknown;
+
+/** The stack name of a stage: stages share an account side by side. */
+export function stackName(stage: string): string {
+  return `Platform-${stage}`;
+}
+
+/** The stage's settings, from `-c stage=<name>` (default dev) and the context keys. */
+export function stackSettings(context: Context): PlatformStackProps & { stage: string } {
+  const stage = String(context('stage') ?? 'dev');
+  if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage))
+    throw new Error(`stage "${stage}": lower-case letters, digits, -`);
+  const stages = (context('stages') ?? {}) as Record<string, Record<string, unknown>>;
+  const block = stages[stage] ?? {};
+  const get = (key: string): unknown => context(key) ?? block[key];
+  const text = (key: string) => (get(key) === undefined ? undefined : String(get(key)));
+  const domainName = text('domainName');
+  const certificateArn = text('certificateArn');
+  if (Boolean(domainName) !== Boolean(certificateArn)) {
+    throw new Error('domainName and certificateArn go together');
+  }
+  return {
+    stage,
+    deletionProtection: text('deletionProtection') !== 'false',
+    defaultSite: text('defaultSite'),
+    baseDomain: text('baseDomain'),
+    corsOrigins: corsOrigins(get('corsOrigins')),
+    domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,
+    issuer: text('issuer'),
+    alarmEmail: text('alarmEmail'),
+    mailSender: text('mailSender'),
+    invitationLinkBase: text('invitationLinkBase'),
+    reservedConcurrency: reservedConcurrency(get('reservedConcurrency')),
+    databaseCapacity: capacity(get('databaseMinCapacity'), get('databaseMaxCapacity')),
+  };
+}
+
+/** `-c corsOrigins=https://app.example.com,https://admin.example.com`, read like the local CORS_ORIGINS. */
+function corsOrigins(raw: unknown): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const parsed = parseCorsOrigins(Array.isArray(raw) ? raw.join(',') : String(raw));
+  if ('error' in parsed) throw new Error(`corsOrigins ${parsed.error}`);
+  return parsed;
+}
+
+/** `auth=20,data=100` on the command line, or an object in cdk.json. */
+function reservedConcurrency(raw: unknown): Partial<Record<GroupName, number>> | undefined {
+  if (raw === undefined) return undefined;
+  const pairs =
+    typeof raw === 'string'
+      ? raw.split(',').map((pair) => pair.split('=') as [string, string])
+      : Object.entries(raw as Record<string, unknown>);
+  const out: Partial<Record<GroupName, number>> = {};
+  for (const [group, value] of pairs) {
+    const count = Number(value);
+    if (!(group in groups)) throw new Error(`reservedConcurrency: no group "${group}"`);
+    if (!Number.isInteger(count) || count < 1)
+      throw new Error(`reservedConcurrency.${group}: a positive integer`);
+    out[group as GroupName] = count;
+  }
+  return out;
+}
+
+function capacity(min: unknown, max: unknown): { min: number; max: number } | undefined {
+  if (min === undefined && max === undefined) return undefined;
+  return { min: Number(min ?? 0.5), max: Number(max ?? 4) };
+}

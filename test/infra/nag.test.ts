@@ -1,0 +1,32 @@
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { describe, expect, it } from 'vitest';
+import { PlatformStack } from '../../infra/stack';
+
+function synthWithChecks(props: ConstructorParameters<typeof PlatformStack>[2] = {}) {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  new PlatformStack(app, 'Nag', props);
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return () => app.synth();
+}
+
+describe('cdk-nag AwsSolutions checks', () => {
+  // Synthesis with the checks takes seconds on a shared machine.
+  it('pass on the default stack with only justified acknowledgements', () => {
+    expect(synthWithChecks()).not.toThrow();
+  }, 120_000);
+
+  it('pass on a production stage with a custom domain, alarm e-mail and reserved concurrency', () => {
+    const domain = {
+      name: 'api.example.com',
+      certificateArn: 'arn:aws:acm:eu-west-1:111111111111:certificate/x',
+    };
+    const check = synthWithChecks({
+      stage: 'prod',
+      domain,
+      alarmEmail: 'ops@example.com',
+      reservedConcurrency: { auth: 20, data: 100 },
+    });
+    expect(check).not.toThrow();
+  }, 120_000);
+});
