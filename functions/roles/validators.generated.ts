@@ -2197,7 +2197,8 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 var listUserRoles_query = validate132;
-var schema14 = { "type": "object", "properties": { "app": { "type": "string" }, "search": { "type": "string" }, "membership_type": { "type": "string", "enum": ["app_role", "site_role"] }, "include_expired": { "type": "boolean", "default": false }, "ordering": { "type": "string", "enum": ["name", "-name", "slug", "-slug", "created_at", "-created_at", "expires_at", "-expires_at"], "default": "-created_at" } } };
+var schema14 = { "type": "object", "properties": { "app": { "type": "string", "maxLength": 300 }, "search": { "type": "string" }, "membership_type": { "type": "string", "enum": ["app_role", "site_role"] }, "include_expired": { "type": "boolean", "default": false }, "ordering": { "type": "string", "enum": ["name", "-name", "slug", "-slug", "created_at", "-created_at", "expires_at", "-expires_at"], "default": "-created_at" } } };
+var func22 = require_ucs2length().default;
 function validate132(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2242,6 +2243,17 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
       }
+      if (typeof data0 === "string") {
+        if (func22(data0) > 300) {
+          const err1 = { instancePath: instancePath + "/app", schemaPath: "#/properties/app/maxLength", keyword: "maxLength", params: { limit: 300 }, message: "must NOT have more than 300 characters" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
     }
     if (data.search !== void 0) {
       let data1 = data.search;
@@ -2261,11 +2273,11 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           } else if (data1 === null) {
             coerced1 = "";
           } else {
-            const err1 = { instancePath: instancePath + "/search", schemaPath: "#/properties/search/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err2 = { instancePath: instancePath + "/search", schemaPath: "#/properties/search/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err1];
+              vErrors = [err2];
             } else {
-              vErrors.push(err1);
+              vErrors.push(err2);
             }
             errors++;
           }
@@ -2296,11 +2308,11 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           } else if (data2 === null) {
             coerced2 = "";
           } else {
-            const err2 = { instancePath: instancePath + "/membership_type", schemaPath: "#/properties/membership_type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err3 = { instancePath: instancePath + "/membership_type", schemaPath: "#/properties/membership_type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err2];
+              vErrors = [err3];
             } else {
-              vErrors.push(err2);
+              vErrors.push(err3);
             }
             errors++;
           }
@@ -2313,11 +2325,11 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
       if (!(data2 === "app_role" || data2 === "site_role")) {
-        const err3 = { instancePath: instancePath + "/membership_type", schemaPath: "#/properties/membership_type/enum", keyword: "enum", params: { allowedValues: schema14.properties.membership_type.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { instancePath: instancePath + "/membership_type", schemaPath: "#/properties/membership_type/enum", keyword: "enum", params: { allowedValues: schema14.properties.membership_type.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err3];
+          vErrors = [err4];
         } else {
-          vErrors.push(err3);
+          vErrors.push(err4);
         }
         errors++;
       }
@@ -2339,11 +2351,11 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
         } else if (data3 === "true" || data3 === 1) {
           coerced3 = true;
         } else {
-          const err4 = { instancePath: instancePath + "/include_expired", schemaPath: "#/properties/include_expired/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+          const err5 = { instancePath: instancePath + "/include_expired", schemaPath: "#/properties/include_expired/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err5];
           } else {
-            vErrors.push(err4);
+            vErrors.push(err5);
           }
           errors++;
         }
@@ -2372,11 +2384,11 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
         } else if (data4 === null) {
           coerced4 = "";
         } else {
-          const err5 = { instancePath: instancePath + "/ordering", schemaPath: "#/properties/ordering/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          const err6 = { instancePath: instancePath + "/ordering", schemaPath: "#/properties/ordering/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err5];
+            vErrors = [err6];
           } else {
-            vErrors.push(err5);
+            vErrors.push(err6);
           }
           errors++;
         }
@@ -2389,20 +2401,20 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (!(data4 === "name" || data4 === "-name" || data4 === "slug" || data4 === "-slug" || data4 === "created_at" || data4 === "-created_at" || data4 === "expires_at" || data4 === "-expires_at")) {
-      const err6 = { instancePath: instancePath + "/ordering", schemaPath: "#/properties/ordering/enum", keyword: "enum", params: { allowedValues: schema14.properties.ordering.enum }, message: "must be equal to one of the allowed values" };
+      const err7 = { instancePath: instancePath + "/ordering", schemaPath: "#/properties/ordering/enum", keyword: "enum", params: { allowedValues: schema14.properties.ordering.enum }, message: "must be equal to one of the allowed values" };
       if (vErrors === null) {
-        vErrors = [err6];
+        vErrors = [err7];
       } else {
-        vErrors.push(err6);
+        vErrors.push(err7);
       }
       errors++;
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err7];
+      vErrors = [err8];
     } else {
-      vErrors.push(err7);
+      vErrors.push(err8);
     }
     errors++;
   }

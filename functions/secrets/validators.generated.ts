@@ -1239,7 +1239,8 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 var listSecrets_query = validate112;
-var schema12 = { "type": "object", "properties": { "search": { "type": "string" }, "key": { "type": "string" }, "app": { "type": "string" }, "tags": { "type": "string" }, "secret_type": { "type": "string" }, "created_by": { "type": "string" }, "ordering": { "type": "string", "enum": ["key", "-key", "created_at", "-created_at", "modified_at", "-modified_at", "type__name", "-type__name", "created_by__username", "-created_by__username"], "default": "-created_at" }, "page": { "type": "integer", "minimum": 1, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 100, "default": 20 } } };
+var schema12 = { "type": "object", "properties": { "search": { "type": "string" }, "key": { "type": "string" }, "app": { "type": "string", "maxLength": 100 }, "tags": { "type": "string" }, "secret_type": { "type": "string" }, "created_by": { "type": "string" }, "ordering": { "type": "string", "enum": ["key", "-key", "created_at", "-created_at", "modified_at", "-modified_at", "type__name", "-type__name", "created_by__username", "-created_by__username"], "default": "-created_at" }, "page": { "type": "integer", "minimum": 1, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 100, "default": 20 } } };
+var func22 = require_ucs2length().default;
 function validate112(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -1357,6 +1358,17 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
       }
+      if (typeof data2 === "string") {
+        if (func22(data2) > 100) {
+          const err3 = { instancePath: instancePath + "/app", schemaPath: "#/properties/app/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
     }
     if (data.tags !== void 0) {
       let data3 = data.tags;
@@ -1376,11 +1388,11 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           } else if (data3 === null) {
             coerced3 = "";
           } else {
-            const err3 = { instancePath: instancePath + "/tags", schemaPath: "#/properties/tags/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err4 = { instancePath: instancePath + "/tags", schemaPath: "#/properties/tags/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err3];
+              vErrors = [err4];
             } else {
-              vErrors.push(err3);
+              vErrors.push(err4);
             }
             errors++;
           }
@@ -1411,11 +1423,11 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           } else if (data4 === null) {
             coerced4 = "";
           } else {
-            const err4 = { instancePath: instancePath + "/secret_type", schemaPath: "#/properties/secret_type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err5 = { instancePath: instancePath + "/secret_type", schemaPath: "#/properties/secret_type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err4];
+              vErrors = [err5];
             } else {
-              vErrors.push(err4);
+              vErrors.push(err5);
             }
             errors++;
           }
@@ -1446,11 +1458,11 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           } else if (data5 === null) {
             coerced5 = "";
           } else {
-            const err5 = { instancePath: instancePath + "/created_by", schemaPath: "#/properties/created_by/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err6 = { instancePath: instancePath + "/created_by", schemaPath: "#/properties/created_by/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err5];
+              vErrors = [err6];
             } else {
-              vErrors.push(err5);
+              vErrors.push(err6);
             }
             errors++;
           }
@@ -1480,11 +1492,11 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
         } else if (data6 === null) {
           coerced6 = "";
         } else {
-          const err6 = { instancePath: instancePath + "/ordering", schemaPath: "#/properties/ordering/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          const err7 = { instancePath: instancePath + "/ordering", schemaPath: "#/properties/ordering/type", keyword: "type", params: { type: "string" }, message: "must be string" };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err7];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err7);
           }
           errors++;
         }
@@ -1497,11 +1509,11 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (!(data6 === "key" || data6 === "-key" || data6 === "created_at" || data6 === "-created_at" || data6 === "modified_at" || data6 === "-modified_at" || data6 === "type__name" || data6 === "-type__name" || data6 === "created_by__username" || data6 === "-created_by__username")) {
-      const err7 = { instancePath: instancePath + "/ordering", schemaPath: "#/properties/ordering/enum", keyword: "enum", params: { allowedValues: schema12.properties.ordering.enum }, message: "must be equal to one of the allowed values" };
+      const err8 = { instancePath: instancePath + "/ordering", schemaPath: "#/properties/ordering/enum", keyword: "enum", params: { allowedValues: schema12.properties.ordering.enum }, message: "must be equal to one of the allowed values" };
       if (vErrors === null) {
-        vErrors = [err7];
+        vErrors = [err8];
       } else {
-        vErrors.push(err7);
+        vErrors.push(err8);
       }
       errors++;
     }
@@ -1520,11 +1532,11 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
         if (dataType7 === "boolean" || data7 === null || dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1)) {
           coerced7 = +data7;
         } else {
-          const err8 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+          const err9 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
           if (vErrors === null) {
-            vErrors = [err8];
+            vErrors = [err9];
           } else {
-            vErrors.push(err8);
+            vErrors.push(err9);
           }
           errors++;
         }
@@ -1538,11 +1550,11 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (typeof data7 == "number") {
       if (data7 < 1 || isNaN(data7)) {
-        const err9 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        const err10 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err10];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err10);
         }
         errors++;
       }
@@ -1562,11 +1574,11 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
         if (dataType8 === "boolean" || data8 === null || dataType8 === "string" && data8 && data8 == +data8 && !(data8 % 1)) {
           coerced8 = +data8;
         } else {
-          const err10 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+          const err11 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
           if (vErrors === null) {
-            vErrors = [err10];
+            vErrors = [err11];
           } else {
-            vErrors.push(err10);
+            vErrors.push(err11);
           }
           errors++;
         }
@@ -1580,16 +1592,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (typeof data8 == "number") {
       if (data8 > 100 || isNaN(data8)) {
-        const err11 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-      if (data8 < 1 || isNaN(data8)) {
-        const err12 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        const err12 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -1597,13 +1600,22 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
+      if (data8 < 1 || isNaN(data8)) {
+        const err13 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err14];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err14);
     }
     errors++;
   }
@@ -1611,7 +1623,6 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 var getSecret_query = validate122;
-var func22 = require_ucs2length().default;
 function validate122(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -1651,12 +1662,21 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
       if (typeof data0 === "string") {
-        if (func22(data0) < 1) {
-          const err1 = { instancePath: instancePath + "/app", schemaPath: "#/properties/app/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func22(data0) > 100) {
+          const err1 = { instancePath: instancePath + "/app", schemaPath: "#/properties/app/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
             vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (func22(data0) < 1) {
+          const err2 = { instancePath: instancePath + "/app", schemaPath: "#/properties/app/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
           }
           errors++;
         }
@@ -1680,11 +1700,11 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
           } else if (data1 === null) {
             coerced1 = "";
           } else {
-            const err2 = { instancePath: instancePath + "/tags", schemaPath: "#/properties/tags/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err3 = { instancePath: instancePath + "/tags", schemaPath: "#/properties/tags/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err2];
+              vErrors = [err3];
             } else {
-              vErrors.push(err2);
+              vErrors.push(err3);
             }
             errors++;
           }
@@ -1698,11 +1718,11 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err3];
+      vErrors = [err4];
     } else {
-      vErrors.push(err3);
+      vErrors.push(err4);
     }
     errors++;
   }
@@ -1749,8 +1769,8 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
       if (typeof data0 === "string") {
-        if (func22(data0) < 1) {
-          const err1 = { instancePath: instancePath + "/app", schemaPath: "#/properties/app/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func22(data0) > 100) {
+          const err1 = { instancePath: instancePath + "/app", schemaPath: "#/properties/app/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -1758,14 +1778,23 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
+        if (func22(data0) < 1) {
+          const err2 = { instancePath: instancePath + "/app", schemaPath: "#/properties/app/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
       }
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err2];
+      vErrors = [err3];
     } else {
-      vErrors.push(err2);
+      vErrors.push(err3);
     }
     errors++;
   }
@@ -1818,12 +1847,21 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
       if (typeof data0 === "string") {
-        if (func22(data0) < 1) {
-          const err1 = { instancePath: instancePath + "/app", schemaPath: "#/properties/app/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        if (func22(data0) > 100) {
+          const err1 = { instancePath: instancePath + "/app", schemaPath: "#/properties/app/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
             vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (func22(data0) < 1) {
+          const err2 = { instancePath: instancePath + "/app", schemaPath: "#/properties/app/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
           }
           errors++;
         }
@@ -1844,11 +1882,11 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
         if (dataType1 === "boolean" || data1 === null || dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1)) {
           coerced1 = +data1;
         } else {
-          const err2 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+          const err3 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
           if (vErrors === null) {
-            vErrors = [err2];
+            vErrors = [err3];
           } else {
-            vErrors.push(err2);
+            vErrors.push(err3);
           }
           errors++;
         }
@@ -1862,20 +1900,20 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (typeof data1 == "number") {
       if (data1 > 100 || isNaN(data1)) {
-        const err3 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-      if (data1 < 1 || isNaN(data1)) {
-        const err4 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        const err4 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
           vErrors.push(err4);
+        }
+        errors++;
+      }
+      if (data1 < 1 || isNaN(data1)) {
+        const err5 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
         }
         errors++;
       }
@@ -1895,11 +1933,11 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
         if (dataType2 === "boolean" || data2 === null || dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1)) {
           coerced2 = +data2;
         } else {
-          const err5 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+          const err6 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
           if (vErrors === null) {
-            vErrors = [err5];
+            vErrors = [err6];
           } else {
-            vErrors.push(err5);
+            vErrors.push(err6);
           }
           errors++;
         }
@@ -1913,21 +1951,21 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (typeof data2 == "number") {
       if (data2 < 0 || isNaN(data2)) {
-        const err6 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+        const err7 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err7];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err7);
         }
         errors++;
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err7];
+      vErrors = [err8];
     } else {
-      vErrors.push(err7);
+      vErrors.push(err8);
     }
     errors++;
   }

@@ -132,7 +132,7 @@ export const listRoleUsersQuery = {
 export const listUserRolesQuery = {
   type: 'object',
   properties: {
-    app: { type: 'string' },
+    app: { type: 'string', maxLength: 300 },
     search: { type: 'string' },
     membership_type: { type: 'string', enum: ['app_role', 'site_role'] },
     include_expired: { type: 'boolean', default: false },

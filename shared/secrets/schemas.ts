@@ -2,6 +2,7 @@
 
 import { orderings } from '../http/listing';
 import { pageQuery } from '../http/pagination';
+import { slugMaxLength } from '../slug';
 import { keyPattern, namePattern, sensitivityLevels, typeKinds } from './model';
 
 /** Limits of the spec and ours (docs/secrets.md, "Limits"). */
@@ -25,7 +26,9 @@ const tagList = {
   items: { type: 'string', minLength: 1, maxLength: limits.nameLength },
   maxItems: limits.tagsPerSecret,
 } as const;
-const appRef = { type: ['string', 'null'], minLength: 1, maxLength: 100 } as const;
+const appRef = { type: ['string', 'null'], minLength: 1, maxLength: slugMaxLength } as const;
+/** An app named in a query: at most as long as a slug, so it can never overflow a store key. */
+const appParam = { type: 'string', minLength: 1, maxLength: slugMaxLength } as const;
 
 export const listTypesQuery = {
   type: 'object',
@@ -67,7 +70,7 @@ export const listSecretsQuery = {
   properties: {
     search: { type: 'string' },
     key: { type: 'string' },
-    app: { type: 'string' },
+    app: { type: 'string', maxLength: slugMaxLength },
     tags: { type: 'string' },
     secret_type: { type: 'string' },
     created_by: { type: 'string' },
@@ -82,18 +85,18 @@ export const listSecretsQuery = {
 
 export const getSecretQuery = {
   type: 'object',
-  properties: { app: { type: 'string', minLength: 1 }, tags: { type: 'string' } },
+  properties: { app: appParam, tags: { type: 'string' } },
 } as const;
 
 export const appQuery = {
   type: 'object',
-  properties: { app: { type: 'string', minLength: 1 } },
+  properties: { app: appParam },
 } as const;
 
 export const historyQuery = {
   type: 'object',
   properties: {
-    app: { type: 'string', minLength: 1 },
+    app: appParam,
     limit: { type: 'integer', minimum: 1, maximum: limits.historyMax, default: limits.historyDefault },
     offset: { type: 'integer', minimum: 0, default: 0 },
   },

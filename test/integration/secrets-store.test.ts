@@ -377,3 +377,21 @@ describe('GET /api/secrets/{key}/history/', () => {
     expect(app.body.error).toBe('Secret not found');
   });
 });
+
+describe('the app query parameter', () => {
+  it('refuses an app reference longer than any app slug with 400 naming app, on every secret route', async () => {
+    await create({});
+    const app = 'x'.repeat(1500);
+    const answers = [
+      await owner.get(`/api/secrets/stripe/?app=${app}`),
+      await owner.put(`/api/secrets/stripe/?app=${app}`, { secret_type: 'api-token', value: { token: 'x' } }),
+      await owner.delete(`/api/secrets/stripe/?app=${app}`),
+      await owner.get(`/api/secrets/stripe/history/?app=${app}`),
+      await owner.get(`/api/secrets/?app=${app}`),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(JSON.stringify(answer.body)).toContain('app');
+    }
+  });
+});
