@@ -1,10 +1,10 @@
-import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../accounts/keys';
 import type { AccountsDeps } from '../accounts/users';
 import { iso } from '../clock';
 import { ConflictError, ValidationError } from '../errors';
 import { chunks } from '../store/batch';
-import { failedConditions, isConditionalCheckFailure, queryAll, type Store } from '../store/store';
+import { failedConditions, isConditionalCheckFailure, queryAll, type Store, strip } from '../store/store';
 import { type Group, type GroupMembership, groupKeys } from './model';
 
 const notAMember = () =>
@@ -70,9 +70,16 @@ export async function addGroupMember(
 }
 
 async function existingMembership(store: Store, group: Group, userId: number): Promise<GroupMembership> {
-  const [found] = (await groupMemberships(store, group)).filter((m) => m.user_id === userId);
-  if (!found) throw new ConflictError('group_changed', 'The group changed meanwhile: retry.');
-  return found;
+  const result = await store.doc.send(
+    new GetCommand({
+      TableName: store.table,
+      Key: groupKeys.membership(group.organization_slug, group.id, userId),
+      ConsistentRead: true,
+    }),
+  );
+  // Removed again between the two requests: the caller retries.
+  if (!result.Item) throw new ConflictError('group_changed', 'The group changed meanwhile: retry.');
+  return strip<GroupMembership>(result.Item);
 }
 
 /** Removes a user from a group; false when the user is not in it. */
