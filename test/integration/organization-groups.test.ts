@@ -189,6 +189,9 @@ describe('group members', () => {
     ]);
     expect(groupsOf(admin.user.id)).toEqual([{ slug: 'writers', name: 'Writers' }]);
     expect(groupsOf(tenant.ownerUser.id)).toEqual([]);
+    // The group list reads groups only, not the names and memberships beside them in the partition.
+    const listedGroups = await member.api.get(groups(tenant));
+    expect(listedGroups.body.results.map((g: { slug: string }) => g.slug)).toEqual(['artists', 'writers']);
     // A rename shows at once.
     await tenant.owner.patch(group(tenant, 'writers'), { name: 'Authors' });
     const after = await member.api.get(members(tenant));
