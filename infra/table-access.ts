@@ -16,7 +16,15 @@ export const tableAccess: Readonly<Record<GroupName, readonly string[]>> = {
   // Sign-in failure windows (Put, Update, Delete when a login succeeds) and sessions (Put, Update).
   auth: [...read, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
   // Users, organizations, sites, permissions and apps: conditional puts, updates and transactions of both.
-  accounts: [...read, 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  // Organization groups: renames and deletions delete name sentinels and memberships; adding a member checks
+  // the organization membership and the group in its transaction.
+  accounts: [
+    ...read,
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:ConditionCheckItem',
+  ],
   // Roles and memberships: transactions with deletes and condition checks; memberships removed in batches.
   roles: [
     ...read,

@@ -29,6 +29,7 @@ import {
 } from '../../shared/accounts/users';
 import { confirmPassword } from '../../shared/auth/login';
 import { BadRequestError, NotFoundError, PermissionDeniedError, ValidationError } from '../../shared/errors';
+import { groupsByMember } from '../../shared/groups/views';
 import {
   created,
   currentUser,
@@ -40,6 +41,7 @@ import {
 import { linkedPage } from '../../shared/http/pagination';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import type { OrganizationAccess } from '../../shared/policy/permissions';
+import { groupOperations } from './group-operations';
 
 /** Any request of the group, whatever its input: for the helpers below, which read none of it. */
 type Ctx = RequestContext<unknown, unknown, unknown>;
@@ -153,11 +155,15 @@ export const accountOperations: Operations = {
   async listMembers(ctx) {
     const { organization, role } = organizationOf(ctx);
     const audience = memberAudience(currentUser(ctx), role);
-    const members = await listMembers(ctx.deps.store, organization.slug);
+    const [members, groups] = await Promise.all([
+      listMembers(ctx.deps.store, organization.slug),
+      groupsByMember(ctx.deps.store, organization.slug),
+    ]);
     const users = await Promise.all(members.map((member) => getUser(ctx.deps.store, member.user_id)));
     const rows = members.flatMap((member, i) => {
       const user = users[i];
-      return user ? [{ ...member, user: memberUserView(user, audience) }] : [];
+      const memberGroups = groups.get(member.user_id) ?? [];
+      return user ? [{ ...member, user: memberUserView(user, audience), groups: memberGroups }] : [];
     });
     return ok(linkedPage(ctx, rows));
   },
@@ -245,4 +251,6 @@ export const accountOperations: Operations = {
     if (!ctx.app) throw new NotFoundError();
     return ok(ctx.app);
   },
+
+  ...groupOperations,
 } satisfies TypedOperations<typeof accountRoutes>;

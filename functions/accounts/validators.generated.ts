@@ -45,8 +45,10 @@ var validators_json_exports = {};
 __export(validators_json_exports, {
   addMember_body: () => addMember_body,
   createApp_body: () => createApp_body,
+  createGroup_body: () => createGroup_body,
   createOrganization_body: () => createOrganization_body,
   createUser_body: () => createUser_body,
+  renameGroup_body: () => renameGroup_body,
   setSitePermissions_body: () => setSitePermissions_body,
   transferOwnership_body: () => transferOwnership_body,
   updateUser_body: () => updateUser_body
@@ -1021,13 +1023,182 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
   validate16.errors = vErrors;
   return errors === 0;
 }
+var createGroup_body = validate17;
+function validate17(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.name === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "name" || key0 === "slug")) {
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data0 = data.name;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 150) {
+          const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 150 }, message: "must NOT have more than 150 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (func2(data0) < 1) {
+          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      } else {
+        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.slug !== void 0) {
+      let data1 = data.slug;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 100) {
+          const err5 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (!pattern1.test(data1)) {
+          const err6 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" }, message: 'must match pattern "^[a-z0-9]+(?:-[a-z0-9]+)*$"' };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/slug", schemaPath: "#/properties/slug/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err8];
+    } else {
+      vErrors.push(err8);
+    }
+    errors++;
+  }
+  validate17.errors = vErrors;
+  return errors === 0;
+}
+var renameGroup_body = validate18;
+function validate18(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.name === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "name")) {
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data0 = data.name;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 150) {
+          const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 150 }, message: "must NOT have more than 150 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (func2(data0) < 1) {
+          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      } else {
+        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate18.errors = vErrors;
+  return errors === 0;
+}
 
 // validators:validators:text
 var validators_text_exports = {};
 __export(validators_text_exports, {
+  getGroup_params: () => getGroup_params,
   getUser_params: () => getUser_params,
   listOrganizations_query: () => listOrganizations_query,
-  listUsers_query: () => listUsers_query
+  listUsers_query: () => listUsers_query,
+  removeGroupMember_params: () => removeGroupMember_params
 });
 var listUsers_query = validate102;
 function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -1357,10 +1528,200 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
   validate122.errors = vErrors;
   return errors === 0;
 }
+var getGroup_params = validate132;
+var func22 = require_ucs2length().default;
+var pattern02 = new RegExp("^[a-z0-9]+(?:-[a-z0-9]+)*$", "u");
+function validate132(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.group_slug !== void 0) {
+      let data0 = data.group_slug;
+      if (typeof data0 !== "string") {
+        let dataType0 = typeof data0;
+        let coerced0 = void 0;
+        if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
+          data0 = data0[0];
+          dataType0 = typeof data0;
+          if (typeof data0 === "string") {
+            coerced0 = data0;
+          }
+        }
+        if (!(coerced0 !== void 0)) {
+          if (dataType0 == "number" || dataType0 == "boolean") {
+            coerced0 = "" + data0;
+          } else if (data0 === null) {
+            coerced0 = "";
+          } else {
+            const err0 = { instancePath: instancePath + "/group_slug", schemaPath: "#/properties/group_slug/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+        if (coerced0 !== void 0) {
+          data0 = coerced0;
+          if (data !== void 0) {
+            data["group_slug"] = coerced0;
+          }
+        }
+      }
+      if (typeof data0 === "string") {
+        if (func22(data0) > 100) {
+          const err1 = { instancePath: instancePath + "/group_slug", schemaPath: "#/properties/group_slug/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (!pattern02.test(data0)) {
+          const err2 = { instancePath: instancePath + "/group_slug", schemaPath: "#/properties/group_slug/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" }, message: 'must match pattern "^[a-z0-9]+(?:-[a-z0-9]+)*$"' };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+    }
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate132.errors = vErrors;
+  return errors === 0;
+}
+var removeGroupMember_params = validate142;
+function validate142(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.group_slug !== void 0) {
+      let data0 = data.group_slug;
+      if (typeof data0 !== "string") {
+        let dataType0 = typeof data0;
+        let coerced0 = void 0;
+        if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
+          data0 = data0[0];
+          dataType0 = typeof data0;
+          if (typeof data0 === "string") {
+            coerced0 = data0;
+          }
+        }
+        if (!(coerced0 !== void 0)) {
+          if (dataType0 == "number" || dataType0 == "boolean") {
+            coerced0 = "" + data0;
+          } else if (data0 === null) {
+            coerced0 = "";
+          } else {
+            const err0 = { instancePath: instancePath + "/group_slug", schemaPath: "#/properties/group_slug/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+        if (coerced0 !== void 0) {
+          data0 = coerced0;
+          if (data !== void 0) {
+            data["group_slug"] = coerced0;
+          }
+        }
+      }
+      if (typeof data0 === "string") {
+        if (func22(data0) > 100) {
+          const err1 = { instancePath: instancePath + "/group_slug", schemaPath: "#/properties/group_slug/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (!pattern02.test(data0)) {
+          const err2 = { instancePath: instancePath + "/group_slug", schemaPath: "#/properties/group_slug/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$" }, message: 'must match pattern "^[a-z0-9]+(?:-[a-z0-9]+)*$"' };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.user_id !== void 0) {
+      let data1 = data.user_id;
+      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+        let dataType1 = typeof data1;
+        let coerced1 = void 0;
+        if (dataType1 == "object" && Array.isArray(data1) && data1.length == 1) {
+          data1 = data1[0];
+          dataType1 = typeof data1;
+          if (typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1))) {
+            coerced1 = data1;
+          }
+        }
+        if (!(coerced1 !== void 0)) {
+          if (dataType1 === "boolean" || data1 === null || dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1)) {
+            coerced1 = +data1;
+          } else {
+            const err3 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        if (coerced1 !== void 0) {
+          data1 = coerced1;
+          if (data !== void 0) {
+            data["user_id"] = coerced1;
+          }
+        }
+      }
+      if (typeof data1 == "number") {
+        if (data1 < 1 || isNaN(data1)) {
+          const err4 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      }
+    }
+  } else {
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate142.errors = vErrors;
+  return errors === 0;
+}
 
 // validators:validators:entry
 var generated = { ...validators_json_exports, ...validators_text_exports };
-var validators = { ...generated, createSite_body: generated.createOrganization_body, updateUser_params: generated.getUser_params, listMembers_query: generated.listOrganizations_query, listSites_query: generated.listOrganizations_query, setSitePermissions_params: generated.getUser_params, listApps_query: generated.listOrganizations_query };
+var validators = { ...generated, createSite_body: generated.createOrganization_body, addGroupMember_body: generated.transferOwnership_body, updateUser_params: generated.getUser_params, listMembers_query: generated.listOrganizations_query, listSites_query: generated.listOrganizations_query, setSitePermissions_params: generated.getUser_params, listApps_query: generated.listOrganizations_query, listGroups_query: generated.listOrganizations_query, renameGroup_params: generated.getGroup_params, deleteGroup_params: generated.getGroup_params, listGroupMembers_query: generated.listOrganizations_query, listGroupMembers_params: generated.getGroup_params, addGroupMember_params: generated.getGroup_params };
 export {
   validators
 };

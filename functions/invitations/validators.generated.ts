@@ -47,7 +47,7 @@ __export(validators_json_exports, {
   createInvitation_body: () => createInvitation_body
 });
 var createInvitation_body = validate10;
-var schema11 = { "type": "object", "required": ["invitee_identifier"], "properties": { "invitee_identifier": { "type": "string", "format": "email", "maxLength": 254 }, "invitation_config": { "type": "object", "properties": { "group": { "type": "array", "maxItems": 50, "items": { "type": "string", "minLength": 1, "maxLength": 150 } }, "site": { "type": "array", "maxItems": 90, "items": { "type": "object", "required": ["slug", "permissions"], "properties": { "slug": { "type": "string", "minLength": 1, "maxLength": 100 }, "permissions": { "type": "array", "maxItems": 7, "items": { "type": "string", "enum": ["access_site", "view_site", "change_site", "delete_site", "manage_site", "manage_site_users", "admin_site"] } } }, "additionalProperties": false } } }, "additionalProperties": false } }, "additionalProperties": false };
+var schema11 = { "type": "object", "required": ["invitee_identifier"], "properties": { "invitee_identifier": { "type": "string", "format": "email", "maxLength": 254 }, "invitation_config": { "type": "object", "properties": { "group": { "type": "array", "maxItems": 20, "items": { "type": "string", "minLength": 1, "maxLength": 150 } }, "site": { "type": "array", "maxItems": 75, "items": { "type": "object", "required": ["slug", "permissions"], "properties": { "slug": { "type": "string", "minLength": 1, "maxLength": 100 }, "permissions": { "type": "array", "maxItems": 7, "items": { "type": "string", "enum": ["access_site", "view_site", "change_site", "delete_site", "manage_site", "manage_site_users", "admin_site"] } } }, "additionalProperties": false } } }, "additionalProperties": false } }, "additionalProperties": false };
 var formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 var func2 = require_ucs2length().default;
 function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -122,8 +122,8 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         if (data1.group !== void 0) {
           let data2 = data1.group;
           if (Array.isArray(data2)) {
-            if (data2.length > 50) {
-              const err6 = { instancePath: instancePath + "/invitation_config/group", schemaPath: "#/properties/invitation_config/properties/group/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
+            if (data2.length > 20) {
+              const err6 = { instancePath: instancePath + "/invitation_config/group", schemaPath: "#/properties/invitation_config/properties/group/maxItems", keyword: "maxItems", params: { limit: 20 }, message: "must NOT have more than 20 items" };
               if (vErrors === null) {
                 vErrors = [err6];
               } else {
@@ -176,8 +176,8 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         if (data1.site !== void 0) {
           let data4 = data1.site;
           if (Array.isArray(data4)) {
-            if (data4.length > 90) {
-              const err11 = { instancePath: instancePath + "/invitation_config/site", schemaPath: "#/properties/invitation_config/properties/site/maxItems", keyword: "maxItems", params: { limit: 90 }, message: "must NOT have more than 90 items" };
+            if (data4.length > 75) {
+              const err11 = { instancePath: instancePath + "/invitation_config/site", schemaPath: "#/properties/invitation_config/properties/site/maxItems", keyword: "maxItems", params: { limit: 75 }, message: "must NOT have more than 75 items" };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {

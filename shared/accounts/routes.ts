@@ -1,3 +1,5 @@
+import { organizationGroupRoutes } from '../groups/routes';
+import { listedMember } from '../groups/schemas';
 import { errors, json } from '../http/responses';
 import type { RouteDef } from '../http/route';
 import * as schemas from './schemas';
@@ -97,10 +99,10 @@ export const accountRoutes = [
     permission: 'organization:member',
     method: 'GET',
     path: '/api/cloud/organizations/{org_slug}/members/',
-    summary: 'Members of an organization',
+    summary: 'Members of an organization, each with its groups',
     query: schemas.pagedQuery,
     responses: {
-      200: json('A page of members', schemas.linkedPageOf(schemas.member)),
+      200: json('A page of members', schemas.linkedPageOf(listedMember)),
       ...errors(400, 401, 404),
     },
   },
@@ -210,4 +212,5 @@ export const accountRoutes = [
     summary: 'An app of the site',
     responses: { 200: json('The app', schemas.app), ...errors(400, 401, 403, 404) },
   },
+  ...organizationGroupRoutes,
 ] as const satisfies readonly RouteDef[];

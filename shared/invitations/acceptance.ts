@@ -7,9 +7,11 @@ import { enforcePasswordPolicy } from '../auth/password-policy';
 import { hashPassword } from '../auth/passwords';
 import { iso } from '../clock';
 import { GoneError, NotFoundError } from '../errors';
+import { existingGroups } from '../groups/lookup';
+import { groupKeys } from '../groups/model';
 import { failedConditions } from '../store/store';
 import { invitationKeys, type StoredInvitation } from './model';
-import { type InvitationDeps, organizationSiteSlugs } from './service';
+import { type InvitationDeps, organizationSiteSlugs, siteGrants } from './service';
 
 export interface Acceptance {
   password: string;
@@ -32,7 +34,7 @@ async function inviteeOf(deps: InvitationDeps, invitation: StoredInvitation): Pr
 async function grantsOf(deps: InvitationDeps, invitation: StoredInvitation, userId: number) {
   const sites = await organizationSiteSlugs(deps, invitation.organization_slug);
   const grants: Array<{ site: string; permissions: SitePermission[] }> = [];
-  for (const { slug, permissions } of invitation.config.site) {
+  for (const { slug, permissions } of siteGrants(invitation.config)) {
     if (!sites.has(slug)) continue;
     const current = await deps.store.doc.send(
       new GetCommand({ TableName: deps.store.table, Key: keys.sitePermission(slug, userId) }),
@@ -44,10 +46,29 @@ async function grantsOf(deps: InvitationDeps, invitation: StoredInvitation, user
 }
 
 /**
+ * The group memberships to write: the invitation's groups that still exist as the same groups (a deleted group is
+ * skipped, like a site the organization no longer has); an existing membership keeps its date.
+ */
+async function groupUpdates(deps: InvitationDeps, invitation: StoredInvitation, userId: number, now: string) {
+  const org = invitation.organization_slug;
+  const groups = await existingGroups(deps.store, org, invitation.group_refs ?? []);
+  return groups.map((group) => ({
+    Update: {
+      TableName: deps.store.table,
+      Key: groupKeys.membership(org, group.id, userId),
+      UpdateExpression:
+        'SET group_id = :gid, group_slug = :gslug, user_id = :uid, added_at = if_not_exists(added_at, :now)',
+      ExpressionAttributeValues: { ':gid': group.id, ':gslug': group.slug, ':uid': userId, ':now': now },
+    },
+  }));
+}
+
+/**
  * Accepts an invitation in one DynamoDB transaction: the invitation becomes used (on condition that it was not),
  * the user becomes active with the new names and password (ending earlier sessions), joins the organization
- * (keeping an existing role and every other membership) and receives the site permissions. Either all of it
- * happens or none: a parallel acceptance loses on the invitation's condition and gets the 410.
+ * (keeping an existing role and every other membership), joins the invitation's groups and receives the site
+ * permissions. Either all of it happens or none: a parallel acceptance loses on the invitation's condition and
+ * gets the 410.
  */
 export async function acceptInvitation(
   deps: InvitationDeps,
@@ -60,6 +81,7 @@ export async function acceptInvitation(
   await enforcePasswordPolicy(input.password, [user.username, user.email, input.first_name, input.last_name]);
   const grants = await grantsOf(deps, invitation, user.id);
   const now = iso(deps.clock());
+  const groups = await groupUpdates(deps, invitation, user.id, now);
   const table = deps.store.table;
   const org = organization.slug;
   try {
@@ -122,6 +144,7 @@ export async function acceptInvitation(
               },
             },
           })),
+          ...groups,
         ],
       }),
     );

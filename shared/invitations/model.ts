@@ -1,4 +1,5 @@
 import type { SitePermission } from '../accounts/model';
+import type { GroupRef } from '../groups/model';
 
 /** The invitation domain: an organization's offer to one e-mail address, carrying groups and site permissions. */
 
@@ -20,6 +21,11 @@ export interface StoredInvitation {
   /** The placeholder or existing user the invitation is for. */
   invitee: number;
   config: InvitationConfig;
+  /**
+   * The groups of `config.group` as they were when the invitation was made (internal, never shown): acceptance
+   * assigns these, so a renamed group is still assigned and a deleted one (even if remade with its name) is not.
+   */
+  group_refs?: GroupRef[];
   created: string;
   /** Set, with `accepted_at`, by the acceptance transaction; a used invitation answers 410. */
   used: boolean;

@@ -1,7 +1,12 @@
 /** Request and response schemas of the invitations group (JSON Schema; request types derive from them). */
 import { sitePermissions } from '../accounts/model';
 import { passwordMaxLength } from '../auth/password-policy';
+import { maxInvitationGroups } from '../groups/model';
+import { groupName } from '../groups/schemas';
 import { pageQuery } from '../http/pagination';
+
+/** The most site grants one invitation may carry (see `invitationConfig`). */
+export const maxInvitationSites = 75;
 
 const id = { type: 'integer', minimum: 1 } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
@@ -23,8 +28,10 @@ const siteGrant = {
 export const invitationConfig = {
   type: 'object',
   properties: {
-    group: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 150 } },
-    site: { type: 'array', maxItems: 90, items: siteGrant },
+    // Acceptance is one transaction of at most 100 items: the invitation, the user, the membership, one per
+    // group and one per site.
+    group: { type: 'array', maxItems: maxInvitationGroups, items: groupName },
+    site: { type: 'array', maxItems: maxInvitationSites, items: siteGrant },
   },
   additionalProperties: false,
 } as const;

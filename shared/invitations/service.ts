@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Organization, User } from '../accounts/model';
+import type { Organization, SitePermission, User } from '../accounts/model';
 import { listOrganizationSites } from '../accounts/sites';
 import { createUser, findUserByEmail, type UserCreationDeps } from '../accounts/users';
 import { iso } from '../clock';
 import type { Deps } from '../deps';
 import { AppError, ValidationError } from '../errors';
+import { groupsByName } from '../groups/lookup';
+import type { Group } from '../groups/model';
 import type { Logger } from '../log';
 import { nextId } from '../store/store';
 import { type InvitationWording, invitationMessage } from './mail';
@@ -19,19 +21,34 @@ export interface NewInvitation {
 }
 
 /**
- * Groups are the organization's own, and no organization defines any yet: every group an invitation names is
- * unknown, and the create request is refused naming it rather than silently dropping it (docs/api-decisions.md).
+ * The groups an invitation names, each an existing group of the organization (names ignore case); a name that
+ * names none is refused, naming it, rather than dropped or created (docs/organizations.md).
  */
-function assertGroupsExist(config: Partial<InvitationConfig> | undefined): string[] {
-  const named = config?.group ?? [];
-  if (named.length > 0) {
-    throw ValidationError.field(
-      'invitation_config',
-      `Group "${named[0]}" does not exist in this organization.`,
+async function namedGroups(
+  deps: InvitationDeps,
+  org: string,
+  config: Partial<InvitationConfig> | undefined,
+): Promise<Group[]> {
+  const { found, missing } = await groupsByName(deps.store, org, config?.group ?? []);
+  if (missing.length > 0) {
+    throw new ValidationError(
+      { invitation_config: missing.map((name) => `Group "${name}" does not exist in this organization.`) },
+      `Group "${missing[0]}" does not exist in this organization.`,
       'unknown_group',
     );
   }
-  return [];
+  return found;
+}
+
+/** The site grants of a configuration, one per slug (a slug named twice gets both lists of permissions). */
+export function siteGrants(config: Partial<InvitationConfig> | undefined): InvitationConfig['site'] {
+  const bySlug = new Map<string, Set<SitePermission>>();
+  for (const { slug, permissions } of config?.site ?? []) {
+    const held = bySlug.get(slug) ?? new Set<SitePermission>();
+    for (const permission of permissions) held.add(permission);
+    bySlug.set(slug, held);
+  }
+  return [...bySlug].map(([slug, permissions]) => ({ slug, permissions: [...permissions] }));
 }
 
 /** The user the invitation is for: the existing account of the e-mail, or a new inactive placeholder. */
@@ -57,7 +74,7 @@ export async function createInvitation(
   inviter: User,
   input: NewInvitation,
 ): Promise<{ invitation: StoredInvitation; invitee: User }> {
-  const group = assertGroupsExist(input.invitation_config);
+  const groups = await namedGroups(deps, organization.slug, input.invitation_config);
   const email = input.invitee_identifier.trim();
   const invitee = await inviteeFor(deps, email);
   const invitation: StoredInvitation = {
@@ -69,7 +86,8 @@ export async function createInvitation(
     invitee_identifier: email,
     invited_by: inviter.id,
     invitee: invitee.id,
-    config: { group, site: input.invitation_config?.site ?? [] },
+    config: { group: groups.map((group) => group.name), site: siteGrants(input.invitation_config) },
+    group_refs: groups.map((group) => ({ id: group.id, slug: group.slug })),
     created: iso(deps.clock()),
     used: false,
     accepted_at: null,

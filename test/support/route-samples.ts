@@ -50,6 +50,8 @@ export function paramValues(fixture: SecurityFixture): Record<string, string> {
     // An invitation token no invitation has: operations that need a real one make it (samples below).
     uuid: '00000000-0000-4000-8000-000000000000',
     token: '00000000-0000-4000-8000-000000000000',
+    // A group no organization has: operations that need a real one make it (samples below).
+    group_slug: 'no-such-group',
   };
 }
 
@@ -101,6 +103,17 @@ async function throwawayInvitation(site: SiteObjects): Promise<{ uuid: string; i
   return { uuid: made.uuid, invitee: shown.invitee };
 }
 
+/** A group of site A's organization, made by its owner, with the owner in it: its slug. */
+async function throwawayGroup(site: SiteObjects): Promise<string> {
+  const path = `/api/cloud/organizations/${site.tenant.organization.slug}/groups/`;
+  const made = await checked(site.tenant.owner.post(path, { name: freshName('Group') }), 'group');
+  await checked(
+    site.tenant.owner.post(`${path}${made.slug}/members/`, { user_id: site.tenant.ownerUser.id }),
+    'group member',
+  );
+  return made.slug;
+}
+
 const targetName = (fixture: SecurityFixture) => fixture.target.user?.username as string;
 
 /** A minimal valid request per operation; destructive ones act on throwaway objects so the fixture stays whole. */
@@ -146,6 +159,22 @@ export const samples: Record<string, Sample> = {
   listApps: none,
   createApp: () => ({ body: { name: freshName('App') } }),
   getApp: none,
+  listGroups: none,
+  createGroup: () => ({ body: { name: freshName('Group') } }),
+  getGroup: async (_fixture, site) => ({ params: { group_slug: await throwawayGroup(site) } }),
+  renameGroup: async (_fixture, site) => ({
+    params: { group_slug: await throwawayGroup(site) },
+    body: { name: freshName('Renamed') },
+  }),
+  deleteGroup: async (_fixture, site) => ({ params: { group_slug: await throwawayGroup(site) } }),
+  listGroupMembers: async (_fixture, site) => ({ params: { group_slug: await throwawayGroup(site) } }),
+  addGroupMember: async (fixture, site) => ({
+    params: { group_slug: await throwawayGroup(site) },
+    body: { user_id: fixture.target.user?.id ?? site.tenant.ownerUser.id },
+  }),
+  removeGroupMember: async (_fixture, site) => ({
+    params: { group_slug: await throwawayGroup(site), user_id: String(site.tenant.ownerUser.id) },
+  }),
 
   listAppRoles: none,
   createAppRole: () => ({ body: { name: freshName('Role') } }),

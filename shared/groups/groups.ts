@@ -1,0 +1,189 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Organization } from '../accounts/model';
+import type { AccountsDeps } from '../accounts/users';
+import { iso } from '../clock';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { slugify, slugMaxLength } from '../slug';
+import { failedConditions, nextId, putNew, queryAll, type Store, strip, uniqueKey } from '../store/store';
+import { removeGroupMemberships } from './memberships';
+import { type Group, groupKeys } from './model';
+
+/** A name as stored: trimmed; blank names are refused naming the field. */
+function groupName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw ValidationError.field('name', 'This field may not be blank.', 'blank');
+  return trimmed;
+}
+
+/** The slug of a new group: the one given, or the name's (shared/slug.ts), cut to a slug's length. */
+function groupSlug(name: string, given: string | undefined): string {
+  if (given !== undefined) return given;
+  const slug = slugify(name).slice(0, slugMaxLength).replace(/-+$/, '');
+  if (!slug) {
+    throw ValidationError.field(
+      'slug',
+      'The name has no letters or digits to make a slug from: give a slug.',
+      'slug_required',
+    );
+  }
+  return slug;
+}
+
+const nameTaken = (name: string) =>
+  new ConflictError('group_exists', `A group named "${name}" already exists in this organization.`);
+
+/** The name sentinel of a group: its item, conditioned on the name being free. */
+function nameSentinel(table: string, group: Group) {
+  return putNew(table, {
+    ...groupKeys.name(group.organization_slug, uniqueKey(group.name)),
+    group_id: group.id,
+    group_slug: group.slug,
+  });
+}
+
+/** Creates a group; its name (ignoring case) and its slug are unique in the organization. */
+export async function createGroup(
+  deps: AccountsDeps,
+  organization: Organization,
+  input: { name: string; slug?: string | undefined },
+): Promise<Group> {
+  const name = groupName(input.name);
+  const slug = groupSlug(name, input.slug);
+  const now = iso(deps.clock());
+  const group: Group = {
+    id: await nextId(deps.store, 'group'),
+    slug,
+    name,
+    organization_id: organization.id,
+    organization_slug: organization.slug,
+    created_at: now,
+    updated_at: now,
+  };
+  const table = deps.store.table;
+  try {
+    await deps.store.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          putNew(table, { ...groupKeys.group(organization.slug, slug), ...group }),
+          nameSentinel(table, group),
+        ],
+      }),
+    );
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (failed?.includes(1)) throw nameTaken(name);
+    if (failed?.includes(0)) {
+      throw new ConflictError(
+        'group_slug_exists',
+        `A group with the slug "${slug}" already exists in this organization: give another slug.`,
+      );
+    }
+    throw error;
+  }
+  return group;
+}
+
+/** The organization's group of a slug (strongly consistent). */
+export async function getGroup(store: Store, org: string, slug: string): Promise<Group | undefined> {
+  const result = await store.doc.send(
+    new GetCommand({ TableName: store.table, Key: groupKeys.group(org, slug), ConsistentRead: true }),
+  );
+  return result.Item ? strip<Group>(result.Item) : undefined;
+}
+
+/** The organization's group of a slug, or 404. */
+export async function requireGroup(store: Store, org: string, slug: string): Promise<Group> {
+  const group = await getGroup(store, org, slug);
+  if (!group) throw new NotFoundError();
+  return group;
+}
+
+/** The organization's groups, by slug (one partition range of one organization). */
+export async function listGroups(store: Store, org: string): Promise<Group[]> {
+  return queryAll<Group>(store, {
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': `ORG#${org}`, ':prefix': groupKeys.groupPrefix },
+    ConsistentRead: true,
+  });
+}
+
+/** Renames a group; the slug stays (it is the group's address). The name sentinel moves in the same transaction. */
+export async function renameGroup(deps: AccountsDeps, group: Group, newName: string): Promise<Group> {
+  const name = groupName(newName);
+  const renamed: Group = { ...group, name, updated_at: iso(deps.clock()) };
+  const table = deps.store.table;
+  const org = group.organization_slug;
+  const sameKey = uniqueKey(name) === uniqueKey(group.name);
+  const update = {
+    Update: {
+      TableName: table,
+      Key: groupKeys.group(org, group.slug),
+      UpdateExpression: 'SET #name = :name, updated_at = :now',
+      ConditionExpression: 'attribute_exists(PK) AND id = :id AND #name = :old',
+      ExpressionAttributeNames: { '#name': 'name' },
+      ExpressionAttributeValues: {
+        ':name': name,
+        ':now': renamed.updated_at,
+        ':id': group.id,
+        ':old': group.name,
+      },
+    },
+  };
+  const moveSentinel = sameKey
+    ? []
+    : [
+        nameSentinel(table, renamed),
+        {
+          Delete: {
+            TableName: table,
+            Key: groupKeys.name(org, uniqueKey(group.name)),
+            ConditionExpression: 'group_id = :id',
+            ExpressionAttributeValues: { ':id': group.id },
+          },
+        },
+      ];
+  try {
+    await deps.store.doc.send(new TransactWriteCommand({ TransactItems: [update, ...moveSentinel] }));
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (failed?.includes(1)) throw nameTaken(name);
+    if (failed) {
+      throw new ConflictError('group_changed', 'The group changed meanwhile: read it again and retry.');
+    }
+    throw error;
+  }
+  return renamed;
+}
+
+/**
+ * Deletes a group and its name in one transaction, then its memberships. Memberships are keyed by the group's id:
+ * any a parallel change leaves behind belong to no group, and a later group with the same slug starts empty.
+ */
+export async function deleteGroup(deps: AccountsDeps, group: Group): Promise<void> {
+  const table = deps.store.table;
+  const org = group.organization_slug;
+  try {
+    await deps.store.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: table,
+              Key: groupKeys.group(org, group.slug),
+              // The name read is the name whose sentinel goes: a rename in between fails the transaction.
+              ConditionExpression: 'id = :id AND #name = :name',
+              ExpressionAttributeNames: { '#name': 'name' },
+              ExpressionAttributeValues: { ':id': group.id, ':name': group.name },
+            },
+          },
+          { Delete: { TableName: table, Key: groupKeys.name(org, uniqueKey(group.name)) } },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (!failedConditions(error)) throw error;
+    if (!(await getGroup(deps.store, org, group.slug))) throw new NotFoundError();
+    throw new ConflictError('group_changed', 'The group changed meanwhile: read it again and retry.');
+  }
+  await removeGroupMemberships(deps.store, org, group.id);
+}
