@@ -88,7 +88,6 @@ export async function startIdentityProvider(): Promise<IdentityProvider> {
       const account = accounts.get(id);
       return account ? { accountId: id, claims: async () => ({ sub: id, ...account }) } : undefined;
     },
-    // biome-ignore lint/suspicious/noExplicitAny: oidc-provider's context is untyped here
     loadExistingGrant: async (ctx: any) => {
       const grantId =
         ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session.grantIdFor(ctx.oidc.client.clientId);
