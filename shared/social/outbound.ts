@@ -90,7 +90,13 @@ export function checkUrlShape(raw: string, policy: OutboundPolicy): URL {
 
 /** Resolves the host and checks every address; the addresses, or an OutboundError. */
 function resolveChecked(hostname: string, allowlisted: boolean): Promise<LookupAddress[]> {
-  return new Promise((resolve, reject) => {
+  let timer: NodeJS.Timeout | undefined;
+  return new Promise<LookupAddress[]>((resolve, reject) => {
+    // getaddrinfo has no timeout of its own: a resolver that never answers must not hold the request.
+    timer = setTimeout(
+      () => reject(new OutboundError('names a host that did not resolve in time')),
+      timeoutMs,
+    );
     lookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
       if (error || addresses.length === 0)
         return reject(new OutboundError('names a host that does not resolve'));
@@ -98,7 +104,7 @@ function resolveChecked(hostname: string, allowlisted: boolean): Promise<LookupA
         return reject(new OutboundError('resolves to a loopback, private, link-local or metadata address'));
       resolve(addresses);
     });
-  });
+  }).finally(() => clearTimeout(timer));
 }
 
 /** Checks a provider URL completely: its shape, then every address its host resolves to. */
