@@ -168,11 +168,8 @@ async function exchangeCode(
   return body;
 }
 
-async function userInfo(
-  deps: SocialLoginDeps,
-  url: string,
-  accessToken: string,
-): Promise<Record<string, unknown>> {
+/** A user-info style answer (GitHub's e-mail list is an array); a 502 when it is not JSON. */
+async function userInfo(deps: SocialLoginDeps, url: string, accessToken: string): Promise<unknown> {
   const response = await providerJson(
     url,
     deps,
@@ -181,7 +178,31 @@ async function userInfo(
   );
   if (response.status !== 200)
     throw providerFailure('user-info endpoint', `answered with status ${response.status}`);
-  return jsonObject(response);
+  try {
+    return JSON.parse(response.text) as unknown;
+  } catch {
+    throw providerFailure('user-info endpoint', 'did not answer with JSON');
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+async function userInfoObject(deps: SocialLoginDeps, url: string, accessToken: string) {
+  const value = await userInfo(deps, url, accessToken);
+  if (!isObject(value)) throw providerFailure('user-info endpoint', 'did not answer with a JSON object');
+  return value;
+}
+
+/** The account's e-mail addresses (GitHub); none when the list cannot be read (the address is then unverified). */
+async function emailList(deps: SocialLoginDeps, url: string, accessToken: string) {
+  try {
+    const value = await userInfo(deps, url, accessToken);
+    return Array.isArray(value) ? value.filter(isObject) : [];
+  } catch (error) {
+    if (error instanceof AppError) return [];
+    throw error;
+  }
 }
 
 /** Who signed in: the verified ID token (completed by user info when it carries no e-mail), or user info. */
@@ -195,9 +216,9 @@ async function identityOf(
   const accessToken = String(tokens.access_token);
   const def = providerDef(app.provider);
   if (def.kind === 'oauth2') {
-    const profile = await userInfo(deps, def.userInfoUrl, accessToken);
-    const emails = def.emailsUrl ? await userInfo(deps, def.emailsUrl, accessToken).catch(() => ({})) : {};
-    return def.identity(profile, Array.isArray(emails) ? emails : []);
+    const profile = await userInfoObject(deps, def.userInfoUrl, accessToken);
+    const emails = def.emailsUrl ? await emailList(deps, def.emailsUrl, accessToken) : [];
+    return def.identity(profile, emails);
   }
   if (typeof tokens.id_token !== 'string') throw providerFailure('token endpoint', 'sent no ID token');
   let claims: Record<string, unknown>;
@@ -209,7 +230,7 @@ async function identityOf(
     throw error;
   }
   if (claims.email === undefined && endpoints.userInfo) {
-    const info = await userInfo(deps, endpoints.userInfo, accessToken);
+    const info = await userInfoObject(deps, endpoints.userInfo, accessToken);
     // User info about another account than the ID token's is ignored.
     if (info.sub === claims.sub)
       claims = { ...info, ...claims, email: info.email, email_verified: info.email_verified };

@@ -26,6 +26,7 @@ async function tinyServer(
 }
 
 let idp: IdentityProvider;
+let idpUserInfo: IdentityProvider;
 let redirector: Awaited<ReturnType<typeof tinyServer>>;
 let metadataDiscovery: Awaited<ReturnType<typeof tinyServer>>;
 let platform: TestPlatform;
@@ -34,6 +35,7 @@ let visitor: ApiClient;
 
 beforeAll(async () => {
   idp = await startIdentityProvider();
+  idpUserInfo = await startIdentityProvider({ idTokenClaims: false });
   redirector = await tinyServer(() => ({ status: 302, headers: { location: idp.discoveryUrl } }));
   metadataDiscovery = await tinyServer((port) => {
     const issuer = `http://127.0.0.1:${port}`;
@@ -46,12 +48,14 @@ beforeAll(async () => {
     return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(document) };
   });
   platform = await startTestPlatform({
-    SOCIAL_LOGIN_ALLOWED_HOSTS: [idp.host, redirector.host, metadataDiscovery.host].join(','),
+    SOCIAL_LOGIN_ALLOWED_HOSTS: [idp.host, idpUserInfo.host, redirector.host, metadataDiscovery.host].join(
+      ',',
+    ),
   });
 });
 afterAll(async () => {
   await platform.stop();
-  await Promise.all([idp.stop(), redirector.stop(), metadataDiscovery.stop()]);
+  await Promise.all([idp.stop(), idpUserInfo.stop(), redirector.stop(), metadataDiscovery.stop()]);
 });
 beforeEach(async () => {
   tenant = await createTenant(platform);
@@ -217,6 +221,27 @@ describe('POST /api/auth/{provider}/token/', () => {
     const response = await visitor.post('/api/auth/corp/token/', { code, state });
     expect(response.status).toBe(400);
     expect(response.body.detail).toMatch(/nonce/);
+  });
+
+  it('reads the e-mail from the user-info endpoint when the ID token carries none', async () => {
+    await tenant.owner.post('/api/auth/social-apps/', {
+      provider: 'openid_connect',
+      provider_id: 'userinfo',
+      name: 'User info',
+      client_id: idpUserInfo.clientId,
+      secret: idpUserInfo.clientSecret,
+      settings: { server_url: idpUserInfo.discoveryUrl },
+    });
+    const id = unique('acct');
+    const email = `${id}@idp.example`;
+    idpUserInfo.accounts.set(id, { email, email_verified: true, given_name: 'Grace', family_name: 'Hopper' });
+    const started = await visitor.get(
+      `/api/auth/userinfo/redirect/?redirect_uri=${encodeURIComponent(idpUserInfo.redirectUri)}`,
+    );
+    const callback = await idpUserInfo.authorize(started.body.authorization_url, id);
+    const response = await visitor.post('/api/auth/userinfo/token/', callback);
+    expect(response.status).toBe(200);
+    expect(response.body.user).toMatchObject({ email, first_name: 'Grace', last_name: 'Hopper' });
   });
 
   it('requires both code and state', async () => {

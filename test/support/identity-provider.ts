@@ -6,7 +6,7 @@ import Provider from 'oidc-provider';
  * A real OpenID Connect provider (panva's oidc-provider) on 127.0.0.1, driven over HTTP without HTML: the
  * interaction route signs in the account named by `login_hint` at once, and a grant loader grants the scopes,
  * so `authorize()` follows the redirects of a browser and answers the callback's `code` and `state`. ID tokens
- * carry the e-mail claims (`conformIdTokenClaims: false`).
+ * carry the e-mail claims (`conformIdTokenClaims: false`) unless asked not to.
  */
 export interface IdpAccount {
   email?: string;
@@ -53,7 +53,10 @@ class CookieJar {
   }
 }
 
-export async function startIdentityProvider(): Promise<IdentityProvider> {
+/** `idTokenClaims: false` keeps the e-mail claims out of the ID token (the provider's default): user info has them. */
+export async function startIdentityProvider(
+  options: { idTokenClaims?: boolean } = {},
+): Promise<IdentityProvider> {
   const accounts = new Map<string, IdpAccount>();
   const server = createServer();
   const port = await listen(server);
@@ -72,7 +75,7 @@ export async function startIdentityProvider(): Promise<IdentityProvider> {
       },
     ],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name'] },
-    conformIdTokenClaims: false,
+    conformIdTokenClaims: options.idTokenClaims === false,
     ttl: {
       AccessToken: 600,
       AuthorizationCode: 60,
