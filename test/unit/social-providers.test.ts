@@ -56,13 +56,13 @@ describe('claim mapping', () => {
 
   it("takes Discord's verified flag", () => {
     const profile = { id: '99', email: 'd@example.com', verified: true, global_name: 'Dee Dee' };
-    expect(providers.discord.identity(profile, [])).toMatchObject({ subject: '99', emailVerified: true });
-    expect(providers.discord.identity({ ...profile, verified: false }, []).emailVerified).toBe(false);
+    expect(providers.discord.identity(profile)).toMatchObject({ subject: '99', emailVerified: true });
+    expect(providers.discord.identity({ ...profile, verified: false }).emailVerified).toBe(false);
   });
 
   it('never takes Microsoft or Facebook addresses as verified', () => {
     const microsoft = { sub: 'm', email: 'm@example.com', email_verified: true };
-    expect(providers.microsoft.identity(microsoft, []).emailVerified).toBe(false);
-    expect(providers.facebook.identity({ id: '7', email: 'f@example.com' }, []).emailVerified).toBe(false);
+    expect(providers.microsoft.identity(microsoft).emailVerified).toBe(false);
+    expect(providers.facebook.identity({ id: '7', email: 'f@example.com' }).emailVerified).toBe(false);
   });
 });
