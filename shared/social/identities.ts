@@ -31,6 +31,8 @@ function linkItem(target: LinkTarget, identity: ProviderIdentity, userId: number
     user_id: userId,
     app_id: target.appId,
     email: identity.email ?? '',
+    // Whether the provider vouched for the address when the link was made (see docs/social-login.md, Known limits).
+    email_verified: identity.emailVerified,
     created_at: now,
   };
 }
