@@ -152,20 +152,19 @@ async function exchangeCode(
     { method: 'POST', headers, body: form.toString() },
     'token endpoint',
   );
-  if (response.status >= 400 && response.status < 500)
-    throw ValidationError.field('code', 'The provider refused the code.', 'invalid_code');
-  let body: Record<string, unknown>;
+  let body: Record<string, unknown> = {};
   try {
     body = jsonObject(response);
   } catch {
-    throw providerFailure('token endpoint', 'did not answer with JSON');
+    if (response.status === 200) throw providerFailure('token endpoint', 'did not answer with JSON');
   }
-  if (response.status !== 200 || typeof body.access_token !== 'string') {
-    if (body.error === 'bad_verification_code' || body.error === 'invalid_grant')
-      throw ValidationError.field('code', 'The provider refused the code.', 'invalid_code');
-    throw providerFailure('token endpoint', `answered with status ${response.status}`);
-  }
-  return body;
+  if (response.status === 200 && typeof body.access_token === 'string') return body;
+  // Our own credentials refused is the site's configuration, not the caller's code.
+  if (body.error === 'invalid_client' || body.error === 'unauthorized_client')
+    throw providerFailure('token endpoint', 'refused the client id or secret of this app');
+  if (body.error === 'bad_verification_code' || (response.status >= 400 && response.status < 500))
+    throw ValidationError.field('code', 'The provider refused the code.', 'invalid_code');
+  throw providerFailure('token endpoint', `answered with status ${response.status}`);
 }
 
 /** A user-info style answer (GitHub's e-mail list is an array); a 502 when it is not JSON. */

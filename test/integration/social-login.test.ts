@@ -208,6 +208,24 @@ describe('POST /api/auth/{provider}/token/', () => {
     expect(response.body.code).toEqual(['The provider refused the code.']);
   });
 
+  it("answers 502, not a refused code, when the provider refuses the app's own client secret", async () => {
+    await tenant.owner.post('/api/auth/social-apps/', {
+      provider: 'openid_connect',
+      provider_id: 'misconfigured',
+      name: 'Wrong secret',
+      client_id: idp.clientId,
+      secret: 'not-the-secret',
+      settings: { server_url: idp.discoveryUrl },
+    });
+    const started = await visitor.get(
+      `/api/auth/misconfigured/redirect/?redirect_uri=${encodeURIComponent(idp.redirectUri)}`,
+    );
+    const callback = await idp.authorize(started.body.authorization_url, account().id);
+    const response = await visitor.post('/api/auth/misconfigured/token/', callback);
+    expect(response.status).toBe(502);
+    expect(response.body.detail).toMatch(/client id or secret/);
+  });
+
   it('refuses an ID token whose nonce is not the one of this login', async () => {
     const { code, state } = await authorize(account().id);
     await platform.deps.store.doc.send(
