@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Logger } from '../../shared/log';
 import { socialKeys } from '../../shared/social/model';
 import type { ApiClient } from '../support/client';
 import { type IdentityProvider, startIdentityProvider } from '../support/identity-provider';
@@ -22,6 +23,21 @@ async function tinyServer(
   return {
     host: `127.0.0.1:${port}`,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Every log line the platform writes, unredacted: what the code itself hands the logger. */
+const logLines: string[] = [];
+function recordingLogger(base: Record<string, unknown> = {}): Logger {
+  const write = (message: string, fields?: Record<string, unknown>) => {
+    logLines.push(JSON.stringify({ message, ...base, ...fields }));
+  };
+  return {
+    debug: write,
+    info: write,
+    warn: write,
+    error: write,
+    child: (fields) => recordingLogger({ ...base, ...fields }),
   };
 }
 
@@ -47,11 +63,11 @@ beforeAll(async () => {
     };
     return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(document) };
   });
-  platform = await startTestPlatform({
-    SOCIAL_LOGIN_ALLOWED_HOSTS: [idp.host, idpUserInfo.host, redirector.host, metadataDiscovery.host].join(
-      ',',
-    ),
-  });
+  const allowed = [idp.host, idpUserInfo.host, redirector.host, metadataDiscovery.host];
+  platform = await startTestPlatform(
+    { LOG_LEVEL: 'debug', SOCIAL_LOGIN_ALLOWED_HOSTS: allowed.join(',') },
+    { log: recordingLogger() },
+  );
 });
 afterAll(async () => {
   await platform.stop();
@@ -325,6 +341,19 @@ describe('linked accounts and the delete guard', () => {
     const response = await tenant.owner.delete(`/api/auth/social-apps/${id}/`);
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ success: false, active_users: 1 });
+  });
+});
+
+describe('logs', () => {
+  it('never carry the client secret, the code or any token of a login', async () => {
+    logLines.length = 0;
+    const callback = await authorize(account().id);
+    const response = await visitor.post('/api/auth/corp/token/', callback);
+    expect(response.status).toBe(200);
+    expect(logLines.length).toBeGreaterThan(0);
+    const written = logLines.join('\n');
+    for (const value of [idp.clientSecret, callback.code, response.body.access, response.body.refresh])
+      expect(written).not.toContain(value);
   });
 });
 
