@@ -1,6 +1,7 @@
 import type { OperationsByGroup } from '../shared/http/context';
 import { accountOperations } from './accounts/operations';
 import { authOperations } from './auth/operations';
+import { socialOperations } from './auth/social-operations';
 import { dataOperations } from './data/operations';
 import { invitationOperations } from './invitations/operations';
 import { metaOperations } from './meta/operations';
@@ -9,7 +10,7 @@ import { secretOperations } from './secrets/operations';
 
 /** Every group's operations, for the local server (the cloud loads one group per Lambda). */
 export const operationsByGroup: OperationsByGroup = {
-  auth: authOperations,
+  auth: { ...authOperations, ...socialOperations },
   accounts: accountOperations,
   roles: roleOperations,
   secrets: secretOperations,

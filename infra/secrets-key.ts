@@ -3,6 +3,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
+import type { GroupName } from '../shared/http/route';
 
 /** The names of the secret store's encryption context (shared/keys/keys.ts). */
 const contextKeys = ['site', 'app', 'key'];
@@ -18,6 +19,15 @@ export function createSecretsKey(scope: Construct, protect: boolean): Key {
     removalPolicy: protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
   });
 }
+
+/**
+ * The groups whose functions hold the key: the secret store, and auth, which seals and opens social apps'
+ * client secrets (shared/social).
+ */
+export const secretsKeyGroups: readonly GroupName[] = ['secrets', 'auth'];
+
+/** Whether a group's function is given the key (SECRETS_KEY_ID and the grant below). */
+export const usesSecretsKey = (group: GroupName): boolean => secretsKeyGroups.includes(group);
 
 /** Lets a function call GenerateDataKey and Decrypt on the key, for requests carrying the full context only. */
 export function grantSecretsKey(key: Key, fn: IFunction): void {

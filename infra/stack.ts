@@ -26,7 +26,7 @@ import { DataPlane } from './data-plane';
 import { functionRole } from './function-role';
 import { Migration } from './migration';
 import { Observability } from './observability';
-import { createSecretsKey, grantSecretsKey } from './secrets-key';
+import { createSecretsKey, grantSecretsKey, usesSecretsKey } from './secrets-key';
 import { grantTableAccess } from './table-access';
 import { defaultStageThrottle, routeThrottles } from './throttling';
 
@@ -76,7 +76,7 @@ export class PlatformStack extends Stack {
   readonly platformApi: PlatformApi;
   readonly table: TableV2;
   readonly signingKey: Key;
-  /** Wraps the secret store's data keys; only the secrets function may use it. */
+  /** Wraps the data keys of the secret store and of social apps' client secrets (secrets and auth functions). */
   readonly secretsKey: Key;
   readonly functions: ReadonlyMap<GroupName, NodejsFunction>;
   /** Aurora PostgreSQL behind RDS Proxy, when some group uses SQL. */
@@ -180,7 +180,7 @@ export class PlatformStack extends Stack {
           ...(props.defaultSite ? { DEFAULT_SITE: props.defaultSite } : {}),
           ...(props.baseDomain ? { BASE_DOMAIN: props.baseDomain } : {}),
           ...sqlAccess(group)?.environment(),
-          ...(group.name === 'secrets' ? { SECRETS_KEY_ID: this.secretsKey.keyArn } : {}),
+          ...(usesSecretsKey(group.name) ? { SECRETS_KEY_ID: this.secretsKey.keyArn } : {}),
           ...(group.name === 'invitations' ? mailEnvironment(props) : {}),
         },
         ...sqlAccess(group)?.functionPlacement(),
@@ -189,7 +189,7 @@ export class PlatformStack extends Stack {
       // Every group verifies tokens (public key); only the auth group signs them.
       this.signingKey.grant(fn, 'kms:GetPublicKey');
       if (group.name === 'auth') this.signingKey.grant(fn, 'kms:Sign');
-      if (group.name === 'secrets') grantSecretsKey(this.secretsKey, fn);
+      if (usesSecretsKey(group.name)) grantSecretsKey(this.secretsKey, fn);
       sqlAccess(group)?.grantConnect(fn);
       if (group.name === 'invitations' && props.mailSender)
         fn.addToRolePolicy(this.sendMailAs(props.mailSender));

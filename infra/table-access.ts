@@ -13,8 +13,16 @@ import { indexes } from '../shared/store/table';
 const read = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
 
 export const tableAccess: Readonly<Record<GroupName, readonly string[]>> = {
-  // Sign-in failure windows (Put, Update, Delete when a login succeeds) and sessions (Put, Update).
-  auth: [...read, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+  // Sign-in failure windows (Put, Update, Delete when a login succeeds) and sessions (Put, Update); social apps
+  // and their sentinels (transactions), login states (Delete when used), users created by provider login with
+  // their link, links attached to existing users (a ConditionCheck that the user is active).
+  auth: [
+    ...read,
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:ConditionCheckItem',
+  ],
   // Users, organizations, sites, permissions and apps: conditional puts, updates and transactions of both.
   // Organization groups: renames and deletions delete name sentinels and memberships; adding a member checks
   // the organization membership and the group in its transaction.

@@ -51,7 +51,7 @@ function createSigner(config: Config): TokenSigner {
 /** The secret store's keys: KMS in the cloud, a master key file under the data directory locally. */
 function createKeys(config: Config): Keys {
   if (config.secretsKeyId) return new KmsKeys(new KMSClient({ region: config.region }), config.secretsKeyId);
-  // Only the secrets function is given a key in the cloud; the others never ask for one.
+  // Only the secrets and auth functions are given a key in the cloud; the others never ask for one.
   if (config.runtime === 'aws') return unconfiguredKeys;
   return new LocalKeyring(join(config.dataDir, 'keys', 'secrets-master.key'));
 }

@@ -60,6 +60,16 @@ export interface Config {
   readonly mail: MailConfig;
   /** Failed attempts on the public invitation endpoints (shared/invitations/limits.ts). */
   readonly invitationLimits: InvitationLimits;
+  /** Outgoing calls of social login (shared/social/outbound.ts). */
+  readonly socialLogin: SocialLoginConfig;
+}
+
+export interface SocialLoginConfig {
+  /**
+   * Hosts (`host` or `host:port`) that provider URLs may name although they resolve to loopback or private
+   * addresses (local development and tests); locally they may also use http. Empty in a real deployment.
+   */
+  readonly allowedHosts: readonly string[];
 }
 
 /** Failed public invitation attempts allowed per client address and per token within the window. */
@@ -237,5 +247,11 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: corsOrigins(env),
     mail: mailConfig(env, host, port),
     invitationLimits: invitationLimits(env),
+    socialLogin: {
+      allowedHosts: (optional(env, 'SOCIAL_LOGIN_ALLOWED_HOSTS') ?? '')
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    },
   };
 }

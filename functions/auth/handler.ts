@@ -2,10 +2,18 @@ import { authRoutes } from '../../shared/auth/routes';
 import { cloudDeps } from '../../shared/cloud';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
+import { socialRoutes } from '../../shared/social/routes';
 import { authOperations } from './operations';
+import { socialOperations } from './social-operations';
 import { validators } from './validators.generated';
 
 // The route schemas were compiled at build time (`npm run validators`): the cold start only loads them.
-useGeneratedValidators(authRoutes, validators);
+const routes = [...authRoutes, ...socialRoutes];
+useGeneratedValidators(routes, validators);
 
-export const handler = createGroupHandler('auth', authOperations, cloudDeps(), authRoutes);
+export const handler = createGroupHandler(
+  'auth',
+  { ...authOperations, ...socialOperations },
+  cloudDeps(),
+  routes,
+);

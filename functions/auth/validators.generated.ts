@@ -43,8 +43,11 @@ var require_ucs2length = __commonJS({
 // validators:validators:json
 var validators_json_exports = {};
 __export(validators_json_exports, {
+  createSocialApp_body: () => createSocialApp_body,
   obtainToken_body: () => obtainToken_body,
-  refreshToken_body: () => refreshToken_body
+  providerToken_body: () => providerToken_body,
+  refreshToken_body: () => refreshToken_body,
+  updateSocialApp_body: () => updateSocialApp_body
 });
 var obtainToken_body = validate10;
 var func2 = require_ucs2length().default;
@@ -223,13 +226,1205 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
   validate11.errors = vErrors;
   return errors === 0;
 }
+var createSocialApp_body = validate12;
+function validate12(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.provider === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "provider" }, message: "must have required property 'provider'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.name === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.client_id === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "client_id" }, message: "must have required property 'client_id'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.secret === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "secret" }, message: "must have required property 'secret'" };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "provider" || key0 === "provider_id" || key0 === "name" || key0 === "client_id" || key0 === "secret" || key0 === "key" || key0 === "settings")) {
+        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.provider !== void 0) {
+      let data0 = data.provider;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 64) {
+          const err5 = { instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (func2(data0) < 1) {
+          const err6 = { instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.provider_id !== void 0) {
+      let data1 = data.provider_id;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 64) {
+          const err8 = { instancePath: instancePath + "/provider_id", schemaPath: "#/properties/provider_id/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = { instancePath: instancePath + "/provider_id", schemaPath: "#/properties/provider_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data2 = data.name;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 200) {
+          const err10 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        if (func2(data2) < 1) {
+          const err11 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.client_id !== void 0) {
+      let data3 = data.client_id;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 500) {
+          const err13 = { instancePath: instancePath + "/client_id", schemaPath: "#/properties/client_id/maxLength", keyword: "maxLength", params: { limit: 500 }, message: "must NOT have more than 500 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+        if (func2(data3) < 1) {
+          const err14 = { instancePath: instancePath + "/client_id", schemaPath: "#/properties/client_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+      } else {
+        const err15 = { instancePath: instancePath + "/client_id", schemaPath: "#/properties/client_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+    if (data.secret !== void 0) {
+      let data4 = data.secret;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e3) {
+          const err16 = { instancePath: instancePath + "/secret", schemaPath: "#/properties/secret/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+        if (func2(data4) < 1) {
+          const err17 = { instancePath: instancePath + "/secret", schemaPath: "#/properties/secret/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+      } else {
+        const err18 = { instancePath: instancePath + "/secret", schemaPath: "#/properties/secret/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.key !== void 0) {
+      let data5 = data.key;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e3) {
+          const err19 = { instancePath: instancePath + "/key", schemaPath: "#/properties/key/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err19];
+          } else {
+            vErrors.push(err19);
+          }
+          errors++;
+        }
+      } else {
+        const err20 = { instancePath: instancePath + "/key", schemaPath: "#/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+    }
+    if (data.settings !== void 0) {
+      let data6 = data.settings;
+      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+        for (const key1 in data6) {
+          if (!(key1 === "server_url" || key1 === "icon" || key1 === "auto_redirect")) {
+            const err21 = { instancePath: instancePath + "/settings", schemaPath: "#/properties/settings/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+        }
+        if (data6.server_url !== void 0) {
+          let data7 = data6.server_url;
+          if (typeof data7 === "string") {
+            if (func2(data7) > 2e3) {
+              const err22 = { instancePath: instancePath + "/settings/server_url", schemaPath: "#/properties/settings/properties/server_url/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+              if (vErrors === null) {
+                vErrors = [err22];
+              } else {
+                vErrors.push(err22);
+              }
+              errors++;
+            }
+          } else {
+            const err23 = { instancePath: instancePath + "/settings/server_url", schemaPath: "#/properties/settings/properties/server_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err23];
+            } else {
+              vErrors.push(err23);
+            }
+            errors++;
+          }
+        }
+        if (data6.icon !== void 0) {
+          let data8 = data6.icon;
+          if (typeof data8 === "string") {
+            if (func2(data8) > 2e3) {
+              const err24 = { instancePath: instancePath + "/settings/icon", schemaPath: "#/properties/settings/properties/icon/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
+              }
+              errors++;
+            }
+          } else {
+            const err25 = { instancePath: instancePath + "/settings/icon", schemaPath: "#/properties/settings/properties/icon/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+        }
+        if (data6.auto_redirect !== void 0) {
+          if (typeof data6.auto_redirect !== "boolean") {
+            const err26 = { instancePath: instancePath + "/settings/auto_redirect", schemaPath: "#/properties/settings/properties/auto_redirect/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err26];
+            } else {
+              vErrors.push(err26);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err27 = { instancePath: instancePath + "/settings", schemaPath: "#/properties/settings/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err28 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err28];
+    } else {
+      vErrors.push(err28);
+    }
+    errors++;
+  }
+  validate12.errors = vErrors;
+  return errors === 0;
+}
+var updateSocialApp_body = validate13;
+var schema14 = { "type": "object", "properties": { "provider": { "type": "string", "minLength": 1, "maxLength": 64 }, "provider_id": { "type": "string", "maxLength": 64 }, "name": { "type": "string", "minLength": 1, "maxLength": 200 }, "client_id": { "type": "string", "minLength": 1, "maxLength": 500 }, "secret": { "type": "string", "minLength": 1, "maxLength": 2e3 }, "key": { "type": "string", "maxLength": 2e3 }, "settings": { "type": "object", "properties": { "server_url": { "type": ["string", "null"], "maxLength": 2e3 }, "icon": { "type": ["string", "null"], "maxLength": 2e3 }, "auto_redirect": { "type": ["boolean", "null"] } }, "additionalProperties": false } }, "additionalProperties": false };
+function validate13(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "provider" || key0 === "provider_id" || key0 === "name" || key0 === "client_id" || key0 === "secret" || key0 === "key" || key0 === "settings")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.provider !== void 0) {
+      let data0 = data.provider;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 64) {
+          const err1 = { instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (func2(data0) < 1) {
+          const err2 = { instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = { instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.provider_id !== void 0) {
+      let data1 = data.provider_id;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 64) {
+          const err4 = { instancePath: instancePath + "/provider_id", schemaPath: "#/properties/provider_id/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/provider_id", schemaPath: "#/properties/provider_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data2 = data.name;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 200) {
+          const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+        if (func2(data2) < 1) {
+          const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.client_id !== void 0) {
+      let data3 = data.client_id;
+      if (typeof data3 === "string") {
+        if (func2(data3) > 500) {
+          const err9 = { instancePath: instancePath + "/client_id", schemaPath: "#/properties/client_id/maxLength", keyword: "maxLength", params: { limit: 500 }, message: "must NOT have more than 500 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        if (func2(data3) < 1) {
+          const err10 = { instancePath: instancePath + "/client_id", schemaPath: "#/properties/client_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      } else {
+        const err11 = { instancePath: instancePath + "/client_id", schemaPath: "#/properties/client_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.secret !== void 0) {
+      let data4 = data.secret;
+      if (typeof data4 === "string") {
+        if (func2(data4) > 2e3) {
+          const err12 = { instancePath: instancePath + "/secret", schemaPath: "#/properties/secret/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+        if (func2(data4) < 1) {
+          const err13 = { instancePath: instancePath + "/secret", schemaPath: "#/properties/secret/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      } else {
+        const err14 = { instancePath: instancePath + "/secret", schemaPath: "#/properties/secret/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.key !== void 0) {
+      let data5 = data.key;
+      if (typeof data5 === "string") {
+        if (func2(data5) > 2e3) {
+          const err15 = { instancePath: instancePath + "/key", schemaPath: "#/properties/key/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
+      } else {
+        const err16 = { instancePath: instancePath + "/key", schemaPath: "#/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+    if (data.settings !== void 0) {
+      let data6 = data.settings;
+      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+        for (const key1 in data6) {
+          if (!(key1 === "server_url" || key1 === "icon" || key1 === "auto_redirect")) {
+            const err17 = { instancePath: instancePath + "/settings", schemaPath: "#/properties/settings/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+        }
+        if (data6.server_url !== void 0) {
+          let data7 = data6.server_url;
+          if (typeof data7 !== "string" && data7 !== null) {
+            const err18 = { instancePath: instancePath + "/settings/server_url", schemaPath: "#/properties/settings/properties/server_url/type", keyword: "type", params: { type: schema14.properties.settings.properties.server_url.type }, message: "must be string,null" };
+            if (vErrors === null) {
+              vErrors = [err18];
+            } else {
+              vErrors.push(err18);
+            }
+            errors++;
+          }
+          if (typeof data7 === "string") {
+            if (func2(data7) > 2e3) {
+              const err19 = { instancePath: instancePath + "/settings/server_url", schemaPath: "#/properties/settings/properties/server_url/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+              if (vErrors === null) {
+                vErrors = [err19];
+              } else {
+                vErrors.push(err19);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data6.icon !== void 0) {
+          let data8 = data6.icon;
+          if (typeof data8 !== "string" && data8 !== null) {
+            const err20 = { instancePath: instancePath + "/settings/icon", schemaPath: "#/properties/settings/properties/icon/type", keyword: "type", params: { type: schema14.properties.settings.properties.icon.type }, message: "must be string,null" };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+          if (typeof data8 === "string") {
+            if (func2(data8) > 2e3) {
+              const err21 = { instancePath: instancePath + "/settings/icon", schemaPath: "#/properties/settings/properties/icon/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+              if (vErrors === null) {
+                vErrors = [err21];
+              } else {
+                vErrors.push(err21);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data6.auto_redirect !== void 0) {
+          let data9 = data6.auto_redirect;
+          if (typeof data9 !== "boolean" && data9 !== null) {
+            const err22 = { instancePath: instancePath + "/settings/auto_redirect", schemaPath: "#/properties/settings/properties/auto_redirect/type", keyword: "type", params: { type: schema14.properties.settings.properties.auto_redirect.type }, message: "must be boolean,null" };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err23 = { instancePath: instancePath + "/settings", schemaPath: "#/properties/settings/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err23];
+        } else {
+          vErrors.push(err23);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err24 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err24];
+    } else {
+      vErrors.push(err24);
+    }
+    errors++;
+  }
+  validate13.errors = vErrors;
+  return errors === 0;
+}
+var providerToken_body = validate14;
+function validate14(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.code === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "code" }, message: "must have required property 'code'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.state === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "state" }, message: "must have required property 'state'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "code" || key0 === "state")) {
+        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.code !== void 0) {
+      let data0 = data.code;
+      if (typeof data0 === "string") {
+        if (func2(data0) > 4096) {
+          const err3 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        if (func2(data0) < 1) {
+          const err4 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.state !== void 0) {
+      let data1 = data.state;
+      if (typeof data1 === "string") {
+        if (func2(data1) > 128) {
+          const err6 = { instancePath: instancePath + "/state", schemaPath: "#/properties/state/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+        if (func2(data1) < 1) {
+          const err7 = { instancePath: instancePath + "/state", schemaPath: "#/properties/state/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = { instancePath: instancePath + "/state", schemaPath: "#/properties/state/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err9];
+    } else {
+      vErrors.push(err9);
+    }
+    errors++;
+  }
+  validate14.errors = vErrors;
+  return errors === 0;
+}
 
 // validators:validators:text
 var validators_text_exports = {};
+__export(validators_text_exports, {
+  getSocialApp_params: () => getSocialApp_params,
+  listSocialApps_query: () => listSocialApps_query,
+  providerRedirect_params: () => providerRedirect_params,
+  providerRedirect_query: () => providerRedirect_query
+});
+var listSocialApps_query = validate102;
+var schema11 = { "type": "object", "properties": { "search": { "type": "string", "maxLength": 200 }, "provider": { "type": "string", "maxLength": 64 }, "ordering": { "type": "string", "enum": ["id", "-id", "name", "-name", "provider", "-provider", "provider_id", "-provider_id"] }, "page": { "type": "integer", "minimum": 1, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 100, "default": 10 } }, "additionalProperties": true };
+var func22 = require_ucs2length().default;
+function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.page === void 0) {
+      data.page = 1;
+    }
+    if (data.page_size === void 0) {
+      data.page_size = 10;
+    }
+    if (data.search !== void 0) {
+      let data0 = data.search;
+      if (typeof data0 !== "string") {
+        let dataType0 = typeof data0;
+        let coerced0 = void 0;
+        if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
+          data0 = data0[0];
+          dataType0 = typeof data0;
+          if (typeof data0 === "string") {
+            coerced0 = data0;
+          }
+        }
+        if (!(coerced0 !== void 0)) {
+          if (dataType0 == "number" || dataType0 == "boolean") {
+            coerced0 = "" + data0;
+          } else if (data0 === null) {
+            coerced0 = "";
+          } else {
+            const err0 = { instancePath: instancePath + "/search", schemaPath: "#/properties/search/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+        if (coerced0 !== void 0) {
+          data0 = coerced0;
+          if (data !== void 0) {
+            data["search"] = coerced0;
+          }
+        }
+      }
+      if (typeof data0 === "string") {
+        if (func22(data0) > 200) {
+          const err1 = { instancePath: instancePath + "/search", schemaPath: "#/properties/search/maxLength", keyword: "maxLength", params: { limit: 200 }, message: "must NOT have more than 200 characters" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.provider !== void 0) {
+      let data1 = data.provider;
+      if (typeof data1 !== "string") {
+        let dataType1 = typeof data1;
+        let coerced1 = void 0;
+        if (dataType1 == "object" && Array.isArray(data1) && data1.length == 1) {
+          data1 = data1[0];
+          dataType1 = typeof data1;
+          if (typeof data1 === "string") {
+            coerced1 = data1;
+          }
+        }
+        if (!(coerced1 !== void 0)) {
+          if (dataType1 == "number" || dataType1 == "boolean") {
+            coerced1 = "" + data1;
+          } else if (data1 === null) {
+            coerced1 = "";
+          } else {
+            const err2 = { instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (coerced1 !== void 0) {
+          data1 = coerced1;
+          if (data !== void 0) {
+            data["provider"] = coerced1;
+          }
+        }
+      }
+      if (typeof data1 === "string") {
+        if (func22(data1) > 64) {
+          const err3 = { instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.ordering !== void 0) {
+      let data2 = data.ordering;
+      if (typeof data2 !== "string") {
+        let dataType2 = typeof data2;
+        let coerced2 = void 0;
+        if (dataType2 == "object" && Array.isArray(data2) && data2.length == 1) {
+          data2 = data2[0];
+          dataType2 = typeof data2;
+          if (typeof data2 === "string") {
+            coerced2 = data2;
+          }
+        }
+        if (!(coerced2 !== void 0)) {
+          if (dataType2 == "number" || dataType2 == "boolean") {
+            coerced2 = "" + data2;
+          } else if (data2 === null) {
+            coerced2 = "";
+          } else {
+            const err4 = { instancePath: instancePath + "/ordering", schemaPath: "#/properties/ordering/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+        if (coerced2 !== void 0) {
+          data2 = coerced2;
+          if (data !== void 0) {
+            data["ordering"] = coerced2;
+          }
+        }
+      }
+      if (!(data2 === "id" || data2 === "-id" || data2 === "name" || data2 === "-name" || data2 === "provider" || data2 === "-provider" || data2 === "provider_id" || data2 === "-provider_id")) {
+        const err5 = { instancePath: instancePath + "/ordering", schemaPath: "#/properties/ordering/enum", keyword: "enum", params: { allowedValues: schema11.properties.ordering.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    let data3 = data.page;
+    if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)))) {
+      let dataType3 = typeof data3;
+      let coerced3 = void 0;
+      if (dataType3 == "object" && Array.isArray(data3) && data3.length == 1) {
+        data3 = data3[0];
+        dataType3 = typeof data3;
+        if (typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3))) {
+          coerced3 = data3;
+        }
+      }
+      if (!(coerced3 !== void 0)) {
+        if (dataType3 === "boolean" || data3 === null || dataType3 === "string" && data3 && data3 == +data3 && !(data3 % 1)) {
+          coerced3 = +data3;
+        } else {
+          const err6 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      }
+      if (coerced3 !== void 0) {
+        data3 = coerced3;
+        if (data !== void 0) {
+          data["page"] = coerced3;
+        }
+      }
+    }
+    if (typeof data3 == "number") {
+      if (data3 < 1 || isNaN(data3)) {
+        const err7 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    let data4 = data.page_size;
+    if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)))) {
+      let dataType4 = typeof data4;
+      let coerced4 = void 0;
+      if (dataType4 == "object" && Array.isArray(data4) && data4.length == 1) {
+        data4 = data4[0];
+        dataType4 = typeof data4;
+        if (typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4))) {
+          coerced4 = data4;
+        }
+      }
+      if (!(coerced4 !== void 0)) {
+        if (dataType4 === "boolean" || data4 === null || dataType4 === "string" && data4 && data4 == +data4 && !(data4 % 1)) {
+          coerced4 = +data4;
+        } else {
+          const err8 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+      if (coerced4 !== void 0) {
+        data4 = coerced4;
+        if (data !== void 0) {
+          data["page_size"] = coerced4;
+        }
+      }
+    }
+    if (typeof data4 == "number") {
+      if (data4 > 100 || isNaN(data4)) {
+        const err9 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      if (data4 < 1 || isNaN(data4)) {
+        const err10 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err11];
+    } else {
+      vErrors.push(err11);
+    }
+    errors++;
+  }
+  validate102.errors = vErrors;
+  return errors === 0;
+}
+var getSocialApp_params = validate112;
+function validate112(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.id === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.id !== void 0) {
+      let data0 = data.id;
+      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)))) {
+        let dataType0 = typeof data0;
+        let coerced0 = void 0;
+        if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
+          data0 = data0[0];
+          dataType0 = typeof data0;
+          if (typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0))) {
+            coerced0 = data0;
+          }
+        }
+        if (!(coerced0 !== void 0)) {
+          if (dataType0 === "boolean" || data0 === null || dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1)) {
+            coerced0 = +data0;
+          } else {
+            const err1 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (coerced0 !== void 0) {
+          data0 = coerced0;
+          if (data !== void 0) {
+            data["id"] = coerced0;
+          }
+        }
+      }
+      if (typeof data0 == "number") {
+        if (data0 > 1e12 || isNaN(data0)) {
+          const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e12 }, message: "must be <= 1000000000000" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (data0 < 1 || isNaN(data0)) {
+          const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
+    }
+  } else {
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate112.errors = vErrors;
+  return errors === 0;
+}
+var providerRedirect_query = validate122;
+var pattern0 = new RegExp("^https?://", "u");
+function validate122(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.redirect_uri === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "redirect_uri" }, message: "must have required property 'redirect_uri'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.redirect_uri !== void 0) {
+      let data0 = data.redirect_uri;
+      if (typeof data0 !== "string") {
+        let dataType0 = typeof data0;
+        let coerced0 = void 0;
+        if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
+          data0 = data0[0];
+          dataType0 = typeof data0;
+          if (typeof data0 === "string") {
+            coerced0 = data0;
+          }
+        }
+        if (!(coerced0 !== void 0)) {
+          if (dataType0 == "number" || dataType0 == "boolean") {
+            coerced0 = "" + data0;
+          } else if (data0 === null) {
+            coerced0 = "";
+          } else {
+            const err1 = { instancePath: instancePath + "/redirect_uri", schemaPath: "#/properties/redirect_uri/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (coerced0 !== void 0) {
+          data0 = coerced0;
+          if (data !== void 0) {
+            data["redirect_uri"] = coerced0;
+          }
+        }
+      }
+      if (typeof data0 === "string") {
+        if (func22(data0) > 2e3) {
+          const err2 = { instancePath: instancePath + "/redirect_uri", schemaPath: "#/properties/redirect_uri/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (!pattern0.test(data0)) {
+          const err3 = { instancePath: instancePath + "/redirect_uri", schemaPath: "#/properties/redirect_uri/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
+    }
+  } else {
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate122.errors = vErrors;
+  return errors === 0;
+}
+var providerRedirect_params = validate132;
+var pattern1 = new RegExp("^[a-z0-9][a-z0-9_-]{0,63}$", "u");
+function validate132(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.provider === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "provider" }, message: "must have required property 'provider'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.provider !== void 0) {
+      let data0 = data.provider;
+      if (typeof data0 !== "string") {
+        let dataType0 = typeof data0;
+        let coerced0 = void 0;
+        if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
+          data0 = data0[0];
+          dataType0 = typeof data0;
+          if (typeof data0 === "string") {
+            coerced0 = data0;
+          }
+        }
+        if (!(coerced0 !== void 0)) {
+          if (dataType0 == "number" || dataType0 == "boolean") {
+            coerced0 = "" + data0;
+          } else if (data0 === null) {
+            coerced0 = "";
+          } else {
+            const err1 = { instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (coerced0 !== void 0) {
+          data0 = coerced0;
+          if (data !== void 0) {
+            data["provider"] = coerced0;
+          }
+        }
+      }
+      if (typeof data0 === "string") {
+        if (!pattern1.test(data0)) {
+          const err2 = { instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9][a-z0-9_-]{0,63}$" }, message: 'must match pattern "^[a-z0-9][a-z0-9_-]{0,63}$"' };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+    }
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate132.errors = vErrors;
+  return errors === 0;
+}
 
 // validators:validators:entry
 var generated = { ...validators_json_exports, ...validators_text_exports };
-var validators = { ...generated };
+var validators = { ...generated, updateSocialApp_params: generated.getSocialApp_params, deleteSocialApp_params: generated.getSocialApp_params, providerToken_params: generated.providerRedirect_params };
 export {
   validators
 };

@@ -1,5 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ValidationError } from '../errors';
+import { ConflictError, ValidationError } from '../errors';
 import { failedConditions, putNew, type Store, uniqueKey } from '../store/store';
 import { gsi, keys, pad } from './keys';
 import type { StoredUser } from './model';
@@ -7,8 +7,14 @@ import type { StoredUser } from './model';
 /**
  * Saves a new user: the user item and its username and e-mail sentinels in one transaction, so both stay unique
  * case-insensitively even under concurrent creations. A taken username or e-mail is a 400 naming the field.
+ * `alsoCreate` are items that must exist exactly when the user does (a social login's identity link): created
+ * in the same transaction, a taken one is a 409 `linked_elsewhere`.
  */
-export async function insertUser(store: Store, user: StoredUser): Promise<void> {
+export async function insertUser(
+  store: Store,
+  user: StoredUser,
+  alsoCreate: readonly Record<string, unknown>[] = [],
+): Promise<void> {
   const table = store.table;
   try {
     await store.doc.send(
@@ -17,12 +23,15 @@ export async function insertUser(store: Store, user: StoredUser): Promise<void> 
           putNew(table, { ...keys.usernameSentinel(uniqueKey(user.username)), user_id: user.id }),
           putNew(table, { ...keys.emailSentinel(uniqueKey(user.email)), user_id: user.id }),
           putNew(table, { ...keys.user(user.id), GSI1PK: gsi.allUsers, GSI1SK: pad(user.id), ...user }),
+          ...alsoCreate.map((item) => putNew(table, item)),
         ],
       }),
     );
   } catch (error) {
     const failed = failedConditions(error);
     if (!failed) throw error;
+    if (failed.length > 0 && failed.every((index) => index > 2))
+      throw new ConflictError('linked_elsewhere', 'An item created with the user already exists.');
     const fields: Record<string, string[]> = {};
     if (failed.includes(0)) fields.username = ['A user with that username already exists.'];
     if (failed.includes(1)) fields.email = ['A user with that email already exists.'];

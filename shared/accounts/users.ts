@@ -36,7 +36,11 @@ export const usernamePattern = '^[\\w.@+-]+$';
  * this one service, so that user-creation events wrap exactly one place: the password policy, then the proposed
  * user, then PRE_USER_CREATE (a veto leaves nothing saved), then the save, then POST_USER_CREATE.
  */
-export async function createUser(deps: UserCreationDeps, input: NewUser): Promise<User> {
+export async function createUser(
+  deps: UserCreationDeps,
+  input: NewUser,
+  options: { alsoCreate?: (user: User) => Record<string, unknown>[] } = {},
+): Promise<User> {
   const email = input.email.trim();
   const username = (input.username ?? email).trim();
   if (input.password) {
@@ -61,7 +65,7 @@ export async function createUser(deps: UserCreationDeps, input: NewUser): Promis
     password_hash: input.password ? await hashPassword(input.password) : null,
   };
   await deps.events.beforeCreate(publicUser(user));
-  await insertUser(deps.store, user);
+  await insertUser(deps.store, user, options.alsoCreate?.(publicUser(user)) ?? []);
   const created = publicUser(user);
   deps.events.afterCreate(created);
   return created;

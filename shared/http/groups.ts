@@ -4,7 +4,7 @@ import type { GroupDef, GroupName } from './route';
 export const groups: Record<GroupName, GroupDef> = {
   auth: {
     name: 'auth',
-    description: 'JWT login, refresh and the JWKS',
+    description: 'JWT login, refresh and the JWKS; social apps and provider login',
     envelope: 'detail',
     changesAccess: true,
   },

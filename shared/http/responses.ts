@@ -16,6 +16,7 @@ export const errorDescriptions = {
   410: 'No longer available',
   422: "Valid, but the table's definition or data does not allow it",
   429: 'Too many failed sign-ins: wait `retry_after` seconds (also the Retry-After header)',
+  502: 'A login provider could not be reached, or answered in a way that cannot be used',
 } as const;
 
 export type ErrorStatus = keyof typeof errorDescriptions;

@@ -5,6 +5,7 @@ import { invitationRoutes } from '../invitations/routes';
 import { metaRoutes } from '../meta/routes';
 import { roleRoutes } from '../roles/routes';
 import { secretRoutes } from '../secrets/routes';
+import { socialRoutes } from '../social/routes';
 import { groups } from './groups';
 import type { GroupName, RouteDef } from './route';
 
@@ -16,6 +17,7 @@ export { groups };
  */
 export const routes: readonly RouteDef[] = [
   ...authRoutes,
+  ...socialRoutes,
   ...accountRoutes,
   ...roleRoutes,
   ...secretRoutes,

@@ -98,6 +98,27 @@ const rules = {
       if (body.type === 'system' && !principal.user?.is_superuser) throw new PermissionDeniedError();
     },
   },
+  /** Anyone on the request's site (the public social app list, provider login): a token is read when sent. */
+  'site-visitor': {
+    description: "anyone (no token needed); the request's site must exist",
+    check: () => {},
+  },
+  /** Any signed-in user, on the request's site (a social app's detail). */
+  'site-signed-in': {
+    description: "any signed-in user; the request's site must exist",
+    check: (principal: Principal) => {
+      signedIn(principal);
+    },
+  },
+  /** Social apps are written by superusers and the owner of the site's organization only (doc 1). */
+  'site-owner': {
+    description: "superusers, or the owner of the site's organization",
+    check: (principal: Principal) => {
+      const user = signedIn(principal);
+      if (!user.is_superuser && principal.site?.organizationRole !== 'owner')
+        throw new PermissionDeniedError();
+    },
+  },
 } as const satisfies Record<string, { description: string; check: (p: Principal, i: RuleInput) => void }>;
 
 export type RuleName = keyof typeof rules;
@@ -107,10 +128,13 @@ const siteRules: readonly Permission[] = [
   'rule:own-roles-or-view',
   'rule:secret-read',
   'rule:secret-type-create',
+  'rule:site-visitor',
+  'rule:site-signed-in',
+  'rule:site-owner',
 ];
 
 /** Rules that let anonymous callers through: a token is still read when one is sent. */
-const anonymousRules: readonly Permission[] = ['rule:secret-read'];
+const anonymousRules: readonly Permission[] = ['rule:secret-read', 'rule:site-visitor'];
 
 function signedIn(principal: Principal): User {
   if (!principal.user) throw new AuthenticationError();

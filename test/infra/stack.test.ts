@@ -148,20 +148,20 @@ describe('PlatformStack secret store', () => {
     expect(key?.Properties.KeyUsage ?? 'ENCRYPT_DECRYPT').toBe('ENCRYPT_DECRYPT');
   });
 
-  it('gives the key to the secrets function only, through SECRETS_KEY_ID', () => {
+  it("gives the key to the secrets and auth functions only (social apps' secrets), through SECRETS_KEY_ID", () => {
     const id = secretsKeyId();
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
     const holders = functions.filter(
       (fn) => fn.Properties.Environment?.Variables?.SECRETS_KEY_ID !== undefined,
     );
-    expect(holders).toHaveLength(1);
-    expect(holders[0]?.Properties.Description).toBe(groups.secrets.description);
-    expect(holders[0]?.Properties.Environment.Variables.SECRETS_KEY_ID).toEqual({
-      'Fn::GetAtt': [id, 'Arn'],
-    });
+    expect(holders.map((fn) => fn.Properties.Description).sort()).toEqual(
+      [groups.auth.description, groups.secrets.description].sort(),
+    );
+    for (const holder of holders)
+      expect(holder.Properties.Environment.Variables.SECRETS_KEY_ID).toEqual({ 'Fn::GetAtt': [id, 'Arn'] });
   });
 
-  it('grants GenerateDataKey and Decrypt to the secrets function only, constrained by the encryption context', () => {
+  it('grants GenerateDataKey and Decrypt to the secrets and auth functions only, constrained by the encryption context', () => {
     const id = secretsKeyId();
     const policies = Object.values(template.findResources('AWS::IAM::Policy'));
     const statements = policies.flatMap((policy) =>
@@ -173,21 +173,25 @@ describe('PlatformStack secret store', () => {
     const users = statements.filter(({ statement }) =>
       /kms:(GenerateDataKey|Decrypt)/.test(JSON.stringify(statement.Action)),
     );
-    expect(users).toHaveLength(1);
-    expect(users[0]?.roles).toContain('SecretsRole');
-    expect(users[0]?.statement).toEqual({
-      Effect: 'Allow',
-      Action: ['kms:GenerateDataKey', 'kms:Decrypt'],
-      Resource: { 'Fn::GetAtt': [id, 'Arn'] },
-      Condition: {
-        'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['site', 'app', 'key'] },
-        Null: {
-          'kms:EncryptionContext:site': 'false',
-          'kms:EncryptionContext:app': 'false',
-          'kms:EncryptionContext:key': 'false',
+    expect(users).toHaveLength(2);
+    expect(users.map(({ roles }) => /AuthRole|SecretsRole/.exec(roles)?.[0]).sort()).toEqual([
+      'AuthRole',
+      'SecretsRole',
+    ]);
+    for (const { statement } of users)
+      expect(statement).toEqual({
+        Effect: 'Allow',
+        Action: ['kms:GenerateDataKey', 'kms:Decrypt'],
+        Resource: { 'Fn::GetAtt': [id, 'Arn'] },
+        Condition: {
+          'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['site', 'app', 'key'] },
+          Null: {
+            'kms:EncryptionContext:site': 'false',
+            'kms:EncryptionContext:app': 'false',
+            'kms:EncryptionContext:key': 'false',
+          },
         },
-      },
-    });
+      });
   });
 
   it('routes the secret store endpoints to the secrets function', () => {

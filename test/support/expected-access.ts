@@ -55,8 +55,11 @@ export function expectedOutcome(
   who: Identity,
   params: Record<string, string>,
 ): Expected {
-  if (permission === 'public') return 'allowed';
+  if (permission === 'public' || permission === 'rule:site-visitor') return 'allowed';
   if (!who.user) return 401;
+  if (permission === 'rule:site-signed-in') return 'allowed';
+  if (permission === 'rule:site-owner')
+    return who.superuser || who.organizationRole === 'owner' ? 'allowed' : 403;
   if (permission === 'authenticated') return 'allowed';
   if (permission === 'superuser') return who.superuser ? 'allowed' : 403;
   if (permission.startsWith('organization:'))

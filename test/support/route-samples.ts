@@ -52,6 +52,8 @@ export function paramValues(fixture: SecurityFixture): Record<string, string> {
     token: '00000000-0000-4000-8000-000000000000',
     // A group no organization has: operations that need a real one make it (samples below).
     group_slug: 'no-such-group',
+    // GitHub's endpoints are fixed: its redirect answers without reaching the network (socialGitHub below).
+    provider: 'github',
   };
 }
 
@@ -116,11 +118,54 @@ async function throwawayGroup(site: SiteObjects): Promise<string> {
 
 const targetName = (fixture: SecurityFixture) => fixture.target.user?.username as string;
 
+/** A social app body that passes the SSRF check without DNS (a public address literal, never fetched on write). */
+function socialAppBody() {
+  return {
+    provider: 'openid_connect',
+    provider_id: freshName('idp').replace(/_/g, '-'),
+    name: 'Throwaway IdP',
+    client_id: 'client',
+    secret: 'secret',
+    settings: { server_url: 'https://93.184.216.34/.well-known/openid-configuration' },
+  };
+}
+
+async function throwawaySocialApp(site: SiteObjects): Promise<string> {
+  const made = await checked(site.tenant.owner.post('/api/auth/social-apps/', socialAppBody()), 'social app');
+  return String(made.data.id);
+}
+
+/** Site A's GitHub app, made once. */
+async function socialGitHub(site: SiteObjects): Promise<void> {
+  const found = await checked(site.tenant.owner.get('/api/auth/social-apps/?provider=github'), 'social apps');
+  if (found.total > 0) return;
+  const body = { provider: 'github', name: 'GitHub', client_id: 'gh-client', secret: 'gh-secret' };
+  await checked(site.tenant.owner.post('/api/auth/social-apps/', body), 'GitHub app');
+}
+
 /** A minimal valid request per operation; destructive ones act on throwaway objects so the fixture stays whole. */
 export const samples: Record<string, Sample> = {
   obtainToken: (fixture) => ({ body: { username: targetName(fixture), password: defaultPassword } }),
   refreshToken: async (fixture) => ({ body: { refresh: (await signIn(fixture)).refresh } }),
   jwks: none,
+
+  listSocialApps: none,
+  createSocialApp: () => ({ body: socialAppBody() }),
+  getSocialApp: async (_fixture, site) => ({ params: { id: await throwawaySocialApp(site) } }),
+  updateSocialApp: async (_fixture, site) => ({
+    params: { id: await throwawaySocialApp(site) },
+    body: { name: 'Renamed IdP' },
+  }),
+  deleteSocialApp: async (_fixture, site) => ({ params: { id: await throwawaySocialApp(site) } }),
+  providerRedirect: async (_fixture, site) => {
+    await socialGitHub(site);
+    return { query: { redirect_uri: 'https://app.example.com/auth/callback' } };
+  },
+  // A state no login started: a 400, counted by the sign-in limiter of the address.
+  providerToken: async (_fixture, site) => {
+    await socialGitHub(site);
+    return { body: { code: 'sample-code', state: 'sample-state' } };
+  },
 
   createInvitation: () => ({ body: { invitee_identifier: `${freshName('invitee')}@example.com` } }),
   listInvitations: none,

@@ -23,10 +23,11 @@ const refusing = (route: RouteDef) =>
   route.permission === 'organization:owner' ||
   route.permission.startsWith('site:') ||
   route.permission === 'rule:account-change' ||
-  route.permission === 'rule:own-roles-or-view';
+  route.permission === 'rule:own-roles-or-view' ||
+  route.permission === 'rule:site-owner';
 
 /** Routes that count failed password checks as sign-in attempts, and so can be throttled. */
-const throttled = new Set(['obtainToken', 'updateUser']);
+const throttled = new Set(['obtainToken', 'updateUser', 'providerToken']);
 
 /** The error statuses the request pipeline itself can answer a route with, before or around its operation. */
 function pipelineStatuses(route: RouteDef): number[] {

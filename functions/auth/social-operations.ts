@@ -1,0 +1,46 @@
+import { created, ok, siteContext } from '../../shared/http/context';
+import type { TypedOperations } from '../../shared/http/typed-operations';
+import {
+  createSocialApp,
+  deleteSocialApp,
+  getSocialApp,
+  listSocialApps,
+  updateSocialApp,
+} from '../../shared/social/apps';
+import { finishLogin, startLogin } from '../../shared/social/login';
+import type { socialRoutes } from '../../shared/social/routes';
+
+const siteOf = (ctx: Parameters<typeof siteContext>[0]) => siteContext(ctx).access.site.slug;
+
+/** Social apps and headless provider login (shared/social; docs/social-login.md). */
+export const socialOperations = {
+  async listSocialApps(ctx) {
+    return ok(await listSocialApps(ctx.deps, siteOf(ctx), ctx.query));
+  },
+
+  async createSocialApp(ctx) {
+    return created(await createSocialApp(ctx.deps, siteOf(ctx), ctx.body));
+  },
+
+  async getSocialApp(ctx) {
+    return ok(await getSocialApp(ctx.deps, siteOf(ctx), ctx.params.id));
+  },
+
+  async updateSocialApp(ctx) {
+    return ok(await updateSocialApp(ctx.deps, siteOf(ctx), ctx.params.id, ctx.body));
+  },
+
+  async deleteSocialApp(ctx) {
+    return ok(await deleteSocialApp(ctx.deps, siteOf(ctx), ctx.params.id));
+  },
+
+  /** The state, PKCE verifier and nonce stay server-side for ten minutes; only `state` goes to the client. */
+  async providerRedirect(ctx) {
+    return ok(await startLogin(ctx.deps, siteOf(ctx), ctx.params.provider, ctx.query.redirect_uri));
+  },
+
+  /** Throttled per client address with the sign-in limiter (failed exchanges count). */
+  async providerToken(ctx) {
+    return ok(await finishLogin(ctx.deps, siteOf(ctx), ctx.params.provider, ctx.body, ctx.clientIp));
+  },
+} satisfies TypedOperations<typeof socialRoutes>;

@@ -1,0 +1,279 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { publicUser } from '../accounts/model';
+import type { UserCreationDeps } from '../accounts/users';
+import { loginPolicies } from '../auth/login';
+import { startSession } from '../auth/sessions';
+import type { Deps } from '../deps';
+import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors';
+import { open } from '../keys/envelope';
+import { assertNotLocked, recordFailure } from '../limits/failures';
+import { isConfigured, secretContext } from './apps';
+import {
+  endpointsOf,
+  IdTokenError,
+  type ProviderEndpoints,
+  providerFailure,
+  verifyIdToken,
+} from './endpoints';
+import { userForIdentity } from './identities';
+import { providerKeyOf, type StoredSocialApp, socialKeys } from './model';
+import { jsonObject, OutboundError, outboundFetch } from './outbound';
+import { oidcIdentity, type ProviderIdentity, providerDef } from './providers';
+import { appByProviderKey, takeItem } from './repository';
+
+/**
+ * Headless provider login (docs/social-login.md): the redirect endpoint starts a login (state, PKCE S256 and, for
+ * OpenID Connect, a nonce, kept server-side for ten minutes); the token endpoint consumes that state once,
+ * exchanges the code, learns who signed in (a verified ID token, or the user-info endpoint) and answers our own
+ * token pair. Failed exchanges count against the sign-in limiter of the client address.
+ */
+export type SocialLoginDeps = Pick<Deps, 'store' | 'clock' | 'keys' | 'config' | 'log' | 'tokens' | 'events'>;
+
+const stateSeconds = 600;
+const base64url = (bytes: Buffer) => bytes.toString('base64url');
+const epoch = (deps: SocialLoginDeps) => Math.floor(deps.clock().getTime() / 1000);
+
+interface LoginState {
+  site: string;
+  provider_key: string;
+  app_id: number;
+  code_verifier: string;
+  nonce: string;
+  redirect_uri: string;
+  expires_at_epoch: number;
+}
+
+async function configuredApp(
+  deps: SocialLoginDeps,
+  site: string,
+  providerKey: string,
+): Promise<StoredSocialApp> {
+  const app = await appByProviderKey(deps.store, site, providerKey);
+  if (!app) throw new NotFoundError('Provider not found.', 'provider_not_found');
+  if (!isConfigured(app))
+    throw new BadRequestError('provider_not_configured', 'This provider is not configured.');
+  return app;
+}
+
+/** Starts a login: the provider's authorization URL and the state the token endpoint will need. */
+export async function startLogin(
+  deps: SocialLoginDeps,
+  site: string,
+  providerKey: string,
+  redirectUri: string,
+) {
+  const app = await configuredApp(deps, site, providerKey);
+  const endpoints = await endpointsOf(app, deps.config);
+  const state = base64url(randomBytes(32));
+  const verifier = base64url(randomBytes(48));
+  const nonce = base64url(randomBytes(24));
+  const item: LoginState = {
+    site,
+    provider_key: providerKey,
+    app_id: app.id,
+    code_verifier: verifier,
+    nonce,
+    redirect_uri: redirectUri,
+    expires_at_epoch: epoch(deps) + stateSeconds,
+  };
+  await deps.store.doc.send(
+    new PutCommand({ TableName: deps.store.table, Item: { ...socialKeys.loginState(state), ...item } }),
+  );
+  const url = new URL(endpoints.authorization);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('client_id', app.client_id);
+  url.searchParams.set('redirect_uri', redirectUri);
+  url.searchParams.set('scope', endpoints.scopes.join(' '));
+  url.searchParams.set('state', state);
+  url.searchParams.set('code_challenge', base64url(createHash('sha256').update(verifier).digest()));
+  url.searchParams.set('code_challenge_method', 'S256');
+  if (endpoints.kind === 'oidc') url.searchParams.set('nonce', nonce);
+  return { authorization_url: url.toString(), state, expires_in: stateSeconds };
+}
+
+/** The stored state of this login, taken once; a 400 naming `state` when it is unknown, used or expired. */
+async function takeState(deps: SocialLoginDeps, site: string, providerKey: string, state: string) {
+  const item = (await takeItem(deps.store, socialKeys.loginState(state))) as LoginState | undefined;
+  if (
+    !item ||
+    item.expires_at_epoch <= epoch(deps) ||
+    item.site !== site ||
+    item.provider_key !== providerKey
+  )
+    throw ValidationError.field(
+      'state',
+      'The login state is unknown, already used or expired.',
+      'invalid_state',
+    );
+  return item;
+}
+
+async function providerJson(
+  url: string,
+  deps: SocialLoginDeps,
+  init: Parameters<typeof outboundFetch>[2],
+  what: string,
+) {
+  try {
+    return await outboundFetch(url, deps.config, init);
+  } catch (error) {
+    if (error instanceof OutboundError) throw providerFailure(what, error.message);
+    throw error;
+  }
+}
+
+/** Trades the code for the provider's tokens (PKCE verifier, client authentication as the provider wants it). */
+async function exchangeCode(
+  deps: SocialLoginDeps,
+  app: StoredSocialApp,
+  endpoints: ProviderEndpoints,
+  code: string,
+  state: LoginState,
+) {
+  const secret = String(await open(deps.keys, app.secret, secretContext(app.site, app.id)));
+  const form = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: state.redirect_uri,
+    code_verifier: state.code_verifier,
+  });
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (endpoints.tokenAuth === 'basic') {
+    const encode = (value: string) => encodeURIComponent(value);
+    headers.authorization = `Basic ${Buffer.from(`${encode(app.client_id)}:${encode(secret)}`).toString('base64')}`;
+  } else {
+    form.set('client_id', app.client_id);
+    form.set('client_secret', secret);
+  }
+  const response = await providerJson(
+    endpoints.token,
+    deps,
+    { method: 'POST', headers, body: form.toString() },
+    'token endpoint',
+  );
+  let body: Record<string, unknown> = {};
+  try {
+    body = jsonObject(response);
+  } catch {
+    if (response.status === 200) throw providerFailure('token endpoint', 'did not answer with JSON');
+  }
+  if (response.status === 200 && typeof body.access_token === 'string') return body;
+  // Our own credentials refused is the site's configuration, not the caller's code.
+  if (body.error === 'invalid_client' || body.error === 'unauthorized_client')
+    throw providerFailure('token endpoint', 'refused the client id or secret of this app');
+  if (body.error === 'bad_verification_code' || (response.status >= 400 && response.status < 500))
+    throw ValidationError.field('code', 'The provider refused the code.', 'invalid_code');
+  throw providerFailure('token endpoint', `answered with status ${response.status}`);
+}
+
+/** A user-info style answer (GitHub's e-mail list is an array); a 502 when it is not JSON. */
+async function userInfo(deps: SocialLoginDeps, url: string, accessToken: string): Promise<unknown> {
+  const response = await providerJson(
+    url,
+    deps,
+    { headers: { authorization: `Bearer ${accessToken}` } },
+    'user-info endpoint',
+  );
+  if (response.status !== 200)
+    throw providerFailure('user-info endpoint', `answered with status ${response.status}`);
+  try {
+    return JSON.parse(response.text) as unknown;
+  } catch {
+    throw providerFailure('user-info endpoint', 'did not answer with JSON');
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+async function userInfoObject(deps: SocialLoginDeps, url: string, accessToken: string) {
+  const value = await userInfo(deps, url, accessToken);
+  if (!isObject(value)) throw providerFailure('user-info endpoint', 'did not answer with a JSON object');
+  return value;
+}
+
+/** The account's e-mail addresses (GitHub); none when the list cannot be read (the address is then unverified). */
+async function emailList(deps: SocialLoginDeps, url: string, accessToken: string) {
+  try {
+    const value = await userInfo(deps, url, accessToken);
+    return Array.isArray(value) ? value.filter(isObject) : [];
+  } catch (error) {
+    if (error instanceof AppError) return [];
+    throw error;
+  }
+}
+
+/** Who signed in: the verified ID token (completed by user info when it carries no e-mail), or user info. */
+async function identityOf(
+  deps: SocialLoginDeps,
+  app: StoredSocialApp,
+  endpoints: ProviderEndpoints,
+  tokens: Record<string, unknown>,
+  state: LoginState,
+): Promise<ProviderIdentity> {
+  const accessToken = String(tokens.access_token);
+  const def = providerDef(app.provider);
+  if (def.kind === 'oauth2') {
+    const profile = await userInfoObject(deps, def.userInfoUrl, accessToken);
+    const emails = def.emailsUrl ? await emailList(deps, def.emailsUrl, accessToken) : [];
+    return def.identity(profile, emails);
+  }
+  if (typeof tokens.id_token !== 'string') throw providerFailure('token endpoint', 'sent no ID token');
+  let claims: Record<string, unknown>;
+  try {
+    claims = await verifyIdToken(tokens.id_token, endpoints, app.client_id, state.nonce, deps.config);
+  } catch (error) {
+    if (error instanceof IdTokenError)
+      throw new BadRequestError('invalid_id_token', `The provider's ID token was refused: ${error.message}.`);
+    throw error;
+  }
+  if (claims.email === undefined && endpoints.userInfo) {
+    const info = await userInfoObject(deps, endpoints.userInfo, accessToken);
+    // User info about another account than the ID token's is ignored.
+    if (info.sub === claims.sub)
+      claims = { ...info, ...claims, email: info.email, email_verified: info.email_verified };
+  }
+  return oidcIdentity(claims);
+}
+
+/** Finishes a login: our access and refresh tokens, the user, and whether the login created it. */
+export async function finishLogin(
+  deps: SocialLoginDeps & UserCreationDeps,
+  site: string,
+  providerKey: string,
+  input: { code: string; state: string },
+  clientIp: string | undefined,
+) {
+  const policy = loginPolicies(deps.config).ip;
+  if (clientIp) await assertNotLocked(deps, policy, clientIp);
+  let identity: ProviderIdentity;
+  let app: StoredSocialApp;
+  try {
+    const state = await takeState(deps, site, providerKey, input.state);
+    app = await configuredApp(deps, site, providerKey);
+    if (app.id !== state.app_id)
+      throw ValidationError.field('state', 'The login state is for another provider.', 'invalid_state');
+    const endpoints = await endpointsOf(app, deps.config);
+    const tokens = await exchangeCode(deps, app, endpoints, input.code, state);
+    identity = await identityOf(deps, app, endpoints, tokens, state);
+  } catch (error) {
+    if (clientIp && error instanceof AppError && error.status === 400)
+      await recordFailure(deps, policy, clientIp);
+    if (error instanceof AppError)
+      deps.log.warn('provider sign-in failed', {
+        event: 'social_login_failed',
+        provider: providerKey,
+        code: error.code,
+        client_ip: clientIp,
+      });
+    throw error;
+  }
+  const { user, created } = await userForIdentity(
+    deps,
+    { site, providerKey: providerKeyOf(app), appId: app.id },
+    identity,
+  );
+  const pair = await startSession(deps, user);
+  return { ...pair, user: publicUser(user), created };
+}

@@ -1,0 +1,209 @@
+import { type LookupAddress, lookup } from 'node:dns';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { BlockList, isIP } from 'node:net';
+import type { Config } from '../config';
+
+/**
+ * The only way social login reaches the network (docs/social-login.md, "Outgoing calls"): a provider's URLs come
+ * from site administrators and from discovery documents, so every call is checked against server-side request
+ * forgery. https only in the cloud; no loopback, private, link-local, carrier-grade NAT, multicast or cloud
+ * metadata address, whichever address the host resolves to (each one is checked, and the connection uses the
+ * checked addresses, so a second DNS answer cannot swap them); no redirects; short timeouts; a size cap. Hosts of
+ * an explicit allowlist (SOCIAL_LOGIN_ALLOWED_HOSTS) skip the address check, for local development and tests.
+ */
+
+export type OutboundPolicy = Pick<Config, 'runtime' | 'socialLogin'>;
+
+/** A URL or an answer that outgoing calls refuse; the message says why (never a secret). */
+export class OutboundError extends Error {
+  override name = 'OutboundError';
+}
+
+const timeoutMs = 5_000;
+const maxBytes = 512 * 1024;
+
+const blocked = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  blocked.addSubnet(network, prefix, 'ipv6');
+
+/** Whether an address is one no provider may be reached at (IPv4-mapped IPv6 addresses are checked as IPv4). */
+export function isForbiddenAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return isForbiddenAddress(mapped[1]);
+  const family = isIP(address);
+  if (family === 0) return true;
+  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+function isAllowlisted(url: URL, policy: OutboundPolicy): boolean {
+  const host = url.hostname.toLowerCase();
+  return policy.socialLogin.allowedHosts.some((entry) => entry === host || entry === url.host.toLowerCase());
+}
+
+/** Parses a provider URL and checks what can be checked without the network; the URL, or an OutboundError. */
+export function checkUrlShape(raw: string, policy: OutboundPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OutboundError('is not a valid URL');
+  }
+  if (url.username || url.password) throw new OutboundError('must not carry credentials');
+  const allowlisted = isAllowlisted(url, policy);
+  const httpAllowed = allowlisted && policy.runtime === 'local';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && httpAllowed))
+    throw new OutboundError('must use https');
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (!allowlisted && isIP(literal) && isForbiddenAddress(literal))
+    throw new OutboundError('names a loopback, private, link-local or metadata address');
+  if (!allowlisted && /^(localhost|.*\.localhost|.*\.internal)$/i.test(url.hostname))
+    throw new OutboundError('names a local host');
+  return url;
+}
+
+/** Resolves the host and checks every address; the addresses, or an OutboundError. */
+function resolveChecked(hostname: string, allowlisted: boolean): Promise<LookupAddress[]> {
+  let timer: NodeJS.Timeout | undefined;
+  return new Promise<LookupAddress[]>((resolve, reject) => {
+    // getaddrinfo has no timeout of its own: a resolver that never answers must not hold the request.
+    timer = setTimeout(
+      () => reject(new OutboundError('names a host that did not resolve in time')),
+      timeoutMs,
+    );
+    lookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
+      if (error || addresses.length === 0)
+        return reject(new OutboundError('names a host that does not resolve'));
+      if (!allowlisted && addresses.some((entry) => isForbiddenAddress(entry.address)))
+        return reject(new OutboundError('resolves to a loopback, private, link-local or metadata address'));
+      resolve(addresses);
+    });
+  }).finally(() => clearTimeout(timer));
+}
+
+/** Checks a provider URL completely: its shape, then every address its host resolves to. */
+export async function checkUrl(raw: string, policy: OutboundPolicy): Promise<URL> {
+  const url = checkUrlShape(raw, policy);
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (!isIP(literal)) await resolveChecked(url.hostname, isAllowlisted(url, policy));
+  return url;
+}
+
+export interface OutboundRequest {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface OutboundResponse {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+function readCapped(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    response.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        response.destroy();
+        reject(new OutboundError('answered more than the size limit'));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('error', reject);
+  });
+}
+
+/**
+ * Calls a provider URL under the guard: the URL is checked again right before the call, the connection goes to
+ * a checked address, a redirect is an error, and the answer is bounded in time and size.
+ */
+export async function outboundFetch(
+  raw: string,
+  policy: OutboundPolicy,
+  init: OutboundRequest = {},
+): Promise<OutboundResponse> {
+  const url = await checkUrl(raw, policy);
+  const allowlisted = isAllowlisted(url, policy);
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    const request = send(
+      url,
+      {
+        method: init.method ?? 'GET',
+        headers: { accept: 'application/json', ...init.headers },
+        timeout: timeoutMs,
+        // The connection resolves the host here, and only checked addresses are handed back.
+        lookup: (hostname, options, callback) => {
+          resolveChecked(hostname, allowlisted).then(
+            (addresses) => {
+              const first = addresses[0] as LookupAddress;
+              if ((options as { all?: boolean }).all)
+                (callback as (e: null, a: LookupAddress[]) => void)(null, addresses);
+              else callback(null, first.address, first.family);
+            },
+            (error: Error) => callback(error as NodeJS.ErrnoException, '', 0),
+          );
+        },
+      },
+      resolve,
+    );
+    request.on('timeout', () => request.destroy(new OutboundError('did not answer in time')));
+    request.on('error', (error) =>
+      reject(error instanceof OutboundError ? error : new OutboundError('could not be reached')),
+    );
+    request.end(init.body);
+  });
+  if (response.statusCode && response.statusCode >= 300 && response.statusCode < 400) {
+    response.destroy();
+    throw new OutboundError('answered with a redirect, which is not followed');
+  }
+  const text = await readCapped(response);
+  return {
+    status: response.statusCode ?? 0,
+    contentType: String(response.headers['content-type'] ?? ''),
+    text,
+  };
+}
+
+/** Parses a JSON object answer; an OutboundError for anything else. */
+export function jsonObject(response: OutboundResponse): Record<string, unknown> {
+  try {
+    const value = JSON.parse(response.text) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // falls through: not JSON
+  }
+  throw new OutboundError('did not answer with a JSON object');
+}

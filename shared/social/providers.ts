@@ -1,0 +1,153 @@
+/**
+ * The login providers a site can configure (docs/social-login.md). `openid_connect` takes its endpoints from the
+ * app's discovery document (`settings.server_url`), and a site may have any number of such apps, told apart by
+ * `provider_id`; the others are fixed: OpenID Connect providers with a well-known discovery document, and plain
+ * OAuth 2.0 providers whose user-info endpoint says who signed in.
+ */
+
+/** Who the provider says signed in, mapped to our fields. */
+export interface ProviderIdentity {
+  /** The provider's stable id of the account (`sub`, or the user id of an OAuth 2.0 API). */
+  readonly subject: string;
+  readonly email: string | undefined;
+  /** Whether the provider asserts that the address belongs to the account (the linking rule depends on it). */
+  readonly emailVerified: boolean;
+  readonly firstName: string;
+  readonly lastName: string;
+}
+
+type Json = Record<string, unknown>;
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+const idText = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+
+/** The standard OpenID Connect claims (ID token, or user info). */
+export function oidcIdentity(claims: Json): ProviderIdentity {
+  return {
+    subject: idText(claims.sub),
+    email: text(claims.email) || undefined,
+    // Only a literal `true` counts: some providers send the string "true", which we do not trust blindly either.
+    emailVerified: claims.email_verified === true,
+    firstName: text(claims.given_name),
+    lastName: text(claims.family_name),
+  };
+}
+
+function splitName(name: string): { firstName: string; lastName: string } {
+  const [first = '', ...rest] = name.trim().split(/\s+/);
+  return { firstName: first, lastName: rest.join(' ') };
+}
+
+interface OidcProvider {
+  readonly kind: 'oidc';
+  readonly display: string;
+  /** The discovery document; absent for `openid_connect`, whose apps name theirs in `settings.server_url`. */
+  readonly discovery?: string;
+  readonly scopes: readonly string[];
+}
+
+interface OAuth2Provider {
+  readonly kind: 'oauth2';
+  readonly display: string;
+  readonly authorizationUrl: string;
+  readonly tokenUrl: string;
+  readonly userInfoUrl: string;
+  readonly scopes: readonly string[];
+  /** Maps the user-info answer (and, for GitHub, its e-mail list) to an identity. */
+  readonly identity: (profile: Json, emails: readonly Json[]) => ProviderIdentity;
+  /** A second endpoint that lists the account's e-mail addresses with their verification (GitHub). */
+  readonly emailsUrl?: string;
+}
+
+export type ProviderDef = OidcProvider | OAuth2Provider;
+
+function githubIdentity(profile: Json, emails: readonly Json[]): ProviderIdentity {
+  const primary = emails.find((entry) => entry.primary === true) ?? emails.find((e) => e.verified === true);
+  return {
+    subject: idText(profile.id),
+    email: text(primary?.email) || text(profile.email) || undefined,
+    emailVerified: primary?.verified === true,
+    ...splitName(text(profile.name)),
+  };
+}
+
+export const providers = {
+  openid_connect: { kind: 'oidc', display: 'OpenID Connect', scopes: ['openid', 'email', 'profile'] },
+  google: {
+    kind: 'oidc',
+    display: 'Google',
+    discovery: 'https://accounts.google.com/.well-known/openid-configuration',
+    scopes: ['openid', 'email', 'profile'],
+  },
+  gitlab: {
+    kind: 'oidc',
+    display: 'GitLab',
+    discovery: 'https://gitlab.com/.well-known/openid-configuration',
+    scopes: ['openid', 'email', 'profile'],
+  },
+  github: {
+    kind: 'oauth2',
+    display: 'GitHub',
+    authorizationUrl: 'https://github.com/login/oauth/authorize',
+    tokenUrl: 'https://github.com/login/oauth/access_token',
+    userInfoUrl: 'https://api.github.com/user',
+    emailsUrl: 'https://api.github.com/user/emails',
+    scopes: ['read:user', 'user:email'],
+    identity: githubIdentity,
+  },
+  microsoft: {
+    kind: 'oauth2',
+    display: 'Microsoft',
+    authorizationUrl: 'https://login.microsoftonline.com/common/oauth2/v2.0/authorize',
+    tokenUrl: 'https://login.microsoftonline.com/common/oauth2/v2.0/token',
+    userInfoUrl: 'https://graph.microsoft.com/oidc/userinfo',
+    scopes: ['openid', 'email', 'profile'],
+    // Entra ID lets tenant administrators set any address on an account: it is never taken as verified.
+    identity: (profile) => ({ ...oidcIdentity(profile), emailVerified: false }),
+  },
+  facebook: {
+    kind: 'oauth2',
+    display: 'Facebook',
+    authorizationUrl: 'https://www.facebook.com/v19.0/dialog/oauth',
+    tokenUrl: 'https://graph.facebook.com/v19.0/oauth/access_token',
+    userInfoUrl: 'https://graph.facebook.com/v19.0/me?fields=id,email,first_name,last_name',
+    scopes: ['email', 'public_profile'],
+    // The Graph API asserts no verification of the address it returns.
+    identity: (profile) => ({
+      subject: idText(profile.id),
+      email: text(profile.email) || undefined,
+      emailVerified: false,
+      firstName: text(profile.first_name),
+      lastName: text(profile.last_name),
+    }),
+  },
+  discord: {
+    kind: 'oauth2',
+    display: 'Discord',
+    authorizationUrl: 'https://discord.com/oauth2/authorize',
+    tokenUrl: 'https://discord.com/api/oauth2/token',
+    userInfoUrl: 'https://discord.com/api/users/@me',
+    scopes: ['identify', 'email'],
+    identity: (profile) => ({
+      subject: idText(profile.id),
+      email: text(profile.email) || undefined,
+      emailVerified: profile.verified === true,
+      ...splitName(text(profile.global_name) || text(profile.username)),
+    }),
+  },
+} as const satisfies Record<string, ProviderDef>;
+
+export type ProviderName = keyof typeof providers;
+
+/** The provider identifiers in alphabetical order (the unknown-provider message lists them). */
+export const providerNames = (Object.keys(providers) as ProviderName[]).sort();
+
+export function isProviderName(value: string): value is ProviderName {
+  return Object.hasOwn(providers, value);
+}
+
+/** The provider's definition, widened to the union. */
+export function providerDef(name: ProviderName): ProviderDef {
+  return providers[name];
+}
