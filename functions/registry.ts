@@ -2,6 +2,7 @@ import type { OperationsByGroup } from '../shared/http/context';
 import { accountOperations } from './accounts/operations';
 import { authOperations } from './auth/operations';
 import { dataOperations } from './data/operations';
+import { eventOperations } from './events/operations';
 import { invitationOperations } from './invitations/operations';
 import { metaOperations } from './meta/operations';
 import { roleOperations } from './roles/operations';
@@ -16,4 +17,5 @@ export const operationsByGroup: OperationsByGroup = {
   data: dataOperations,
   meta: metaOperations,
   invitations: invitationOperations,
+  events: eventOperations,
 };

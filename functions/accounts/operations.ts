@@ -29,6 +29,7 @@ import {
 } from '../../shared/accounts/users';
 import { confirmPassword } from '../../shared/auth/login';
 import { BadRequestError, NotFoundError, PermissionDeniedError, ValidationError } from '../../shared/errors';
+import { requestSiteScope } from '../../shared/events/scope';
 import {
   created,
   currentUser,
@@ -107,7 +108,7 @@ export const accountOperations: Operations = {
   },
 
   async createUser(ctx) {
-    return created(await createUser(ctx.deps, ctx.body));
+    return created(await createUser(ctx.deps, ctx.body, requestSiteScope(ctx.headers, ctx.deps.config)));
   },
 
   async getUser(ctx) {
@@ -178,7 +179,7 @@ export const accountOperations: Operations = {
       // A new account needs its e-mail; the schema cannot say so, as naming an existing user needs none.
       const { email } = fields;
       if (email === undefined) throw ValidationError.field('email', 'This field is required.', 'required');
-      user = await createUser(ctx.deps, { ...fields, email });
+      user = await createUser(ctx.deps, { ...fields, email }, { organization: organization.slug });
       status = 201;
     } else {
       user = await memberToChange(ctx, { user_id, ...fields });

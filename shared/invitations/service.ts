@@ -35,11 +35,11 @@ function assertGroupsExist(config: Partial<InvitationConfig> | undefined): strin
 }
 
 /** The user the invitation is for: the existing account of the e-mail, or a new inactive placeholder. */
-async function inviteeFor(deps: UserCreationDeps, email: string): Promise<User> {
+async function inviteeFor(deps: UserCreationDeps, email: string, organization: string): Promise<User> {
   const existing = await findUserByEmail(deps.store, email);
   if (existing) return existing;
   try {
-    return await createUser(deps, { email, is_active: false, password: null });
+    return await createUser(deps, { email, is_active: false, password: null }, { organization });
   } catch (error) {
     // A parallel invitation created the placeholder first: use it.
     const raced = error instanceof AppError && error.code === 'user_exists';
@@ -59,7 +59,7 @@ export async function createInvitation(
 ): Promise<{ invitation: StoredInvitation; invitee: User }> {
   const group = assertGroupsExist(input.invitation_config);
   const email = input.invitee_identifier.trim();
-  const invitee = await inviteeFor(deps, email);
+  const invitee = await inviteeFor(deps, email, organization.slug);
   const invitation: StoredInvitation = {
     id: await nextId(deps.store, 'invitation'),
     uuid: randomUUID(),
