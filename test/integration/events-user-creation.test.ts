@@ -86,7 +86,7 @@ describe('PRE_USER_CREATE', () => {
       passed: true,
       result: { event: 'PRE_USER_CREATE', total_subscribers: 2 },
     });
-    const tasks = (result?.result as { tasks: Array<Record<string, unknown>> }).tasks;
+    const tasks = ((result?.result ?? {}) as { tasks: Array<Record<string, unknown>> }).tasks;
     expect(tasks.map((t) => t.function_id).sort()).toEqual([...tenant.functionIds].sort());
     for (const task of tasks)
       expect(task).toEqual({
