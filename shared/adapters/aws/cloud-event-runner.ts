@@ -146,7 +146,7 @@ export class CloudEventRunner implements EventRunner {
           function_id: s.function_id,
           function_name: s.function_name,
           task_id,
-          invocation_id: response.$metadata.requestId ?? '',
+          invocation_id: response.$metadata?.requestId ?? '',
         };
         return { task };
       } catch (error) {
