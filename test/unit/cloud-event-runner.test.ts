@@ -56,9 +56,9 @@ const sentInput = (): WorkflowInput =>
 /** The cause the state machine's Fail state writes for a failed subscriber (infra/events.ts). */
 const failedCause = (
   task: { function_id: number; function_name: string; task_id: string },
-  Error: string,
-  Cause: string,
-) => JSON.stringify({ ...task, failure: { Error, Cause } });
+  error: string,
+  cause: string,
+) => JSON.stringify({ ...task, failure: { Error: error, Cause: cause } });
 
 describe('PRE_USER_CREATE: StartSyncExecution', () => {
   it('starts the state machine with the proposed user and every subscriber, and passes when it SUCCEEDED', async () => {
