@@ -101,6 +101,28 @@ async function throwawayInvitation(site: SiteObjects): Promise<{ uuid: string; i
   return { uuid: made.uuid, invitee: shown.invitee };
 }
 
+/** A function registered in site A's app (the shipped example subscriber): its id. */
+async function throwawayFunction(site: SiteObjects): Promise<string> {
+  const made = await checked(
+    site.tenant.owner.post(`/api/apps/${site.tenant.app.slug}/functions/`, {
+      name: freshName('Fn'),
+      target: 'allow.mjs',
+    }),
+    'throwaway function',
+  );
+  return String(made.data.id);
+}
+
+/** A throwaway function subscribed to POST_USER_CREATE: the body and path of its unsubscription. */
+async function throwawaySubscription(site: SiteObjects): Promise<Partial<Call>> {
+  const id = await throwawayFunction(site);
+  await checked(
+    site.tenant.owner.post('/api/cloud/events/POST_USER_CREATE/subscribe/', { function_id: Number(id) }),
+    'throwaway subscription',
+  );
+  return { params: { event_name: 'POST_USER_CREATE' }, body: { function_id: Number(id) } };
+}
+
 const targetName = (fixture: SecurityFixture) => fixture.target.user?.username as string;
 
 /** A minimal valid request per operation; destructive ones act on throwaway objects so the fixture stays whole. */
@@ -253,6 +275,18 @@ export const samples: Record<string, Sample> = {
     );
     return { params: { slug: tag.slug } };
   },
+
+  createFunction: () => ({ body: { name: freshName('Fn'), target: 'allow.mjs' } }),
+  listFunctions: none,
+  getFunction: async (_fixture, site) => ({ params: { function_id: await throwawayFunction(site) } }),
+  deleteFunction: async (_fixture, site) => ({ params: { function_id: await throwawayFunction(site) } }),
+  listEvents: none,
+  subscribe: async (_fixture, site) => ({
+    params: { event_name: 'POST_USER_CREATE' },
+    body: { function_id: Number(await throwawayFunction(site)) },
+  }),
+  unsubscribe: (_fixture, site) => throwawaySubscription(site),
+  appEventSubscribers: () => ({ params: { event_name: 'PRE_USER_CREATE' } }),
 
   openApiDocument: none,
   openApiDocumentAlias: none,
