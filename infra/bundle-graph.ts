@@ -17,7 +17,9 @@ export function bundleFiles(metafile: Metafile): BundleFiles {
   const outputs = metafile.outputs;
   const code = Object.keys(outputs).filter((file) => file.endsWith('.mjs'));
   // The handler's `index.mjs`: chunks split out of `import()` have entry points too, listed in no fixed order.
-  const entry = code.find((file) => basename(file) === 'index.mjs' && outputs[file]?.entryPoint !== undefined);
+  const entry = code.find(
+    (file) => basename(file) === 'index.mjs' && outputs[file]?.entryPoint !== undefined,
+  );
   if (!entry) throw new Error('The bundle has no entry point');
   const cold = walk(outputs, [entry], false);
   const all = walk(outputs, [entry], true);
