@@ -50,6 +50,9 @@ export function paramValues(fixture: SecurityFixture): Record<string, string> {
     // An invitation token no invitation has: operations that need a real one make it (samples below).
     uuid: '00000000-0000-4000-8000-000000000000',
     token: '00000000-0000-4000-8000-000000000000',
+    // No function has this id: operations that need a real one register it (samples below).
+    function_id: '999999999',
+    event_name: 'PRE_USER_CREATE',
   };
 }
 
