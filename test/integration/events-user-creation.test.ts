@@ -97,6 +97,12 @@ describe('PRE_USER_CREATE', () => {
       });
   });
 
+  it('runs the subscribers concurrently (two that each wait for the other both finish)', async () => {
+    const tenant = await tenantWith('PRE_USER_CREATE', 'barrier.mjs', 'barrier.mjs');
+    const response = await adminCreate(tenant, newUser());
+    expect(response.status).toBe(201);
+  });
+
   it('blocks the admin create when a subscriber refuses: 422 with its message, and no user exists', async () => {
     const tenant = await tenantWith('PRE_USER_CREATE', 'record.mjs', 'veto.mjs');
     const refused = newUser('example.com');
