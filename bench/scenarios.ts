@@ -84,6 +84,40 @@ function listScenario(
   };
 }
 
+/**
+ * U0, U1, U3: the superuser creates a user (a new one each request) in a site whose app has 0, 1 or 3
+ * PRE_USER_CREATE subscribers on the local runner, each the trivial accepting module. The floor does the scrypt
+ * hash the creation needs (its `/login`); the added latency of the subscribers is U1's and U3's against U0's.
+ */
+function userCreationScenario(subscribers: number): Scenario {
+  return {
+    name: `U${subscribers}`,
+    description: `create a user (admin create) with ${subscribers} PRE_USER_CREATE subscriber(s) on the local runner (the floor: the scrypt hash)`,
+    target: 0.8,
+    outsideMemoryTarget: 'scrypt takes 32 MiB per hash, one per libuv thread at a time, in both servers',
+    project: (fixture) => {
+      const headers = {
+        ...projectHeaders(fixture, true),
+        'x-site': fixture.eventSites[subscribers] as string,
+      };
+      let n = Math.floor(Math.random() * 1e9);
+      return () => {
+        const username = `bench-u${subscribers}-${n++}`;
+        const body = JSON.stringify({
+          username,
+          email: `${username}@example.com`,
+          password: fixture.adminPassword,
+        });
+        return { method: 'POST', path: '/api/cloud/users/', headers, body };
+      };
+    },
+    floor: (fixture) => {
+      const body = JSON.stringify({ username: 'admin', password: fixture.adminPassword });
+      return () => ({ method: 'POST', path: '/login', headers: json, body });
+    },
+  };
+}
+
 export const scenarios: readonly Scenario[] = [
   {
     name: 'L1',
@@ -183,6 +217,9 @@ export const scenarios: readonly Scenario[] = [
       path: `/secrets/${fixture.site}/${fixture.app}/${fixture.secretKey}`,
     }),
   },
+  userCreationScenario(0),
+  userCreationScenario(1),
+  userCreationScenario(3),
 ];
 
 /** The scenarios a run asks for, in registry order; unknown names stop the bench. */

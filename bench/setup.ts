@@ -30,6 +30,8 @@ export interface Fixture {
   readonly ids: readonly string[];
   /** SE1's private app-level secret. */
   readonly secretKey: string;
+  /** U0, U1, U3: the site whose apps have that many PRE_USER_CREATE subscribers (the bench site has none). */
+  readonly eventSites: Readonly<Record<number, string>>;
   readonly load: { records: number; seconds: number; recordsPerSecond: number };
 }
 
@@ -199,6 +201,37 @@ async function createSecret(inSite: Call, app: string): Promise<string> {
   return key;
 }
 
+/** The trivial subscriber U1 and U3 run: the shipped example that accepts every user. */
+const benchSubscriber = 'allow.mjs';
+
+/** A site of the organization with an app whose `count` functions all subscribe to PRE_USER_CREATE. */
+async function createEventSite(admin: Call, token: string, baseUrl: string, org: string, count: number) {
+  const site = await expect(
+    admin('POST', `/api/cloud/organizations/${org}/sites/`, { name: `Bench Events ${count}` }),
+    201,
+    'events site',
+  );
+  const inSite = caller(baseUrl, { authorization: `Bearer ${token}`, 'x-site': String(site.slug) });
+  const app = await expect(inSite('POST', '/api/apps/', { name: 'Bench Events' }), 201, 'events app');
+  for (let n = 0; n < count; n++) {
+    const fn = await expect(
+      inSite('POST', `/api/apps/${String(app.slug)}/functions/`, {
+        name: `Accept ${n}`,
+        target: benchSubscriber,
+      }),
+      201,
+      'function',
+    );
+    const id = (fn.data as { id: number }).id;
+    await expect(
+      inSite('POST', '/api/cloud/events/PRE_USER_CREATE/subscribe/', { function_id: id }),
+      200,
+      'subscribe',
+    );
+  }
+  return String(site.slug);
+}
+
 export async function prepareProject(
   baseUrl: string,
   databaseUrl: string,
@@ -235,7 +268,11 @@ export async function prepareProject(
   const { schema, physical, makersPhysical } = await physicalTable(databaseUrl, String(site.slug));
   const users = await createLoginUsers(admin, adminPassword);
   const secretKey = await createSecret(inSite, String(app.slug));
+  const eventSites: Record<number, string> = { 0: String(site.slug) };
+  for (const count of [1, 3])
+    eventSites[count] = await createEventSite(admin, token, baseUrl, String(org.slug), count);
   return {
+    eventSites,
     secretKey,
     users,
     token,

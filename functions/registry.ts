@@ -3,6 +3,7 @@ import { accountOperations } from './accounts/operations';
 import { authOperations } from './auth/operations';
 import { socialOperations } from './auth/social-operations';
 import { dataOperations } from './data/operations';
+import { eventOperations } from './events/operations';
 import { invitationOperations } from './invitations/operations';
 import { metaOperations } from './meta/operations';
 import { roleOperations } from './roles/operations';
@@ -17,4 +18,5 @@ export const operationsByGroup: OperationsByGroup = {
   data: dataOperations,
   meta: metaOperations,
   invitations: invitationOperations,
+  events: eventOperations,
 };

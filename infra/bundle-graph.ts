@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { Metafile } from 'esbuild';
 
 /** The code files of a bundle by when they load: with `index.mjs` at cold start, or later by `import()`. */
@@ -16,7 +16,10 @@ export interface BundleFiles {
 export function bundleFiles(metafile: Metafile): BundleFiles {
   const outputs = metafile.outputs;
   const code = Object.keys(outputs).filter((file) => file.endsWith('.mjs'));
-  const entry = code.find((file) => outputs[file]?.entryPoint !== undefined);
+  // The handler's `index.mjs`: chunks split out of `import()` have entry points too, listed in no fixed order.
+  const entry = code.find(
+    (file) => basename(file) === 'index.mjs' && outputs[file]?.entryPoint !== undefined,
+  );
   if (!entry) throw new Error('The bundle has no entry point');
   const cold = walk(outputs, [entry], false);
   const all = walk(outputs, [entry], true);

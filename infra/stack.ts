@@ -23,6 +23,7 @@ import { type CustomDomain, PlatformApi, type Throttle } from './api';
 import { gatewayRoutes, isolatedGatewayPaths } from './api-routes';
 import { groupCode } from './bundling';
 import { DataPlane } from './data-plane';
+import { UserCreationEvents, userCreatingGroups } from './events';
 import { functionRole } from './function-role';
 import { Migration } from './migration';
 import { Observability } from './observability';
@@ -65,6 +66,8 @@ export interface PlatformStackProps extends StackProps {
   readonly alarmEmail?: string;
   /** Aurora capacity range in ACU (default 0.5 to 4). */
   readonly databaseCapacity?: { min: number; max: number };
+  /** Event subscribers: the name prefix (default `tenant-fn-`) and account of the Lambda functions tenants may register. */
+  readonly eventFunctions?: { prefix?: string; account?: string; timeoutSeconds?: number };
 }
 
 /**
@@ -79,6 +82,8 @@ export class PlatformStack extends Stack {
   /** Wraps the data keys of the secret store and of social apps' client secrets (secrets and auth functions). */
   readonly secretsKey: Key;
   readonly functions: ReadonlyMap<GroupName, NodejsFunction>;
+  /** The PRE_USER_CREATE state machine and the subscriber functions' ARN pattern. */
+  readonly userCreationEvents: UserCreationEvents;
   /** Aurora PostgreSQL behind RDS Proxy, when some group uses SQL. */
   readonly dataPlane: DataPlane | undefined;
   readonly observability: Observability;
@@ -207,6 +212,7 @@ export class PlatformStack extends Stack {
       functions.set(group.name, fn);
     }
     this.functions = functions;
+    this.userCreationEvents = this.wireUserCreationEvents(props, logRetention, logRemoval);
     if (this.dataPlane) {
       this.migration = new Migration(this, 'Migration', {
         dataPlane: this.dataPlane,
@@ -239,6 +245,28 @@ export class PlatformStack extends Stack {
         description: 'Point a CNAME (or an alias) of the custom domain here',
       });
     }
+  }
+
+  /** The PRE_USER_CREATE state machine; the functions that create users may start it (infra/events.ts). */
+  private wireUserCreationEvents(
+    props: PlatformStackProps,
+    logRetention: RetentionDays,
+    logRemoval: RemovalPolicy,
+  ): UserCreationEvents {
+    const events = new UserCreationEvents(this, 'UserCreationEvents', {
+      functionPrefix: props.eventFunctions?.prefix ?? 'tenant-fn-',
+      functionAccount: props.eventFunctions?.account,
+      timeoutSeconds: props.eventFunctions?.timeoutSeconds,
+      logRetention,
+      logRemoval,
+    });
+    for (const group of userCreatingGroups) {
+      const fn = this.functions.get(group);
+      if (fn) events.grantPublish(fn);
+    }
+    const registry = this.functions.get('events');
+    if (registry) events.configureRegistry(registry);
+    return events;
   }
 
   /** ses:SendEmail on the sender's identity (the address, or its domain) only, and only from that address. */

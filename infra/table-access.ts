@@ -62,6 +62,8 @@ export const tableAccess: Readonly<Record<GroupName, readonly string[]>> = {
   data: [...read],
   // The health check describes the table.
   meta: [...read, 'dynamodb:DescribeTable'],
+  // Functions and subscriptions: conditional puts, transactions (function, slug, subscriptions), deletes.
+  events: [...read, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
 };
 
 /**

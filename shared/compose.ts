@@ -11,7 +11,7 @@ import { TokenService } from './auth/tokens';
 import { systemClock } from './clock';
 import type { Config } from './config';
 import type { Deps, DepsOverrides } from './deps';
-import { noUserCreationEvents } from './events/user-creation';
+import { createUserCreationEvents } from './events/select';
 import { type Keys, unconfiguredKeys } from './keys/keys';
 import { createLogger } from './log';
 import { createMailer } from './mail/select';
@@ -70,13 +70,14 @@ export function composeDeps(
   const clock = overrides.clock ?? systemClock;
   const log = overrides.log ?? createLogger(config.logLevel);
   const signer = overrides.signer ?? createSigner(config);
+  const store = createStore(config);
   return {
     config,
     log,
     clock,
-    store: createStore(config),
+    store,
     accessCache: new AccessCache(config.accessCacheSeconds, clock),
-    events: overrides.events ?? noUserCreationEvents,
+    events: overrides.events ?? createUserCreationEvents(config, store, log),
     keys: overrides.keys ?? createKeys(config),
     secretCache: new ValueCache(clock),
     sql: sql ?? noSqlPlane,

@@ -62,6 +62,22 @@ export interface Config {
   readonly invitationLimits: InvitationLimits;
   /** Outgoing calls of social login (shared/social/outbound.ts). */
   readonly socialLogin: SocialLoginConfig;
+  /** User-creation events: where subscriber functions may live and how long each may run (shared/events). */
+  readonly events: EventsConfig;
+}
+
+/** What a registered function may target, and how its events run (docs/events.md). */
+export interface EventsConfig {
+  /** Local runner: the directory that holds subscriber modules; targets are paths inside it. */
+  readonly functionsDir: string;
+  /** Cloud: the only AWS account whose Lambda functions may be registered (absent: none may). */
+  readonly functionAccount: string | undefined;
+  /** Cloud: the prefix every registered Lambda function's name must start with (absent: none may). */
+  readonly functionPrefix: string | undefined;
+  /** Each subscriber's timeout in seconds (default 300, the spec's; at most 300, the synchronous limit). */
+  readonly functionTimeoutSeconds: number;
+  /** Cloud: the Express state machine that runs PRE_USER_CREATE (absent: the local runner is used). */
+  readonly stateMachineArn: string | undefined;
 }
 
 export interface SocialLoginConfig {
@@ -207,6 +223,26 @@ function corsOrigins(env: Env): readonly string[] {
   return parsed;
 }
 
+function eventsConfig(env: Env): EventsConfig {
+  const raw = optional(env, 'EVENT_FUNCTION_TIMEOUT_SECONDS');
+  const timeout = raw === undefined ? 300 : Number(raw);
+  if (!(timeout > 0 && timeout <= 300))
+    throw new ConfigError(`EVENT_FUNCTION_TIMEOUT_SECONDS must be a number in (0, 300], got "${raw}"`);
+  const account = optional(env, 'EVENT_FUNCTION_ACCOUNT');
+  if (account !== undefined && !/^\d{12}$/.test(account))
+    throw new ConfigError('EVENT_FUNCTION_ACCOUNT must be a 12-digit AWS account id');
+  const prefix = optional(env, 'EVENT_FUNCTION_PREFIX');
+  if (prefix !== undefined && !/^[A-Za-z0-9_-]{1,40}$/.test(prefix))
+    throw new ConfigError('EVENT_FUNCTION_PREFIX must be 1 to 40 letters, digits, "-" or "_"');
+  return {
+    functionsDir: optional(env, 'EVENT_FUNCTIONS_DIR') ?? 'functions/subscribers',
+    functionAccount: account,
+    functionPrefix: prefix,
+    functionTimeoutSeconds: timeout,
+    stateMachineArn: optional(env, 'EVENT_STATE_MACHINE_ARN'),
+  };
+}
+
 const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 /** Reads the configuration from an environment, failing fast with the missing or malformed key's name. */
@@ -253,5 +289,6 @@ export function loadConfig(env: Env = process.env): Config {
         .map((host) => host.trim().toLowerCase())
         .filter(Boolean),
     },
+    events: eventsConfig(env),
   };
 }

@@ -30,6 +30,7 @@ import {
 import { confirmPassword } from '../../shared/auth/login';
 import { BadRequestError, NotFoundError, PermissionDeniedError, ValidationError } from '../../shared/errors';
 import { groupsByMember } from '../../shared/groups/views';
+import { requestSiteScope } from '../../shared/events/scope';
 import {
   created,
   currentUser,
@@ -109,7 +110,7 @@ export const accountOperations: Operations = {
   },
 
   async createUser(ctx) {
-    return created(await createUser(ctx.deps, ctx.body));
+    return created(await createUser(ctx.deps, ctx.body, { scope: requestSiteScope(ctx.headers, ctx.deps.config) }));
   },
 
   async getUser(ctx) {
@@ -184,7 +185,7 @@ export const accountOperations: Operations = {
       // A new account needs its e-mail; the schema cannot say so, as naming an existing user needs none.
       const { email } = fields;
       if (email === undefined) throw ValidationError.field('email', 'This field is required.', 'required');
-      user = await createUser(ctx.deps, { ...fields, email });
+      user = await createUser(ctx.deps, { ...fields, email }, { scope: { organization: organization.slug } });
       status = 201;
     } else {
       user = await memberToChange(ctx, { user_id, ...fields });

@@ -35,7 +35,7 @@ export const accountRoutes = [
     path: '/api/cloud/users/',
     summary: 'Create a user',
     body: schemas.newUserBody,
-    responses: { 201: json('The new user', schemas.user), ...errors(400, 401, 403) },
+    responses: { 201: json('The new user', schemas.user), ...errors(400, 401, 403, 422) },
   },
   {
     ...platform,
@@ -118,7 +118,7 @@ export const accountRoutes = [
     responses: {
       200: json("The member's new role", schemas.member),
       201: json('The new account, now a member', schemas.member),
-      ...errors(400, 401, 403, 404, 409),
+      ...errors(400, 401, 403, 404, 409, 422),
     },
   },
   {

@@ -3,6 +3,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { enforcePasswordPolicy } from '../auth/password-policy';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { type Clock, iso } from '../clock';
+import type { CreationScope } from '../events/model';
 import type { UserCreationEvents } from '../events/user-creation';
 import { nextId, queryAll, type Store, strip, uniqueKey } from '../store/store';
 import { gsi, keys } from './keys';
@@ -34,12 +35,13 @@ export const usernamePattern = '^[\\w.@+-]+$';
 /**
  * Creates a user. Every path that creates users (admin API, invitations, social login, bootstrap) goes through
  * this one service, so that user-creation events wrap exactly one place: the password policy, then the proposed
- * user, then PRE_USER_CREATE (a veto leaves nothing saved), then the save, then POST_USER_CREATE.
+ * user, then PRE_USER_CREATE (a veto leaves nothing saved), then the save, then POST_USER_CREATE. The scope (the
+ * site or organization the user is created in) decides whose subscriptions fire; without it none do.
  */
 export async function createUser(
   deps: UserCreationDeps,
   input: NewUser,
-  options: { alsoCreate?: (user: User) => Record<string, unknown>[] } = {},
+  options: { scope?: CreationScope; alsoCreate?: (user: User) => Record<string, unknown>[] } = {},
 ): Promise<User> {
   const email = input.email.trim();
   const username = (input.username ?? email).trim();
@@ -64,10 +66,10 @@ export async function createUser(
     last_login: null,
     password_hash: input.password ? await hashPassword(input.password) : null,
   };
-  await deps.events.beforeCreate(publicUser(user));
+  await deps.events.beforeCreate(publicUser(user), options.scope);
   await insertUser(deps.store, user, options.alsoCreate?.(publicUser(user)) ?? []);
   const created = publicUser(user);
-  deps.events.afterCreate(created);
+  await deps.events.afterCreate(created, options.scope);
   return created;
 }
 

@@ -1,16 +1,21 @@
 import type { User } from '../accounts/model';
+import type { CreationScope } from './model';
 
 /**
  * The user-creation events port: the one user-creation service (shared/accounts/users.ts `createUser`) calls it
  * around the save. PRE_USER_CREATE runs every subscriber and must succeed before anything is saved (a subscriber's
- * veto throws, and no user exists afterwards); POST_USER_CREATE is told after the save and never affects it.
- * Until subscriptions exist, the platform runs with `noUserCreationEvents`.
+ * veto throws, and no user exists afterwards); POST_USER_CREATE is told after the save and never affects it. The
+ * scope says where the user is being created, which decides whose subscriptions fire (docs/events.md); without one,
+ * none do. The platform runs `subscribedUserCreationEvents` (shared/events/publisher.ts); tests may pass their own.
  */
 export interface UserCreationEvents {
   /** PRE_USER_CREATE: resolves when every subscriber accepts the proposed user; throws the veto otherwise. */
-  beforeCreate(proposed: User): Promise<void>;
-  /** POST_USER_CREATE: fire-and-forget; failures are the adapter's to log. */
-  afterCreate(user: User): void;
+  beforeCreate(proposed: User, scope?: CreationScope): Promise<void>;
+  /**
+   * POST_USER_CREATE: starts the subscribers without waiting for them (the promise settles once they are started
+   * or queued, never with an error); failures are the adapter's to log.
+   */
+  afterCreate(user: User, scope?: CreationScope): void | Promise<void>;
 }
 
 /** No subscribers: nothing to wait for, nothing to tell. */

@@ -44,4 +44,9 @@ export const groups: Record<GroupName, GroupDef> = {
     // Acceptance adds memberships and site permissions.
     changesAccess: true,
   },
+  events: {
+    name: 'events',
+    description: 'Event functions registry and subscriptions (PRE/POST_USER_CREATE)',
+    envelope: 'events',
+  },
 };

@@ -14,7 +14,7 @@ export const errorDescriptions = {
   404: 'Not found, or not visible to the caller',
   409: 'Conflicts with the current state',
   410: 'No longer available',
-  422: "Valid, but the table's definition or data does not allow it",
+  422: "Valid, but the table's definition or data does not allow it, or an event subscriber refused it",
   429: 'Too many failed sign-ins: wait `retry_after` seconds (also the Retry-After header)',
   502: 'A login provider could not be reached, or answered in a way that cannot be used',
 } as const;

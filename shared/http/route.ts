@@ -58,4 +58,12 @@ export interface GroupDef {
   readonly changesAccess?: boolean;
 }
 
-export type GroupName = 'auth' | 'accounts' | 'roles' | 'secrets' | 'data' | 'meta' | 'invitations';
+export type GroupName =
+  | 'auth'
+  | 'accounts'
+  | 'roles'
+  | 'secrets'
+  | 'data'
+  | 'meta'
+  | 'invitations'
+  | 'events';

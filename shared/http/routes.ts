@@ -1,6 +1,7 @@
 import { accountRoutes } from '../accounts/routes';
 import { authRoutes } from '../auth/routes';
 import { dataRoutes } from '../data/routes';
+import { eventRoutes } from '../events/routes';
 import { invitationRoutes } from '../invitations/routes';
 import { metaRoutes } from '../meta/routes';
 import { roleRoutes } from '../roles/routes';
@@ -24,6 +25,7 @@ export const routes: readonly RouteDef[] = [
   ...dataRoutes,
   ...metaRoutes,
   ...invitationRoutes,
+  ...eventRoutes,
 ];
 
 /** The routes of one endpoint group. */

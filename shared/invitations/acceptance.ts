@@ -27,7 +27,11 @@ export const alreadyAccepted = () =>
 async function inviteeOf(deps: InvitationDeps, invitation: StoredInvitation): Promise<User> {
   const user = await getUser(deps.store, invitation.invitee);
   if (user) return user;
-  return createUser(deps, { email: invitation.invitee_identifier, is_active: false, password: null });
+  return createUser(
+    deps,
+    { email: invitation.invitee_identifier, is_active: false, password: null },
+    { scope: { organization: invitation.organization_slug } },
+  );
 }
 
 /** The site permissions to grant: the organization's sites only, each merged with what the user already has. */

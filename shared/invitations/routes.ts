@@ -23,7 +23,7 @@ export const invitationRoutes = [
     body: schemas.newInvitationBody,
     responses: {
       201: json('The new invitation', schemas.invitation),
-      ...errors(400, 401, 403, 404),
+      ...errors(400, 401, 403, 404, 422),
     },
   },
   {
@@ -83,7 +83,7 @@ export const invitationRoutes = [
     body: schemas.acceptBody,
     responses: {
       200: json('Accepted', schemas.acceptResult),
-      ...errors(400, 404, 410, 429),
+      ...errors(400, 404, 410, 422, 429),
     },
   },
 ] as const satisfies readonly RouteDef[];

@@ -52,11 +52,11 @@ export function siteGrants(config: Partial<InvitationConfig> | undefined): Invit
 }
 
 /** The user the invitation is for: the existing account of the e-mail, or a new inactive placeholder. */
-async function inviteeFor(deps: UserCreationDeps, email: string): Promise<User> {
+async function inviteeFor(deps: UserCreationDeps, email: string, organization: string): Promise<User> {
   const existing = await findUserByEmail(deps.store, email);
   if (existing) return existing;
   try {
-    return await createUser(deps, { email, is_active: false, password: null });
+    return await createUser(deps, { email, is_active: false, password: null }, { scope: { organization } });
   } catch (error) {
     // A parallel invitation created the placeholder first: use it.
     const raced = error instanceof AppError && error.code === 'user_exists';
@@ -76,7 +76,7 @@ export async function createInvitation(
 ): Promise<{ invitation: StoredInvitation; invitee: User }> {
   const groups = await namedGroups(deps, organization.slug, input.invitation_config);
   const email = input.invitee_identifier.trim();
-  const invitee = await inviteeFor(deps, email);
+  const invitee = await inviteeFor(deps, email, organization.slug);
   const invitation: StoredInvitation = {
     id: await nextId(deps.store, 'invitation'),
     uuid: randomUUID(),

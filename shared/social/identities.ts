@@ -110,7 +110,11 @@ async function create(
         first_name: identity.firstName.slice(0, 150),
         last_name: identity.lastName.slice(0, 150),
       },
-      { alsoCreate: (user) => [linkItem(target, identity, user.id, iso(deps.clock()))] },
+      {
+        // A first sign-in creates a user of this site: its apps' PRE_USER_CREATE subscribers may veto it.
+        scope: { site: target.site },
+        alsoCreate: (user) => [linkItem(target, identity, user.id, iso(deps.clock()))],
+      },
     );
     return user.id;
   } catch (error) {

@@ -285,6 +285,44 @@ describe('POST /api/auth/{provider}/token/', () => {
   });
 });
 
+describe('PRE_USER_CREATE on the first sign-in', () => {
+  /** Subscribes the shipped example subscriber that refuses every address outside example.org. */
+  async function subscribeVeto(): Promise<number> {
+    const fn = await tenant.owner.post(`/api/apps/${tenant.app.slug}/functions/`, {
+      name: unique('Veto'),
+      target: 'veto.mjs',
+    });
+    expect(fn.status).toBe(201);
+    const sub = await tenant.owner.post('/api/cloud/events/PRE_USER_CREATE/subscribe/', {
+      function_id: fn.body.data.id,
+    });
+    expect(sub.status).toBe(200);
+    return fn.body.data.id;
+  }
+
+  it("blocks the user a provider login would create: 422 with the subscriber's message, and no user exists", async () => {
+    const functionId = await subscribeVeto();
+    const { id, email } = account();
+    const response = await login(id);
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({
+      detail: 'Only @example.org addresses may sign up.',
+      event: 'PRE_USER_CREATE',
+      function_id: functionId,
+    });
+    const users = await platform.adminApi.get(`/api/cloud/users/?search=${encodeURIComponent(email)}`);
+    expect(JSON.stringify(users.body)).not.toContain(email);
+  });
+
+  it('lets an address the subscriber accepts sign up', async () => {
+    await subscribeVeto();
+    const { id, email } = account({ email: `${unique('ok')}@example.org` });
+    const response = await login(id);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ created: true, user: { email } });
+  });
+});
+
 describe('provider URLs are checked again before each call', () => {
   /** An OpenID Connect app with this server_url, created through the API (checked on write). */
   async function appWith(serverUrl: string, providerId: string) {

@@ -54,6 +54,9 @@ export function paramValues(fixture: SecurityFixture): Record<string, string> {
     group_slug: 'no-such-group',
     // GitHub's endpoints are fixed: its redirect answers without reaching the network (socialGitHub below).
     provider: 'github',
+    // No function has this id: operations that need a real one register it (samples below).
+    function_id: '999999999',
+    event_name: 'PRE_USER_CREATE',
   };
 }
 
@@ -114,6 +117,28 @@ async function throwawayGroup(site: SiteObjects): Promise<string> {
     'group member',
   );
   return made.slug;
+}
+
+/** A function registered in site A's app (the shipped example subscriber): its id. */
+async function throwawayFunction(site: SiteObjects): Promise<string> {
+  const made = await checked(
+    site.tenant.owner.post(`/api/apps/${site.tenant.app.slug}/functions/`, {
+      name: freshName('Fn'),
+      target: 'allow.mjs',
+    }),
+    'throwaway function',
+  );
+  return String(made.data.id);
+}
+
+/** A throwaway function subscribed to POST_USER_CREATE: the body and path of its unsubscription. */
+async function throwawaySubscription(site: SiteObjects): Promise<Partial<Call>> {
+  const id = await throwawayFunction(site);
+  await checked(
+    site.tenant.owner.post('/api/cloud/events/POST_USER_CREATE/subscribe/', { function_id: Number(id) }),
+    'throwaway subscription',
+  );
+  return { params: { event_name: 'POST_USER_CREATE' }, body: { function_id: Number(id) } };
 }
 
 const targetName = (fixture: SecurityFixture) => fixture.target.user?.username as string;
@@ -327,6 +352,18 @@ export const samples: Record<string, Sample> = {
     );
     return { params: { slug: tag.slug } };
   },
+
+  createFunction: () => ({ body: { name: freshName('Fn'), target: 'allow.mjs' } }),
+  listFunctions: none,
+  getFunction: async (_fixture, site) => ({ params: { function_id: await throwawayFunction(site) } }),
+  deleteFunction: async (_fixture, site) => ({ params: { function_id: await throwawayFunction(site) } }),
+  listEvents: none,
+  subscribe: async (_fixture, site) => ({
+    params: { event_name: 'POST_USER_CREATE' },
+    body: { function_id: Number(await throwawayFunction(site)) },
+  }),
+  unsubscribe: (_fixture, site) => throwawaySubscription(site),
+  appEventSubscribers: () => ({ params: { event_name: 'PRE_USER_CREATE' } }),
 
   openApiDocument: none,
   openApiDocumentAlias: none,

@@ -32,6 +32,7 @@ const fixture: Fixture = {
   makersPhysical: 'a1_makers',
   ids: ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'],
   secretKey: 'bench-token',
+  eventSites: { 0: 'bench-shop', 1: 'bench-events-1', 3: 'bench-events-3' },
   load: { records: 2, seconds: 1, recordsPerSecond: 2 },
 };
 
@@ -93,6 +94,21 @@ describe('bench scenarios', () => {
     const next = scenarios.find((scenario) => scenario.name === 'C1')?.project(fixture);
     const bodies = new Set(Array.from({ length: 5 }, () => next?.().body));
     expect(bodies.size).toBe(5);
+  });
+
+  it('creates a new user in the site with 0, 1 or 3 PRE_USER_CREATE subscribers in U0, U1, U3', () => {
+    for (const [name, site] of [
+      ['U0', 'bench-shop'],
+      ['U1', 'bench-events-1'],
+      ['U3', 'bench-events-3'],
+    ] as const) {
+      const next = scenarios.find((scenario) => scenario.name === name)?.project(fixture);
+      const [first, second] = [next?.(), next?.()];
+      expect(first).toMatchObject({ method: 'POST', path: '/api/cloud/users/' });
+      expect(first?.headers).toMatchObject({ authorization: 'Bearer token', 'x-site': site });
+      expect(JSON.parse(first?.body ?? '{}')).toMatchObject({ password: 'secret' });
+      expect(first?.body).not.toBe(second?.body);
+    }
   });
 });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { validators as accounts } from '../../functions/accounts/validators.generated';
 import { validators as auth } from '../../functions/auth/validators.generated';
 import { validators as data } from '../../functions/data/validators.generated';
+import { validators as events } from '../../functions/events/validators.generated';
 import { validators as invitations } from '../../functions/invitations/validators.generated';
 import { validators as meta } from '../../functions/meta/validators.generated';
 import { validators as roles } from '../../functions/roles/validators.generated';
@@ -27,6 +28,7 @@ const generated: Record<GroupName, GeneratedValidators> = {
   roles,
   secrets,
   data,
+  events,
   meta,
   invitations,
 };

@@ -115,6 +115,7 @@ describe('the responses of the OpenAPI document', () => {
     expect(Object.keys(document.components.schemas).sort()).toEqual([
       'DataError',
       'DetailError',
+      'EventsError',
       'RolesError',
       'SecretsError',
     ]);

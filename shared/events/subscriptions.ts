@@ -1,0 +1,127 @@
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { App } from '../accounts/model';
+import { listOrganizationSites } from '../accounts/sites';
+import { iso } from '../clock';
+import { BadRequestError, NotFoundError } from '../errors';
+import { isConditionalCheckFailure, nextId, queryAll, type Store } from '../store/store';
+import { getSiteFunction, type RegistryDeps } from './functions';
+import { eventKeys } from './keys';
+import { type CreationScope, type EventName, eventNames, isEventName, type Subscription } from './model';
+
+/** Subscriptions of functions to events: each (event, function) pair at most once (docs/events.md). */
+
+/** The event type a path names, or the 400 the spec shows for any other. */
+export function eventOf(name: string): EventName {
+  if (isEventName(name)) return name;
+  throw new BadRequestError(
+    'invalid_event',
+    `Invalid event type "${name}". Valid event types: ${eventNames.join(', ')}.`,
+  );
+}
+
+const unknownFunction = (id: number) =>
+  new BadRequestError('function_not_found', `Function ${id} does not exist.`);
+
+/**
+ * Subscribes a function of the site to an event. The put is conditional on the pair's key, so two parallel
+ * subscriptions of the same pair cannot both succeed.
+ */
+export async function subscribe(
+  deps: RegistryDeps,
+  site: string,
+  event: EventName,
+  functionId: number,
+): Promise<Subscription> {
+  const fn = await getSiteFunction(deps.store, site, functionId);
+  if (!fn) throw unknownFunction(functionId);
+  const now = iso(deps.clock());
+  const subscription: Subscription = {
+    id: await nextId(deps.store, 'event_subscriber'),
+    event,
+    function_id: fn.id,
+    function_name: fn.name,
+    function_slug: fn.slug,
+    target: fn.target,
+    app_id: fn.app_id,
+    app_name: fn.app_name,
+    app_slug: fn.app_slug,
+    site,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await deps.store.doc.send(
+      new PutCommand({
+        TableName: deps.store.table,
+        Item: { ...eventKeys.subscription(site, event, fn.id), ...subscription },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  } catch (error) {
+    if (isConditionalCheckFailure(error))
+      throw new BadRequestError('already_subscribed', `Function ${fn.id} is already subscribed to ${event}.`);
+    throw error;
+  }
+  return subscription;
+}
+
+/** Removes a subscription; 404 when the pair is not subscribed. */
+export async function unsubscribe(
+  store: Store,
+  site: string,
+  event: EventName,
+  functionId: number,
+): Promise<void> {
+  try {
+    await store.doc.send(
+      new DeleteCommand({
+        TableName: store.table,
+        Key: eventKeys.subscription(site, event, functionId),
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
+    );
+  } catch (error) {
+    if (isConditionalCheckFailure(error))
+      throw new NotFoundError(
+        `Function ${functionId} is not subscribed to ${event}.`,
+        'subscription_not_found',
+      );
+    throw error;
+  }
+}
+
+/** Every subscription of a site to an event, by function id (one query). */
+export async function siteSubscriptions(
+  store: Store,
+  site: string,
+  event: EventName,
+): Promise<Subscription[]> {
+  return queryAll<Subscription>(store, {
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: {
+      ':pk': eventKeys.subscriptions(site),
+      ':prefix': eventKeys.subscriptionPrefix(event),
+    },
+  });
+}
+
+/** The subscriptions of one app to an event. */
+export async function appSubscriptions(store: Store, app: App, event: EventName): Promise<Subscription[]> {
+  return (await siteSubscriptions(store, app.site, event)).filter((s) => s.app_id === app.id);
+}
+
+/**
+ * The subscriptions a user creation fires: those of every app of its site, or of every site of its organization
+ * (one query per site, in parallel).
+ */
+export async function subscriptionsFor(
+  store: Store,
+  scope: CreationScope,
+  event: EventName,
+): Promise<Subscription[]> {
+  const sites =
+    'site' in scope
+      ? [scope.site]
+      : (await listOrganizationSites(store, scope.organization)).map((site) => site.slug);
+  return (await Promise.all(sites.map((site) => siteSubscriptions(store, site, event)))).flat();
+}
