@@ -29,8 +29,8 @@ import {
 } from '../../shared/accounts/users';
 import { confirmPassword } from '../../shared/auth/login';
 import { BadRequestError, NotFoundError, PermissionDeniedError, ValidationError } from '../../shared/errors';
-import { groupsByMember } from '../../shared/groups/views';
 import { requestSiteScope } from '../../shared/events/scope';
+import { groupsByMember } from '../../shared/groups/views';
 import {
   created,
   currentUser,
@@ -110,7 +110,9 @@ export const accountOperations: Operations = {
   },
 
   async createUser(ctx) {
-    return created(await createUser(ctx.deps, ctx.body, { scope: requestSiteScope(ctx.headers, ctx.deps.config) }));
+    return created(
+      await createUser(ctx.deps, ctx.body, { scope: requestSiteScope(ctx.headers, ctx.deps.config) }),
+    );
   },
 
   async getUser(ctx) {
