@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startEmbeddedDynamoDb } from '../../shared/adapters/local/embedded-dynamodb';
-import { loadBenchConfig } from '../config';
+import { type BenchConfig, loadBenchConfig } from '../config';
 import { describeMachine } from '../machine';
 import { measure, type RunResult, type ServerName } from '../measure';
 import { openDatabase } from '../postgres';
@@ -15,7 +15,7 @@ import { withSection } from '../sections';
 import { startFloor, startProject } from '../servers';
 import { categories, type Fixture, prepareProject } from '../setup';
 import { copyToPeerDatabase, databaseUrlOf } from './copy';
-import { type Directus, exposeItems, findDirectus, startDirectus } from './directus';
+import { type Directus, type DirectusInstall, exposeItems, findDirectus, startDirectus } from './directus';
 import { type Page, type PeerReport, pageMismatch, pageOf, renderPeerRegion } from './figures';
 
 /**
@@ -86,7 +86,7 @@ async function checkPages(servers: Record<ServerName, Server>, requests: Request
 async function measureRounds(
   servers: Record<ServerName, Server>,
   requests: Requests,
-  config: ReturnType<typeof loadBenchConfig>,
+  config: BenchConfig,
 ): Promise<RunResult[]> {
   const runs: RunResult[] = [];
   for (let round = 1; round <= rounds; round++)
@@ -109,6 +109,50 @@ async function measureRounds(
   return runs;
 }
 
+/**
+ * PostgreSQL, the project loaded through its API, the copy for Directus, the floor and Directus, in that order;
+ * `stop` stops them all.
+ */
+async function startServers(install: DirectusInstall, config: BenchConfig) {
+  say(`Directus ${install.version}; starting PostgreSQL 15 (port ${peerInstance.port})`);
+  const database = await openDatabase(config.databaseUrl, peerInstance);
+  const dynamo = await startEmbeddedDynamoDb();
+  const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-peer-'));
+  process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  const shared = { dataDir, dynamodbEndpoint: dynamo.url };
+  const password = randomBytes(18).toString('base64url');
+  const project = await startProject(database.url, config, password, shared);
+  say(`Loading ${config.records} records through the project's bulk create`);
+  const fixture = await prepareProject(project.baseUrl, database.url, password, config.records);
+  say('Copying the table into database `directus` (psql \\copy)');
+  const source = { schema: fixture.schema, table: fixture.physical };
+  const indexes = await copyToPeerDatabase(database.url, source, 'directus');
+  const floor = await startFloor(database.url, config, fixture, shared);
+  say('Bootstrapping and starting Directus');
+  const directusUrl = databaseUrlOf(database.url, 'directus');
+  const directus = await startDirectus(install, directusUrl, join(dataDir, 'directus'));
+  await exposeItems(directus);
+  const stop = async () => {
+    await Promise.all([project.stop(), floor.stop(), directus.stop()]);
+    await dynamo.stop();
+    database.stop();
+  };
+  return { servers: { project, directus, floor }, fixture, indexes, postgresVersion: database.version, stop };
+}
+
+/** Replaces the `peer` region of docs/benchmarks.md and writes bench/results/peer.json. */
+function writeReport(report: PeerReport): void {
+  const markdownPath = 'docs/benchmarks.md';
+  const previous = existsSync(markdownPath) ? readFileSync(markdownPath, 'utf8') : '# Benchmarks\n';
+  const region = renderPeerRegion(report);
+  writeFileSync(markdownPath, withSection(previous, 'peer', region));
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/peer.json', `${JSON.stringify(report, null, 2)}\n`);
+  const ratios = region.split('\n').filter((line) => /^\| (project|Directus) \/ /.test(line));
+  say(ratios.join('\n'));
+  say('Wrote the peer region of docs/benchmarks.md and bench/results/peer.json');
+}
+
 async function main(): Promise<number> {
   const install = findDirectus(process.env.BENCH_DIRECTUS_DIR);
   if (typeof install === 'string') {
@@ -123,43 +167,20 @@ async function main(): Promise<number> {
   }, config.timeoutSeconds * 1000);
   stopAfter.unref();
 
-  say(`Directus ${install.version}; starting PostgreSQL 15 (port ${peerInstance.port})`);
-  const database = await openDatabase(config.databaseUrl, peerInstance);
-  const dynamo = await startEmbeddedDynamoDb();
-  const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-peer-'));
-  process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  const shared = { dataDir, dynamodbEndpoint: dynamo.url };
-  const password = randomBytes(18).toString('base64url');
-  const project = await startProject(database.url, config, password, shared);
-  say(`Loading ${config.records} records through the project's bulk create`);
-  const fixture = await prepareProject(project.baseUrl, database.url, password, config.records);
-  say('Copying the table into database `directus` (psql \\copy)');
-  const indexes = await copyToPeerDatabase(
-    database.url,
-    { schema: fixture.schema, table: fixture.physical },
-    'directus',
-  );
-  const floor = await startFloor(database.url, config, fixture, shared);
-  say('Bootstrapping and starting Directus');
-  const directusUrl = databaseUrlOf(database.url, 'directus');
-  const directus = await startDirectus(install, directusUrl, join(dataDir, 'directus'));
-  await exposeItems(directus);
-
-  const servers = { project, directus, floor };
-  const requests = requestsFor(fixture, directus, auth);
+  const started = await startServers(install, config);
+  const { servers, fixture } = started;
+  const requests = requestsFor(fixture, servers.directus, auth);
   const page = await checkPages(servers, requests);
   say(`Same ${page.ids.length} ids in the same order and total ${page.total} on the three servers`);
   const before = uptime();
   const runs = await measureRounds(servers, requests, config);
   const after = uptime();
-  await Promise.all([project.stop(), floor.stop(), directus.stop()]);
-  await dynamo.stop();
-  database.stop();
+  await started.stop();
 
-  const report: PeerReport = {
+  writeReport({
     date: new Date().toISOString(),
     command: commandLine(),
-    machine: describeMachine(database.version),
+    machine: describeMachine(started.postgresVersion),
     directusVersion: install.version,
     auth,
     records: config.records,
@@ -176,22 +197,10 @@ async function main(): Promise<number> {
       floor: requests.floor().path,
     },
     page,
-    indexes,
+    indexes: started.indexes,
     runs,
     target,
-  };
-  const markdownPath = 'docs/benchmarks.md';
-  const previous = existsSync(markdownPath) ? readFileSync(markdownPath, 'utf8') : '# Benchmarks\n';
-  writeFileSync(markdownPath, withSection(previous, 'peer', renderPeerRegion(report)));
-  mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/peer.json', `${JSON.stringify(report, null, 2)}\n`);
-  say(
-    renderPeerRegion(report)
-      .split('\n')
-      .filter((line) => line.startsWith('| project /') || line.startsWith('| Directus /'))
-      .join('\n'),
-  );
-  say('Wrote the peer region of docs/benchmarks.md and bench/results/peer.json');
+  });
   return 0;
 }
 
