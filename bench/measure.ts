@@ -2,9 +2,12 @@ import autocannon from 'autocannon';
 import { cpuMillis, type Server } from './processes';
 import type { BenchRequest } from './scenarios';
 
+/** The servers a bench measures: the project, the floor, and Directus for the peer figure (bench/peer/). */
+export type ServerName = 'project' | 'floor' | 'directus';
+
 /** One measured window of one scenario against one server. */
 export interface RunResult {
-  readonly server: 'project' | 'floor';
+  readonly server: ServerName;
   readonly round: number;
   readonly requestsPerSecond: number;
   readonly requests: number;
@@ -37,7 +40,7 @@ function fire(load: Load) {
 /** Warms the server up (result discarded), then measures a window and the CPU the server spent in it. */
 export async function measure(
   load: Load & { warmupSeconds: number; server: Server },
-  label: { server: 'project' | 'floor'; round: number },
+  label: { server: ServerName; round: number },
 ): Promise<RunResult> {
   await fire({ ...load, seconds: load.warmupSeconds });
   const cpuBefore = cpuMillis(load.server.pid);

@@ -13,10 +13,15 @@ export interface BenchDatabase {
 }
 
 const script = '.ci/postgres.sh';
-const scriptEnv = { ...process.env, PG_PORT: '55433', PG_DIR: '/tmp/platform-bench-pg' };
+/** Port and directory of the throwaway instance; the peer run (bench/peer/) takes its own. */
+const benchInstance = { port: 55433, dir: '/tmp/platform-bench-pg' };
 
 /** Starts (or adopts) the database and reads its server version. */
-export async function openDatabase(databaseUrl: string | undefined): Promise<BenchDatabase> {
+export async function openDatabase(
+  databaseUrl: string | undefined,
+  instance: { port: number; dir: string } = benchInstance,
+): Promise<BenchDatabase> {
+  const scriptEnv = { ...process.env, PG_PORT: String(instance.port), PG_DIR: instance.dir };
   let url = databaseUrl;
   let stop = () => {};
   if (!url) {

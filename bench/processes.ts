@@ -82,6 +82,48 @@ export function startServer(
   });
 }
 
+/**
+ * Starts `command <args>` in `cwd` and resolves once `probe` (polled every half second) says the server answers,
+ * for servers that print nothing when ready at a quiet log level (Directus). Output is kept as startServer does.
+ */
+export function startProbedServer(
+  name: string,
+  command: { file: string; args: readonly string[]; cwd: string; env: NodeJS.ProcessEnv },
+  baseUrl: string,
+  probe: () => Promise<boolean>,
+  timeoutMs = 120_000,
+): Promise<Server> {
+  const { file, args, cwd, env } = command;
+  const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  alive.add(child);
+  child.once('exit', () => alive.delete(child));
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const stop = () => stopChild(child);
+  const deadline = Date.now() + timeoutMs;
+  const poll = async (): Promise<Server> => {
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(
+          `${name} exited with ${child.exitCode ?? child.signalCode}; its last output:\n${output.slice(-2000)}`,
+        );
+      if (await probe().catch(() => false)) return { name, pid: child.pid as number, baseUrl, stop };
+      if (Date.now() > deadline) {
+        await stop();
+        throw new Error(
+          `${name} was not ready within ${timeoutMs / 1000} s; its last output:\n${output.slice(-2000)}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  };
+  return poll();
+}
+
 /** SIGTERM to the child's group, SIGKILL after five seconds. */
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

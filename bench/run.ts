@@ -3,15 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startEmbeddedDynamoDb } from '../shared/adapters/local/embedded-dynamodb';
-import { buildServers } from './build';
 import { type BenchConfig, loadBenchConfig } from './config';
 import { describeMachine } from './machine';
 import { measure, type RunResult } from './measure';
 import { openDatabase } from './postgres';
-import { freePort, memory, resetPeakMemory, type Server, startServer } from './processes';
+import { memory, resetPeakMemory, type Server } from './processes';
 import { renderSummary, writeResults } from './report';
 import { type BenchResults, type MemoryResult, type ScenarioResult, summarize } from './results';
 import { type Scenario, selectScenarios } from './scenarios';
+import { type Shared, startFloor, startProject } from './servers';
 import { type Fixture, prepareProject } from './setup';
 
 /** `npm run bench`: the project against the floor, scenario by scenario; see docs/benchmarks.md. */
@@ -21,79 +21,11 @@ process.chdir(root);
 /** The project server's resident memory under load, at most (MB). */
 const rssTargetMb = 150;
 const say = (line: string) => process.stdout.write(`${line}\n`);
-/** Both servers are bundled first and run with plain node (bench/build.ts). */
-const builtServers = buildServers();
-
 function commandLine(): string {
   const settings = Object.entries(process.env)
     .filter(([key]) => key.startsWith('BENCH_') || key === 'DATABASE_URL')
     .map(([key, value]) => (key === 'DATABASE_URL' ? 'DATABASE_URL=…' : `${key}=${value}`));
   return [...settings, 'npm run bench'].join(' ');
-}
-
-/** Where the project keeps its files (SE1's floor reads its master key) and the DynamoDB both servers read. */
-interface Shared {
-  dataDir: string;
-  dynamodbEndpoint: string;
-}
-
-async function startProject(
-  databaseUrl: string,
-  config: BenchConfig,
-  password: string,
-  shared: Shared,
-): Promise<Server> {
-  const servers = await builtServers;
-  const { dataDir } = shared;
-  const port = await freePort();
-  const env = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    DATABASE_POOL_SIZE: String(config.poolSize),
-    DATA_DIR: dataDir,
-    DYNAMODB_ENDPOINT: shared.dynamodbEndpoint,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    ADMIN_PASSWORD: password,
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-  };
-  // BENCH_PROFILE=1 writes a V8 CPU profile of the project server to bench/results/ when it stops.
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=bench/results'] : [];
-  // BENCH_PROJECT_NODE_OPTIONS: extra node flags for the project server (heap experiments).
-  profile.push(...(process.env.BENCH_PROJECT_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []));
-  return startServer(
-    'project',
-    [...profile, servers.project],
-    env,
-    /Platform listening on/,
-    `http://127.0.0.1:${port}`,
-  );
-}
-
-async function startFloor(
-  databaseUrl: string,
-  config: BenchConfig,
-  fixture: Fixture,
-  shared: Shared,
-): Promise<Server> {
-  const servers = await builtServers;
-  const port = await freePort();
-  const env = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    DATABASE_POOL_SIZE: String(config.poolSize),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    FLOOR_SCHEMA: fixture.schema,
-    FLOOR_TABLE: fixture.physical,
-    FLOOR_MAKERS_TABLE: fixture.makersPhysical,
-    FLOOR_PASSWORD: fixture.adminPassword,
-    FLOOR_DYNAMODB_ENDPOINT: shared.dynamodbEndpoint,
-    FLOOR_TABLE_NAME: 'platform',
-    FLOOR_KEYRING: join(shared.dataDir, 'keys', 'secrets-master.key'),
-  };
-  return startServer('floor', [servers.floor], env, /Floor listening on/, `http://127.0.0.1:${port}`);
 }
 
 /** Runs a scenario project, floor, project, floor … and returns every measured window. */
