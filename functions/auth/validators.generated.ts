@@ -229,7 +229,7 @@ var validators_text_exports = {};
 
 // validators:validators:entry
 var generated = { ...validators_json_exports, ...validators_text_exports };
-var validators = { ...generated };
+var validators = { ...generated, startBrowserSession_body: generated.obtainToken_body };
 export {
   validators
 };

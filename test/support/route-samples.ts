@@ -108,6 +108,8 @@ export const samples: Record<string, Sample> = {
   obtainToken: (fixture) => ({ body: { username: targetName(fixture), password: defaultPassword } }),
   refreshToken: async (fixture) => ({ body: { refresh: (await signIn(fixture)).refresh } }),
   jwks: none,
+  startBrowserSession: (fixture) => ({ body: { username: targetName(fixture), password: defaultPassword } }),
+  endBrowserSession: none,
 
   createInvitation: () => ({ body: { invitee_identifier: `${freshName('invitee')}@example.com` } }),
   listInvitations: none,
