@@ -13,9 +13,11 @@ import { indexes } from '../shared/store/table';
 const read = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
 
 export const tableAccess: Readonly<Record<GroupName, readonly string[]>> = {
-  // Sign-in failure windows (Put, Update, Delete when a login succeeds) and sessions (Put, Update).
+  // Sign-in failure windows (Put, Update, Delete when a login succeeds), refresh families (Put, Update) and
+  // browser sessions (Put; Delete on logout).
   auth: [...read, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
-  // Users, organizations, sites, permissions and apps: conditional puts, updates and transactions of both.
+  // Users, organizations, sites, permissions and apps: conditional puts, updates and transactions of both; the
+  // browser session that changed its user's password (Update).
   accounts: [...read, 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
   // Roles and memberships: transactions with deletes and condition checks; memberships removed in batches.
   roles: [
