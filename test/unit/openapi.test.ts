@@ -26,7 +26,7 @@ const refusing = (route: RouteDef) =>
   route.permission === 'rule:own-roles-or-view';
 
 /** Routes that count failed password checks as sign-in attempts, and so can be throttled. */
-const throttled = new Set(['obtainToken', 'updateUser']);
+const throttled = new Set(['obtainToken', 'startBrowserSession', 'updateUser']);
 
 /** The error statuses the request pipeline itself can answer a route with, before or around its operation. */
 function pipelineStatuses(route: RouteDef): number[] {
