@@ -84,6 +84,9 @@ function targetOf(
 }
 
 function respond(result: HttpResult, requestId: string): HttpResponse {
+  // Payload 2.0 sends cookies from `cookies` (one Set-Cookie header each); the local server does the same.
+  const { 'set-cookie': cookie, ...others } = result.headers ?? {};
+  if (cookie) return { ...respond({ ...result, headers: others }, requestId), cookies: [cookie] };
   const headers: Record<string, string> = { 'x-request-id': requestId, ...result.headers };
   if (result.raw) return rawResponse(result.status, result.raw, headers);
   if (result.body === undefined || result.status === 204) return { statusCode: result.status, headers };
