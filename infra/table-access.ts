@@ -17,8 +17,9 @@ export const tableAccess: Readonly<Record<GroupName, readonly string[]>> = {
   // browser sessions (Put; Delete on logout).
   auth: [...read, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
   // Users, organizations, sites, permissions and apps: conditional puts, updates and transactions of both; the
-  // browser session that changed its user's password (Update).
-  accounts: [...read, 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  // browser session that changed its user's password (Update); the sign-in failure window that a confirmed
+  // current password clears (Delete).
+  accounts: [...read, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
   // Roles and memberships: transactions with deletes and condition checks; memberships removed in batches.
   roles: [
     ...read,
