@@ -181,6 +181,16 @@ describe('the sessionid cookie authenticates', () => {
     expect(Object.keys(data.body).sort()).toEqual(['code', 'detail', 'error']);
   });
 
+  it('is read where credentials are optional (a secret by key): a forged one is a 401 there too', async () => {
+    const path = '/api/secrets/no-such-secret/';
+    const site = tenant.site.slug;
+    const forged = await browser(randomBytes(32).toString('base64url'), undefined, site).get(path);
+    expect(forged.status).toBe(401);
+    expect(forged.body).toMatchObject({ error: 'Authentication required' });
+    const signedIn = await browser(ownerSession, undefined, site).get(path);
+    expect(signedIn.status).toBe(404);
+  });
+
   it('is ignored on public routes, whatever it says', async () => {
     const response = await browser(randomBytes(32).toString('base64url')).get('/.well-known/jwks.json');
     expect(response.status).toBe(200);
