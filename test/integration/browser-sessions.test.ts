@@ -1,6 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateUser } from '../../shared/accounts/users';
+import { keepCurrentBrowserSession } from '../../shared/auth/browser-sessions';
 import { ApiClient, type ApiResponse } from '../support/client';
 import { strictClock } from '../support/clock';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
@@ -17,7 +19,8 @@ let ownOrigin: string;
 
 beforeAll(async () => {
   platform = await startTestPlatform(
-    { SESSION_SECONDS: String(sessionSeconds), CORS_ORIGINS: frontend },
+    // A long access-cache window, so that what another container would see can be shown here.
+    { SESSION_SECONDS: String(sessionSeconds), CORS_ORIGINS: frontend, ACCESS_CACHE_SECONDS: '60' },
     { clock },
   );
   ownOrigin = new URL(platform.baseUrl).origin;
@@ -341,6 +344,19 @@ describe('what else ends sessions', () => {
     const off = await platform.adminApi.patch(`/api/cloud/users/${user.id}/`, { is_active: false });
     expect(off.status).toBe(200);
     expect((await browser(session).get('/api/cloud/users/me/')).status).toBe(401);
+  });
+
+  it('a session newer than the user this container remembers has the user read again', async () => {
+    const { user, password } = await createUser(platform);
+    const kept = await sessionOf(user.username, password);
+    const other = await sessionOf(user.username, password);
+    // Remembered by this container's access cache (a sign-in clears it, so both sessions exist before).
+    expect((await browser(kept).get('/api/cloud/users/me/')).status).toBe(200);
+    // Another container changes the password from the `kept` session: this container's cache is not cleared.
+    await updateUser(platform.deps, user.id, { password: newPassword });
+    await keepCurrentBrowserSession(platform.deps, { cookie: `sessionid=${kept}` }, user.id);
+    expect((await browser(kept).get('/api/cloud/users/me/')).status).toBe(200);
+    expect((await browser(other).get('/api/cloud/users/me/')).status).toBe(401);
   });
 
   // Last: it moves the platform's clock.
