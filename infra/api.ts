@@ -16,6 +16,7 @@ import { Construct } from 'constructs';
 import {
   corsAllowHeaders,
   corsAllowMethods,
+  corsAllowsCredentials,
   corsExposeHeaders,
   corsMaxAgeSeconds,
   defaultCorsOrigins,
@@ -79,11 +80,14 @@ export class PlatformApi extends Construct {
 
   constructor(scope: Construct, id: string, props: PlatformApiProps) {
     super(scope, id);
+    const origins = props.corsOrigins ?? defaultCorsOrigins;
     this.api = new HttpApi(this, 'Api', {
       description: 'Multi-tenant backend platform',
       createDefaultStage: false,
       corsPreflight: {
-        allowOrigins: [...(props.corsOrigins ?? defaultCorsOrigins)],
+        allowOrigins: [...origins],
+        // The listed origins' apps may send the browser session cookie; `*` never gets credentials.
+        ...(corsAllowsCredentials(origins) ? { allowCredentials: true } : {}),
         allowHeaders: [...corsAllowHeaders],
         allowMethods: corsAllowMethods.map((method) => CorsHttpMethod[method]),
         exposeHeaders: [...corsExposeHeaders],

@@ -13,9 +13,10 @@ import { indexes } from '../shared/store/table';
 const read = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
 
 export const tableAccess: Readonly<Record<GroupName, readonly string[]>> = {
-  // Sign-in failure windows (Put, Update, Delete when a login succeeds) and sessions (Put, Update); social apps
-  // and their sentinels (transactions), login states (Delete when used), users created by provider login with
-  // their link, links attached to existing users (a ConditionCheck that the user is active).
+  // Sign-in failure windows (Put, Update, Delete when a login succeeds), refresh families (Put, Update) and
+  // browser sessions (Put; Delete on logout); social apps and their sentinels (transactions), login states
+  // (Delete when used), users created by provider login with their link, links attached to existing users (a
+  // ConditionCheck that the user is active).
   auth: [
     ...read,
     'dynamodb:PutItem',
@@ -25,7 +26,8 @@ export const tableAccess: Readonly<Record<GroupName, readonly string[]>> = {
   ],
   // Users, organizations, sites, permissions and apps: conditional puts, updates and transactions of both.
   // Organization groups: renames and deletions delete name sentinels and memberships; adding a member checks
-  // the organization membership and the group in its transaction.
+  // the organization membership and the group in its transaction. The browser session that changed its user's
+  // password (Update); the sign-in failure window that a confirmed current password clears (Delete).
   accounts: [
     ...read,
     'dynamodb:PutItem',

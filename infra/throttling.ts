@@ -12,6 +12,8 @@ export const defaultStageThrottle: Throttle = { rate: 500, burst: 1000 };
 export const routeThrottles: Readonly<Record<string, Throttle>> = {
   // Each sign-in costs a password hash and a KMS signature.
   '/api/auth/jwt/token/': { rate: 50, burst: 100 },
+  // The browser login: a password hash and a session write (logout shares the path).
+  '/api/auth/session/': { rate: 50, burst: 100 },
   '/api/auth/jwt/refresh/': { rate: 100, burst: 200 },
   // Public and cacheable: clients should cache them, so a flood is abuse.
   '/.well-known/jwks.json': { rate: 50, burst: 100 },

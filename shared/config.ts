@@ -47,6 +47,8 @@ export interface Config {
   readonly jwtAudience: string;
   readonly accessTokenSeconds: number;
   readonly refreshTokenSeconds: number;
+  /** Lifetime of a browser session (`sessionid` cookie), from its sign-in; no sliding renewal. */
+  readonly sessionSeconds: number;
   /** KMS asymmetric key (ECC_NIST_P256) that signs JWTs in the cloud. */
   readonly jwtSigningKeyId: string | undefined;
   /** KMS symmetric key of the secret store's envelope encryption; locally a master key file is used instead. */
@@ -243,6 +245,12 @@ function eventsConfig(env: Env): EventsConfig {
   };
 }
 
+function sessionSeconds(env: Env): number {
+  const value = integer(env, 'SESSION_SECONDS', 14 * 24 * 3600);
+  if (value < 1) throw new ConfigError(`SESSION_SECONDS must be at least 1, got "${env.SESSION_SECONDS}"`);
+  return value;
+}
+
 const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 /** Reads the configuration from an environment, failing fast with the missing or malformed key's name. */
@@ -275,6 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtAudience: optional(env, 'JWT_AUDIENCE') ?? 'platform-api',
     accessTokenSeconds: integer(env, 'ACCESS_TOKEN_SECONDS', 3600),
     refreshTokenSeconds: integer(env, 'REFRESH_TOKEN_SECONDS', 7 * 24 * 3600),
+    sessionSeconds: sessionSeconds(env),
     jwtSigningKeyId:
       runtime === 'aws' ? required(env, 'JWT_SIGNING_KEY_ID') : optional(env, 'JWT_SIGNING_KEY_ID'),
     secretsKeyId: optional(env, 'SECRETS_KEY_ID'),

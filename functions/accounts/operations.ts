@@ -27,6 +27,7 @@ import {
   listUsers,
   updateUser,
 } from '../../shared/accounts/users';
+import { keepCurrentBrowserSession } from '../../shared/auth/browser-sessions';
 import { confirmPassword } from '../../shared/auth/login';
 import { BadRequestError, NotFoundError, PermissionDeniedError, ValidationError } from '../../shared/errors';
 import { requestSiteScope } from '../../shared/events/scope';
@@ -130,6 +131,9 @@ export const accountOperations: Operations = {
     }
     const user = await updateUser(ctx.deps, id, changes);
     if (!user) throw new NotFoundError();
+    // The new password ended every other session and token; the browser session that changed it goes on.
+    if (changes.password !== undefined && caller.id === id)
+      await keepCurrentBrowserSession(ctx.deps, ctx.headers, id);
     return ok(user);
   },
 

@@ -1424,7 +1424,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
 
 // validators:validators:entry
 var generated = { ...validators_json_exports, ...validators_text_exports };
-var validators = { ...generated, updateSocialApp_params: generated.getSocialApp_params, deleteSocialApp_params: generated.getSocialApp_params, providerToken_params: generated.providerRedirect_params };
+var validators = { ...generated, startBrowserSession_body: generated.obtainToken_body, updateSocialApp_params: generated.getSocialApp_params, deleteSocialApp_params: generated.getSocialApp_params, providerToken_params: generated.providerRedirect_params };
 export {
   validators
 };

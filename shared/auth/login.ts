@@ -69,6 +69,15 @@ export async function signIn(
   credentials: { username: string; password: string },
   clientIp: string | undefined,
 ): Promise<TokenPair> {
+  return startSession(deps, await checkSignIn(deps, credentials, clientIp));
+}
+
+/** The user a login and a password name, checked under the sign-in limits (401 or 429); no session started. */
+export async function checkSignIn(
+  deps: LoginDeps,
+  credentials: { username: string; password: string },
+  clientIp: string | undefined,
+): Promise<SessionUser> {
   // One counter per account whichever login names it; unknown logins get their own, so a lock says nothing.
   const found = await findUserByLogin(deps.store, credentials.username);
   const account = found ? `user:${found.id}` : `login:${uniqueKey(credentials.username)}`;
@@ -78,7 +87,7 @@ export async function signIn(
   if (!user) {
     throw new AuthenticationError('No active account found with the given credentials', 'no_active_account');
   }
-  return startSession(deps, user);
+  return user;
 }
 
 /** Whether `password` is the user's current one, counted like a sign-in attempt of that account. */

@@ -1,6 +1,6 @@
-import { errors, json } from '../http/responses';
+import { empty, errors, json } from '../http/responses';
 import type { RouteDef } from '../http/route';
-import { credentialsBody, jwkSet, refreshBody, tokenPair } from './schemas';
+import { browserSession, credentialsBody, jwkSet, refreshBody, tokenPair } from './schemas';
 
 export const authRoutes = [
   {
@@ -29,6 +29,35 @@ export const authRoutes = [
     responses: {
       200: json('A new access token and the refresh token that replaces the one presented', tokenPair),
       ...errors(400, 401),
+    },
+  },
+  {
+    operationId: 'startBrowserSession',
+    method: 'POST',
+    path: '/api/auth/session/',
+    group: 'auth',
+    permission: 'public',
+    scope: 'platform',
+    summary:
+      'Browser login: username (or e-mail) and password for a `sessionid` cookie (HttpOnly, SameSite=Lax); ' +
+      'the request must come from a trusted Origin',
+    body: credentialsBody,
+    responses: {
+      200: json('The signed-in user and the end of the session; the cookie is in Set-Cookie', browserSession),
+      ...errors(400, 401, 403, 429),
+    },
+  },
+  {
+    operationId: 'endBrowserSession',
+    method: 'DELETE',
+    path: '/api/auth/session/',
+    group: 'auth',
+    permission: 'public',
+    scope: 'platform',
+    summary: 'Browser logout: ends the session of the `sessionid` cookie and clears the cookie',
+    responses: {
+      204: empty('The session is ended (or there was none) and the cookie cleared'),
+      ...errors(403),
     },
   },
   {

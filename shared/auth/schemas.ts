@@ -1,5 +1,7 @@
 /** Request and response schemas of the auth group (JSON Schema; request types derive from them). */
 
+import { user } from '../accounts/schemas';
+
 export const credentialsBody = {
   type: 'object',
   required: ['username', 'password'],
@@ -39,5 +41,13 @@ export const jwkSet = {
       },
     },
   },
+  additionalProperties: false,
+} as const;
+
+/** The answer of a browser login: the signed-in user and when the session ends (the id travels in the cookie). */
+export const browserSession = {
+  type: 'object',
+  required: ['user', 'expires_at'],
+  properties: { user, expires_at: { type: 'string', format: 'date-time' } },
   additionalProperties: false,
 } as const;

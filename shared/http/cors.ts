@@ -9,8 +9,10 @@ export const corsExposeHeaders = ['x-request-id', 'allow', 'retry-after', 'x-tot
 export const corsMaxAgeSeconds = 3600;
 
 /**
- * Any origin by default: the API authenticates with bearer tokens, never cookies, so a page on another origin
- * gains nothing a script could not do directly. Deployments that want fewer set CORS_ORIGINS.
+ * Any origin by default: with `*` a page on another origin can only make requests without the browser's cookies
+ * (bearer tokens), so it gains nothing a script could not do directly. Deployments that want fewer set CORS_ORIGINS;
+ * listed origins are also the ones whose apps may use the browser session cookie (credentials allowed, and trusted
+ * by the CSRF origin check, shared/auth/csrf.ts).
  */
 export const defaultCorsOrigins: readonly string[] = ['*'];
 
@@ -35,6 +37,11 @@ export function parseCorsOrigins(raw: string): string[] | { error: string } {
   return origins;
 }
 
+/** Whether browsers may send cookies cross-origin: only to origins named one by one, never with `*`. */
+export function corsAllowsCredentials(origins: readonly string[]): boolean {
+  return !origins.includes('*');
+}
+
 /** The origin to echo for a request's `Origin`, or undefined when it may not read the answer. */
 function allowedOrigin(origins: readonly string[], origin: string | undefined): string | undefined {
   if (!origin) return undefined;
@@ -45,6 +52,10 @@ function allowedOrigin(origins: readonly string[], origin: string | undefined): 
 /** With a list of origins the answer depends on the request's Origin: caches must know. */
 function varyOn(origins: readonly string[]): Record<string, string> {
   return origins.includes('*') ? {} : { vary: 'origin' };
+}
+
+function credentials(origins: readonly string[]): Record<string, string> {
+  return corsAllowsCredentials(origins) ? { 'access-control-allow-credentials': 'true' } : {};
 }
 
 /** Headers of an ordinary answer to a cross-origin request. */
@@ -58,6 +69,7 @@ export function corsResponseHeaders(
   return {
     'access-control-allow-origin': allowed,
     'access-control-expose-headers': corsExposeHeaders.join(', '),
+    ...credentials(origins),
     ...vary,
   };
 }
@@ -75,6 +87,7 @@ export function corsPreflightHeaders(
     'access-control-allow-methods': corsAllowMethods.join(', '),
     'access-control-allow-headers': corsAllowHeaders.join(', '),
     'access-control-max-age': String(corsMaxAgeSeconds),
+    ...credentials(origins),
     ...vary,
   };
 }

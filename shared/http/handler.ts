@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { requireCurrentToken } from '../auth/sessions';
-import { bearerToken, type TokenClaims } from '../auth/tokens';
+import { type Credentials, requireCurrentCredentials, sessionCredentials } from '../auth/browser-sessions';
+import { bearerToken } from '../auth/tokens';
 import type { Deps } from '../deps';
 import { AppError, AuthenticationError } from '../errors';
 import type { Logger } from '../log';
@@ -44,15 +44,18 @@ function queryObject(searchParams: URLSearchParams): Record<string, unknown> {
   return query;
 }
 
-/** The verified claims of the request's bearer token, or null on a public route. */
+/** Who the request is: its bearer token's verified claims, else its browser session; null on a public route. */
 async function authenticate(
   deps: Deps,
   route: RouteDef,
   headers: Record<string, string | undefined>,
-): Promise<TokenClaims | null> {
+): Promise<Credentials | null> {
   if (!readsUser(route.permission)) return null;
   const header = headers.authorization;
   if (!header) {
+    // The `sessionid` cookie (shared/auth/browser-sessions.ts); a bearer token, when sent, wins.
+    const session = await sessionCredentials(deps, route.method, headers);
+    if (session) return session;
     if (needsUser(route.permission)) throw new AuthenticationError();
     return null;
   }
@@ -81,6 +84,9 @@ function targetOf(
 }
 
 function respond(result: HttpResult, requestId: string): HttpResponse {
+  // Payload 2.0 sends cookies from `cookies` (one Set-Cookie header each); the local server does the same.
+  const { 'set-cookie': cookie, ...others } = result.headers ?? {};
+  if (cookie) return { ...respond({ ...result, headers: others }, requestId), cookies: [cookie] };
   const headers: Record<string, string> = { 'x-request-id': requestId, ...result.headers };
   if (result.raw) return rawResponse(result.status, result.raw, headers);
   if (result.body === undefined || result.status === 204) return { statusCode: result.status, headers };
@@ -222,7 +228,7 @@ export function createGroupHandler(
       (cached) => !claims || claims.tokenVersion <= (cached.storedUser?.token_version ?? 0),
     );
     // A password change or a deactivation raised the user's token version: earlier tokens stop here.
-    if (claims && loaded.storedUser) requireCurrentToken(claims, loaded.storedUser);
+    if (claims && loaded.storedUser) requireCurrentCredentials(claims, loaded.storedUser);
     const { principal, app } = loaded;
     const ruleBased = route.permission.startsWith('rule:');
     if (!ruleBased) enforce(route.permission, principal, { params, body: undefined });

@@ -47,6 +47,7 @@ describe('API access logs and throttling', () => {
     const settings = stage?.Properties.RouteSettings as Record<string, { ThrottlingRateLimit: number }>;
     expect(settings['ANY /api/auth/jwt/token']).toMatchObject({ ThrottlingRateLimit: 50 });
     expect(settings['ANY /api/auth/jwt/token/{proxy+}']).toMatchObject({ ThrottlingRateLimit: 50 });
+    expect(settings['ANY /api/auth/session']).toMatchObject({ ThrottlingRateLimit: 50 });
     expect(Object.keys(settings)).toHaveLength(Object.keys(routeThrottles).length * 2);
     for (const limit of Object.values(settings)) {
       expect(limit.ThrottlingRateLimit).toBeLessThan(defaultStageThrottle.rate);

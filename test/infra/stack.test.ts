@@ -129,7 +129,15 @@ describe('PlatformStack CORS', () => {
     Template.fromStack(stack).hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: Match.objectLike({
         AllowOrigins: ['https://app.example.com', 'http://localhost:5173'],
+        // Listed origins only: their apps may send the browser session cookie.
+        AllowCredentials: true,
       }),
+    });
+  });
+
+  it('never allows credentials for any origin', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: Match.objectLike({ AllowOrigins: ['*'], AllowCredentials: Match.absent() }),
     });
   });
 });

@@ -5,6 +5,7 @@ import { routes } from '../../shared/http/routes';
 import { adminPassword, startTestPlatform, type TestPlatform } from '../support/platform';
 import { sampleCall, urlOf } from '../support/route-samples';
 import { buildSecurityFixture, type SecurityFixture } from '../support/security-fixture';
+import { createUser } from '../support/tenant';
 
 /**
  * The IAM grants of infra/table-access.ts checked against what the functions really call: every route sample is
@@ -91,5 +92,39 @@ describe('table grants against the calls the functions make', () => {
     ];
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem']));
     for (const action of actions) expect(tableAccess.auth).toContain(action);
+  });
+
+  // It was outside: a confirmed current password clears the account's failure window (DeleteItem), which the
+  // accounts function was not granted, so changing one's own password failed in the cloud.
+  it('keeps an own password change (the current password confirmed) within the accounts grant', async () => {
+    const { user, password, api } = await createUser(platform);
+    const actions = await actionsOf(() =>
+      api.patch(`/api/cloud/users/${user.id}/`, {
+        current_password: password,
+        password: 'Amber-Lantern-Fjord-83',
+      }),
+    );
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:DeleteItem']));
+    for (const action of actions) expect(tableAccess.accounts).toContain(action);
+  });
+
+  it('keeps browser sessions within the grants: login and logout (auth), a cookie request and a password change (accounts)', async () => {
+    const { user, password } = await createUser(platform);
+    const origin = new URL(platform.baseUrl).origin;
+    const login = await platform.api.post('/api/auth/session/', { username: user.username, password });
+    const cookie = /^sessionid=[^;]*/.exec(login.headers.get('set-cookie') ?? '')?.[0] ?? '';
+    const headers = { cookie, origin };
+    const change = await actionsOf(() =>
+      platform.api.patch(
+        `/api/cloud/users/${user.id}/`,
+        { current_password: password, password: 'Copper-Nebula-Thistle-5' },
+        { headers },
+      ),
+    );
+    expect(change).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
+    for (const action of change) expect(tableAccess.accounts).toContain(action);
+    const logout = await actionsOf(() => platform.api.delete('/api/auth/session/', undefined, { headers }));
+    expect(logout).toEqual(['dynamodb:DeleteItem']);
+    for (const action of logout) expect(tableAccess.auth).toContain(action);
   });
 });

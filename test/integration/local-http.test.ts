@@ -34,6 +34,8 @@ describe('CORS on the local server', () => {
     );
     expect(response.headers.get('access-control-allow-headers')).toBe('authorization, content-type, x-site');
     expect(response.headers.get('access-control-max-age')).toBe('3600');
+    // Any origin may read answers, but never with the browser's cookies.
+    expect(response.headers.get('access-control-allow-credentials')).toBeNull();
   });
 
   it('lets a browser read answers, errors included, and their request id', async () => {
@@ -46,6 +48,7 @@ describe('CORS on the local server', () => {
     const refused = await platform.api.get('/api/cloud/users/me/', { headers: { origin: 'https://a.test' } });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    expect(refused.headers.get('access-control-allow-credentials')).toBeNull();
   });
 
   it('with CORS_ORIGINS, allows the listed origins only', async () => {
@@ -57,9 +60,14 @@ describe('CORS on the local server', () => {
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
     const answer = await restricted.api.get('/health', { headers: { origin: 'http://localhost:5173' } });
     expect(answer.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    // A listed origin's app may send the session cookie (fetch with credentials: 'include').
+    expect(listed.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(answer.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(other.headers.get('access-control-allow-credentials')).toBeNull();
     const unlisted = await restricted.api.get('/health', { headers: { origin: 'http://localhost:3001' } });
     expect(unlisted.status).toBe(200);
     expect(unlisted.headers.get('access-control-allow-origin')).toBeNull();
+    expect(unlisted.headers.get('access-control-allow-credentials')).toBeNull();
   });
 
   it('still answers 405 to an OPTIONS that is not a preflight', async () => {

@@ -173,6 +173,8 @@ export const samples: Record<string, Sample> = {
   obtainToken: (fixture) => ({ body: { username: targetName(fixture), password: defaultPassword } }),
   refreshToken: async (fixture) => ({ body: { refresh: (await signIn(fixture)).refresh } }),
   jwks: none,
+  startBrowserSession: (fixture) => ({ body: { username: targetName(fixture), password: defaultPassword } }),
+  endBrowserSession: none,
 
   listSocialApps: none,
   createSocialApp: () => ({ body: socialAppBody() }),

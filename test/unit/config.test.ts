@@ -90,4 +90,12 @@ describe('loadConfig sign-in limits', () => {
       'LOGIN_MAX_FAILURES_PER_IP must be at least 1',
     );
   });
+
+  it('keeps browser sessions two weeks by default, or SESSION_SECONDS (at least 1)', () => {
+    expect(loadConfig({}).sessionSeconds).toBe(1_209_600);
+    expect(loadConfig({ SESSION_SECONDS: '3600' }).sessionSeconds).toBe(3600);
+    expect(() => loadConfig({ SESSION_SECONDS: '0' })).toThrow(
+      new ConfigError('SESSION_SECONDS must be at least 1, got "0"'),
+    );
+  });
 });

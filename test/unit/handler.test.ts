@@ -47,6 +47,17 @@ function setup(operations = authOperations) {
 useSchemaCompiler(compileSchema);
 
 describe('createGroupHandler', () => {
+  it("sends a Set-Cookie in the response's cookies, as API Gateway's payload 2.0 expects", async () => {
+    const { handler } = setup();
+    const response = await handler(event('DELETE', '/api/auth/session/'), {} as Context);
+    expect(response.statusCode).toBe(204);
+    expect(response.cookies).toEqual([
+      'sessionid=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/; HttpOnly; SameSite=Lax; Secure',
+    ]);
+    expect(response.headers?.['set-cookie']).toBeUndefined();
+    expect(response.headers?.['x-request-id']).toBe('req-1');
+  });
+
   it('turns an unexpected error into a 500 with the request id, logged, without stack or message', async () => {
     const { handler, lines } = setup({
       ...authOperations,

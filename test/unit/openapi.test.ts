@@ -27,7 +27,7 @@ const refusing = (route: RouteDef) =>
   route.permission === 'rule:site-owner';
 
 /** Routes that count failed password checks as sign-in attempts, and so can be throttled. */
-const throttled = new Set(['obtainToken', 'updateUser', 'providerToken']);
+const throttled = new Set(['obtainToken', 'startBrowserSession', 'updateUser', 'providerToken']);
 
 /** The error statuses the request pipeline itself can answer a route with, before or around its operation. */
 function pipelineStatuses(route: RouteDef): number[] {

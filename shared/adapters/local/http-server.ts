@@ -99,7 +99,9 @@ export function createHttpServer(dispatch: Dispatch, options: HttpServerOptions)
         return;
       }
       const result = await dispatch(toEvent(request, body));
-      response.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
+      const headers: Record<string, string | string[]> = { ...(result.headers as Record<string, string>) };
+      if (result.cookies?.length) headers['set-cookie'] = result.cookies;
+      response.writeHead(result.statusCode ?? 200, headers);
       response.end(
         result.body === undefined
           ? undefined
