@@ -1,3 +1,5 @@
+import { startBrowserSession } from '../../shared/auth/browser-sessions';
+import { requireTrustedOrigin } from '../../shared/auth/csrf';
 import { created, ok, siteContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import {
@@ -39,8 +41,25 @@ export const socialOperations = {
     return ok(await startLogin(ctx.deps, siteOf(ctx), ctx.params.provider, ctx.query.redirect_uri));
   },
 
-  /** Throttled per client address with the sign-in limiter (failed exchanges count). */
+  /**
+   * Throttled per client address with the sign-in limiter (failed exchanges count). With `session: true` (a
+   * browser drives the login) the Origin is checked before the code is spent, and a browser session starts too.
+   */
   async providerToken(ctx) {
-    return ok(await finishLogin(ctx.deps, siteOf(ctx), ctx.params.provider, ctx.body, ctx.clientIp));
+    if (ctx.body.session) requireTrustedOrigin(ctx.deps.config, ctx.headers, 'allow');
+    const { answer, user } = await finishLogin(
+      ctx.deps,
+      siteOf(ctx),
+      ctx.params.provider,
+      ctx.body,
+      ctx.clientIp,
+    );
+    if (!ctx.body.session) return ok(answer);
+    const session = await startBrowserSession(ctx.deps, user, ctx.headers);
+    return {
+      status: 200,
+      body: answer,
+      headers: { 'set-cookie': session.setCookie, 'cache-control': 'no-store' },
+    };
   },
 } satisfies TypedOperations<typeof socialRoutes>;

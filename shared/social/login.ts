@@ -275,5 +275,5 @@ export async function finishLogin(
     identity,
   );
   const pair = await startSession(deps, user);
-  return { ...pair, user: publicUser(user), created };
+  return { answer: { ...pair, user: publicUser(user), created }, user };
 }

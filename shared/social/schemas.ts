@@ -178,6 +178,8 @@ export const exchangeBody = {
   properties: {
     code: { type: 'string', minLength: 1, maxLength: 4096 },
     state: { type: 'string', minLength: 1, maxLength: 128 },
+    /** A browser drives this login: also start a browser session (the `sessionid` cookie). */
+    session: { type: 'boolean', default: false },
   },
   additionalProperties: false,
 } as const;

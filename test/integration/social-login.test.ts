@@ -285,6 +285,49 @@ describe('POST /api/auth/{provider}/token/', () => {
   });
 });
 
+describe('a provider login driven from a browser (`session: true`)', () => {
+  const ownOrigin = () => new URL(platform.baseUrl).origin;
+
+  it('also starts a browser session: the sessionid cookie authenticates the signed-in user', async () => {
+    const { id, email } = account();
+    const callback = await authorize(id);
+    const response = await visitor.post(
+      '/api/auth/corp/token/',
+      { ...callback, session: true },
+      { headers: { origin: ownOrigin() } },
+    );
+    expect(response.status).toBe(200);
+    expect(response.body.user.email).toBe(email);
+    const cookie = response.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^sessionid=[\w-]{43}; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax$/);
+    const sessionId = /^sessionid=([^;]*)/.exec(cookie)?.[1];
+    const me = await visitor.get('/api/cloud/users/me/', { headers: { cookie: `sessionid=${sessionId}` } });
+    expect(me.status).toBe(200);
+    expect(me.body.email).toBe(email);
+  });
+
+  it('refuses a browser login started from a foreign origin, before the code is spent', async () => {
+    const { id } = account();
+    const callback = await authorize(id);
+    const forged = await visitor.post(
+      '/api/auth/corp/token/',
+      { ...callback, session: true },
+      { headers: { origin: 'https://evil.example' } },
+    );
+    expect(forged.status).toBe(403);
+    expect(forged.headers.get('set-cookie')).toBeNull();
+    const honest = await visitor.post('/api/auth/corp/token/', callback);
+    expect(honest.status).toBe(200);
+  });
+
+  it('sets no cookie without `session`', async () => {
+    const { id } = account();
+    const response = await login(id);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('set-cookie')).toBeNull();
+  });
+});
+
 describe('PRE_USER_CREATE on the first sign-in', () => {
   /** Subscribes the shipped example subscriber that refuses every address outside example.org. */
   async function subscribeVeto(): Promise<number> {
