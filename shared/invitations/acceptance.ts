@@ -9,6 +9,7 @@ import { iso } from '../clock';
 import { GoneError, NotFoundError } from '../errors';
 import { existingGroups } from '../groups/lookup';
 import { groupKeys } from '../groups/model';
+import { endUnverifiedLinks } from '../social/unverified-links';
 import { failedConditions } from '../store/store';
 import { invitationKeys, type StoredInvitation } from './model';
 import { type InvitationDeps, organizationSiteSlugs, siteGrants } from './service';
@@ -83,6 +84,8 @@ export async function acceptInvitation(
   if (!organization) throw new NotFoundError();
   const user = await inviteeOf(deps, invitation);
   await enforcePasswordPolicy(input.password, [user.username, user.email, input.first_name, input.last_name]);
+  // The invitee proved the address: provider links made with it unverified end first (pre-hijacking guard).
+  await endUnverifiedLinks(deps.store, user.id);
   const grants = await grantsOf(deps, invitation, user.id);
   const now = iso(deps.clock());
   const groups = await groupUpdates(deps, invitation, user.id, now);

@@ -37,6 +37,13 @@ function linkItem(target: LinkTarget, identity: ProviderIdentity, userId: number
   };
 }
 
+function unverifiedLinkItem(target: LinkTarget, identity: ProviderIdentity, userId: number) {
+  return {
+    ...socialKeys.unverifiedLink(userId, target.site, target.providerKey, identity.subject),
+    link: socialKeys.identity(target.site, target.providerKey, identity.subject),
+  };
+}
+
 async function linkedUserId(deps: UserCreationDeps, target: LinkTarget, subject: string) {
   const result = await deps.store.doc.send(
     new GetCommand({
@@ -113,7 +120,12 @@ async function create(
       {
         // A first sign-in creates a user of this site: its apps' PRE_USER_CREATE subscribers may veto it.
         scope: { site: target.site },
-        alsoCreate: (user) => [linkItem(target, identity, user.id, iso(deps.clock()))],
+        alsoCreate: (user) => [
+          linkItem(target, identity, user.id, iso(deps.clock())),
+          // An address the provider did not verify may be someone else's: remember the link, so that the
+          // address's owner ends it on proving the address (shared/social/unverified-links.ts).
+          ...(identity.emailVerified ? [] : [unverifiedLinkItem(target, identity, user.id)]),
+        ],
       },
     );
     return user.id;

@@ -2,6 +2,8 @@ import { pad } from '../accounts/keys';
 import type { Sealed } from '../keys/envelope';
 import type { ProviderName } from './providers';
 
+export const unverifiedLinkPrefix = 'SOCIALUNVERIFIED#';
+
 /** The keys of a social app's `settings` (docs/social-login.md). */
 export interface SocialAppSettings {
   server_url?: string;
@@ -48,6 +50,14 @@ export const socialKeys = {
     SK: `SUB#${subject}`,
   }),
   identityPartition: (site: string, providerKey: string) => `SOCIAL#${site}#${providerKey}`,
+  /**
+   * Beside a user that a first provider login made with an address the provider did not verify: where that link
+   * is, so that whoever proves the address later (an invitation's acceptance) can end it.
+   */
+  unverifiedLink: (userId: number, site: string, providerKey: string, subject: string) => ({
+    PK: `USER#${userId}`,
+    SK: `${unverifiedLinkPrefix}${site}#${providerKey}#${subject}`,
+  }),
   /** A login started by the redirect endpoint, consumed once by the token endpoint. */
   loginState: (state: string) => ({ PK: `SOCIALSTATE#${state}`, SK: 'STATE' }),
 } as const;

@@ -328,6 +328,58 @@ describe('a provider login driven from a browser (`session: true`)', () => {
   });
 });
 
+describe('an account a provider login made with an address the provider did not verify', () => {
+  it('loses that provider link when the owner of the address accepts an invitation to it (no pre-hijacking)', async () => {
+    const victim = `${unique('victim')}@example.com`;
+    const squatter = account({ email: victim, email_verified: false });
+    const first = await login(squatter.id);
+    expect(first.status).toBe(200);
+    expect(first.body.created).toBe(true);
+    const invited = await tenant.owner.post(
+      `/api/cloud/organizations/${tenant.organization.slug}/invitations/`,
+      {
+        invitee_identifier: victim,
+      },
+    );
+    expect(invited.status).toBe(201);
+    const accepted = await platform.api.post(`/api/cloud/invitations/${invited.body.uuid}/accept/`, {
+      password: 'Copper-Nebula-Thistle-5',
+      first_name: 'Real',
+      last_name: 'Owner',
+    });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.user.id).toBe(first.body.user.id);
+    // The provider account no longer signs in as the owner's account, and its earlier tokens are dead.
+    const again = await login(squatter.id);
+    expect(again.status).toBe(400);
+    const old = await platform.api.withToken(first.body.access).get('/api/cloud/users/me/');
+    expect(old.status).toBe(401);
+  });
+
+  it('keeps a link whose address the provider verified', async () => {
+    const email = `${unique('owner')}@example.com`;
+    const owner = account({ email, email_verified: true });
+    const first = await login(owner.id);
+    expect(first.status).toBe(200);
+    const invited = await tenant.owner.post(
+      `/api/cloud/organizations/${tenant.organization.slug}/invitations/`,
+      {
+        invitee_identifier: email,
+      },
+    );
+    expect(invited.status).toBe(201);
+    const accepted = await platform.api.post(`/api/cloud/invitations/${invited.body.uuid}/accept/`, {
+      password: 'Copper-Nebula-Thistle-5',
+      first_name: 'Real',
+      last_name: 'Owner',
+    });
+    expect(accepted.status).toBe(200);
+    const again = await login(owner.id);
+    expect(again.status).toBe(200);
+    expect(again.body.user.id).toBe(first.body.user.id);
+  });
+});
+
 describe('PRE_USER_CREATE on the first sign-in', () => {
   /** Subscribes the shipped example subscriber that refuses every address outside example.org. */
   async function subscribeVeto(): Promise<number> {
