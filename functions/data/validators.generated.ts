@@ -14,9 +14,9 @@ var __export = (target, all) => {
     __defProp(target, name, { get: all[name], enumerable: true });
 };
 
-// node_modules/ajv/dist/runtime/ucs2length.js
+// ../main/node_modules/ajv/dist/runtime/ucs2length.js
 var require_ucs2length = __commonJS({
-  "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
+  "../main/node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     function ucs2length(str) {
@@ -46,8 +46,10 @@ __export(validators_json_exports, {
   addDataTableField_body: () => addDataTableField_body,
   addDataTableIndex_body: () => addDataTableIndex_body,
   createDataTable_body: () => createDataTable_body,
+  createEdges_body: () => createEdges_body,
   createRecords_body: () => createRecords_body,
   updateDataTable_body: () => updateDataTable_body,
+  updateEdge_body: () => updateEdge_body,
   updateRecord_body: () => updateRecord_body
 });
 var createDataTable_body = validate10;
@@ -1301,8 +1303,8 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.description === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+    if (Object.keys(data).length < 1) {
+      const err0 = { instancePath, schemaPath: "#/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1311,7 +1313,7 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "description")) {
+      if (!(key0 === "description" || key0 === "hierarchy" || key0 === "graph")) {
         const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err1];
@@ -1343,12 +1345,268 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.hierarchy !== void 0) {
+      if (typeof data.hierarchy !== "boolean") {
+        const err4 = { instancePath: instancePath + "/hierarchy", schemaPath: "#/properties/hierarchy/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.graph !== void 0) {
+      let data2 = data.graph;
+      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+        for (const key1 in data2) {
+          if (!(key1 === "enabled" || key1 === "types")) {
+            const err5 = { instancePath: instancePath + "/graph", schemaPath: "#/properties/graph/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err5];
+            } else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
+        if (data2.enabled !== void 0) {
+          if (typeof data2.enabled !== "boolean") {
+            const err6 = { instancePath: instancePath + "/graph/enabled", schemaPath: "#/properties/graph/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (data2.types !== void 0) {
+          let data4 = data2.types;
+          if (Array.isArray(data4)) {
+            if (data4.length > 50) {
+              const err7 = { instancePath: instancePath + "/graph/types", schemaPath: "#/properties/graph/properties/types/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+            const len0 = data4.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data5 = data4[i0];
+              if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+                if (data5.name === void 0) {
+                  const err8 = { instancePath: instancePath + "/graph/types/" + i0, schemaPath: "#/properties/graph/properties/types/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                  if (vErrors === null) {
+                    vErrors = [err8];
+                  } else {
+                    vErrors.push(err8);
+                  }
+                  errors++;
+                }
+                for (const key2 in data5) {
+                  if (!(key2 === "name" || key2 === "inverse" || key2 === "description" || key2 === "constraints")) {
+                    const err9 = { instancePath: instancePath + "/graph/types/" + i0, schemaPath: "#/properties/graph/properties/types/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err9];
+                    } else {
+                      vErrors.push(err9);
+                    }
+                    errors++;
+                  }
+                }
+                if (data5.name !== void 0) {
+                  let data6 = data5.name;
+                  if (typeof data6 === "string") {
+                    if (func2(data6) > 50) {
+                      const err10 = { instancePath: instancePath + "/graph/types/" + i0 + "/name", schemaPath: "#/properties/graph/properties/types/items/properties/name/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err10];
+                      } else {
+                        vErrors.push(err10);
+                      }
+                      errors++;
+                    }
+                    if (!pattern0.test(data6)) {
+                      const err11 = { instancePath: instancePath + "/graph/types/" + i0 + "/name", schemaPath: "#/properties/graph/properties/types/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                      if (vErrors === null) {
+                        vErrors = [err11];
+                      } else {
+                        vErrors.push(err11);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err12 = { instancePath: instancePath + "/graph/types/" + i0 + "/name", schemaPath: "#/properties/graph/properties/types/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err12];
+                    } else {
+                      vErrors.push(err12);
+                    }
+                    errors++;
+                  }
+                }
+                if (data5.inverse !== void 0) {
+                  let data7 = data5.inverse;
+                  if (typeof data7 === "string") {
+                    if (func2(data7) > 50) {
+                      const err13 = { instancePath: instancePath + "/graph/types/" + i0 + "/inverse", schemaPath: "#/properties/graph/properties/types/items/properties/inverse/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err13];
+                      } else {
+                        vErrors.push(err13);
+                      }
+                      errors++;
+                    }
+                    if (!pattern0.test(data7)) {
+                      const err14 = { instancePath: instancePath + "/graph/types/" + i0 + "/inverse", schemaPath: "#/properties/graph/properties/types/items/properties/inverse/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                      if (vErrors === null) {
+                        vErrors = [err14];
+                      } else {
+                        vErrors.push(err14);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err15 = { instancePath: instancePath + "/graph/types/" + i0 + "/inverse", schemaPath: "#/properties/graph/properties/types/items/properties/inverse/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err15];
+                    } else {
+                      vErrors.push(err15);
+                    }
+                    errors++;
+                  }
+                }
+                if (data5.description !== void 0) {
+                  let data8 = data5.description;
+                  if (typeof data8 === "string") {
+                    if (func2(data8) > 2e3) {
+                      const err16 = { instancePath: instancePath + "/graph/types/" + i0 + "/description", schemaPath: "#/properties/graph/properties/types/items/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err16];
+                      } else {
+                        vErrors.push(err16);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err17 = { instancePath: instancePath + "/graph/types/" + i0 + "/description", schemaPath: "#/properties/graph/properties/types/items/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err17];
+                    } else {
+                      vErrors.push(err17);
+                    }
+                    errors++;
+                  }
+                }
+                if (data5.constraints !== void 0) {
+                  let data9 = data5.constraints;
+                  if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
+                    for (const key3 in data9) {
+                      if (!(key3 === "max_outgoing" || key3 === "max_incoming")) {
+                        const err18 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
+                        if (vErrors === null) {
+                          vErrors = [err18];
+                        } else {
+                          vErrors.push(err18);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data9.max_outgoing !== void 0) {
+                      let data10 = data9.max_outgoing;
+                      if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)))) {
+                        const err19 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints/max_outgoing", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                        if (vErrors === null) {
+                          vErrors = [err19];
+                        } else {
+                          vErrors.push(err19);
+                        }
+                        errors++;
+                      }
+                      if (typeof data10 == "number") {
+                        if (data10 < 1 || isNaN(data10)) {
+                          const err20 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints/max_outgoing", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                          if (vErrors === null) {
+                            vErrors = [err20];
+                          } else {
+                            vErrors.push(err20);
+                          }
+                          errors++;
+                        }
+                      }
+                    }
+                    if (data9.max_incoming !== void 0) {
+                      let data11 = data9.max_incoming;
+                      if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
+                        const err21 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints/max_incoming", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                        if (vErrors === null) {
+                          vErrors = [err21];
+                        } else {
+                          vErrors.push(err21);
+                        }
+                        errors++;
+                      }
+                      if (typeof data11 == "number") {
+                        if (data11 < 1 || isNaN(data11)) {
+                          const err22 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints/max_incoming", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                          if (vErrors === null) {
+                            vErrors = [err22];
+                          } else {
+                            vErrors.push(err22);
+                          }
+                          errors++;
+                        }
+                      }
+                    }
+                  } else {
+                    const err23 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err23];
+                    } else {
+                      vErrors.push(err23);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err24 = { instancePath: instancePath + "/graph/types/" + i0, schemaPath: "#/properties/graph/properties/types/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err25 = { instancePath: instancePath + "/graph/types", schemaPath: "#/properties/graph/properties/types/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err26 = { instancePath: instancePath + "/graph", schemaPath: "#/properties/graph/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err26];
+        } else {
+          vErrors.push(err26);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err27 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err4];
+      vErrors = [err27];
     } else {
-      vErrors.push(err4);
+      vErrors.push(err27);
     }
     errors++;
   }
@@ -1900,13 +2158,502 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
   validate15.errors = vErrors;
   return errors === 0;
 }
+var createEdges_body = validate16;
+var schema17 = { "anyOf": [{ "type": "object", "required": ["from_id", "to_id", "type"], "properties": { "from_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "to_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "type": { "type": "string", "minLength": 1, "maxLength": 50 }, "metadata": { "type": ["object", "null"] } }, "additionalProperties": false }, { "type": "array", "minItems": 1, "maxItems": 1e3, "items": { "type": "object", "required": ["from_id", "to_id", "type"], "properties": { "from_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "to_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "type": { "type": "string", "minLength": 1, "maxLength": 50 }, "metadata": { "type": ["object", "null"] } }, "additionalProperties": false } }] };
+function validate16(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.from_id === void 0) {
+      const err0 = { instancePath, schemaPath: "#/anyOf/0/required", keyword: "required", params: { missingProperty: "from_id" }, message: "must have required property 'from_id'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.to_id === void 0) {
+      const err1 = { instancePath, schemaPath: "#/anyOf/0/required", keyword: "required", params: { missingProperty: "to_id" }, message: "must have required property 'to_id'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.type === void 0) {
+      const err2 = { instancePath, schemaPath: "#/anyOf/0/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "from_id" || key0 === "to_id" || key0 === "type" || key0 === "metadata")) {
+        const err3 = { instancePath, schemaPath: "#/anyOf/0/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.from_id !== void 0) {
+      let data0 = data.from_id;
+      if (typeof data0 !== "string" && !(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)))) {
+        const err4 = { instancePath: instancePath + "/from_id", schemaPath: "#/anyOf/0/properties/from_id/type", keyword: "type", params: { type: schema17.anyOf[0].properties.from_id.type }, message: "must be string,integer" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if (typeof data0 === "string") {
+        if (func2(data0) > 1e3) {
+          const err5 = { instancePath: instancePath + "/from_id", schemaPath: "#/anyOf/0/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.to_id !== void 0) {
+      let data1 = data.to_id;
+      if (typeof data1 !== "string" && !(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+        const err6 = { instancePath: instancePath + "/to_id", schemaPath: "#/anyOf/0/properties/to_id/type", keyword: "type", params: { type: schema17.anyOf[0].properties.to_id.type }, message: "must be string,integer" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+      if (typeof data1 === "string") {
+        if (func2(data1) > 1e3) {
+          const err7 = { instancePath: instancePath + "/to_id", schemaPath: "#/anyOf/0/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.type !== void 0) {
+      let data2 = data.type;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 50) {
+          const err8 = { instancePath: instancePath + "/type", schemaPath: "#/anyOf/0/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        if (func2(data2) < 1) {
+          const err9 = { instancePath: instancePath + "/type", schemaPath: "#/anyOf/0/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      } else {
+        const err10 = { instancePath: instancePath + "/type", schemaPath: "#/anyOf/0/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data3 = data.metadata;
+      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
+        const err11 = { instancePath: instancePath + "/metadata", schemaPath: "#/anyOf/0/properties/metadata/type", keyword: "type", params: { type: schema17.anyOf[0].properties.metadata.type }, message: "must be object,null" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err12 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err12];
+    } else {
+      vErrors.push(err12);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if (!valid0) {
+    const _errs12 = errors;
+    if (Array.isArray(data)) {
+      if (data.length > 1e3) {
+        const err13 = { instancePath, schemaPath: "#/anyOf/1/maxItems", keyword: "maxItems", params: { limit: 1e3 }, message: "must NOT have more than 1000 items" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+      if (data.length < 1) {
+        const err14 = { instancePath, schemaPath: "#/anyOf/1/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+      const len0 = data.length;
+      for (let i0 = 0; i0 < len0; i0++) {
+        let data4 = data[i0];
+        if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+          if (data4.from_id === void 0) {
+            const err15 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/required", keyword: "required", params: { missingProperty: "from_id" }, message: "must have required property 'from_id'" };
+            if (vErrors === null) {
+              vErrors = [err15];
+            } else {
+              vErrors.push(err15);
+            }
+            errors++;
+          }
+          if (data4.to_id === void 0) {
+            const err16 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/required", keyword: "required", params: { missingProperty: "to_id" }, message: "must have required property 'to_id'" };
+            if (vErrors === null) {
+              vErrors = [err16];
+            } else {
+              vErrors.push(err16);
+            }
+            errors++;
+          }
+          if (data4.type === void 0) {
+            const err17 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+          for (const key1 in data4) {
+            if (!(key1 === "from_id" || key1 === "to_id" || key1 === "type" || key1 === "metadata")) {
+              const err18 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+              if (vErrors === null) {
+                vErrors = [err18];
+              } else {
+                vErrors.push(err18);
+              }
+              errors++;
+            }
+          }
+          if (data4.from_id !== void 0) {
+            let data5 = data4.from_id;
+            if (typeof data5 !== "string" && !(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)))) {
+              const err19 = { instancePath: instancePath + "/" + i0 + "/from_id", schemaPath: "#/anyOf/1/items/properties/from_id/type", keyword: "type", params: { type: schema17.anyOf[1].items.properties.from_id.type }, message: "must be string,integer" };
+              if (vErrors === null) {
+                vErrors = [err19];
+              } else {
+                vErrors.push(err19);
+              }
+              errors++;
+            }
+            if (typeof data5 === "string") {
+              if (func2(data5) > 1e3) {
+                const err20 = { instancePath: instancePath + "/" + i0 + "/from_id", schemaPath: "#/anyOf/1/items/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
+          }
+          if (data4.to_id !== void 0) {
+            let data6 = data4.to_id;
+            if (typeof data6 !== "string" && !(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)))) {
+              const err21 = { instancePath: instancePath + "/" + i0 + "/to_id", schemaPath: "#/anyOf/1/items/properties/to_id/type", keyword: "type", params: { type: schema17.anyOf[1].items.properties.to_id.type }, message: "must be string,integer" };
+              if (vErrors === null) {
+                vErrors = [err21];
+              } else {
+                vErrors.push(err21);
+              }
+              errors++;
+            }
+            if (typeof data6 === "string") {
+              if (func2(data6) > 1e3) {
+                const err22 = { instancePath: instancePath + "/" + i0 + "/to_id", schemaPath: "#/anyOf/1/items/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+            }
+          }
+          if (data4.type !== void 0) {
+            let data7 = data4.type;
+            if (typeof data7 === "string") {
+              if (func2(data7) > 50) {
+                const err23 = { instancePath: instancePath + "/" + i0 + "/type", schemaPath: "#/anyOf/1/items/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+                if (vErrors === null) {
+                  vErrors = [err23];
+                } else {
+                  vErrors.push(err23);
+                }
+                errors++;
+              }
+              if (func2(data7) < 1) {
+                const err24 = { instancePath: instancePath + "/" + i0 + "/type", schemaPath: "#/anyOf/1/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            } else {
+              const err25 = { instancePath: instancePath + "/" + i0 + "/type", schemaPath: "#/anyOf/1/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              if (vErrors === null) {
+                vErrors = [err25];
+              } else {
+                vErrors.push(err25);
+              }
+              errors++;
+            }
+          }
+          if (data4.metadata !== void 0) {
+            let data8 = data4.metadata;
+            if (!(data8 && typeof data8 == "object" && !Array.isArray(data8)) && data8 !== null) {
+              const err26 = { instancePath: instancePath + "/" + i0 + "/metadata", schemaPath: "#/anyOf/1/items/properties/metadata/type", keyword: "type", params: { type: schema17.anyOf[1].items.properties.metadata.type }, message: "must be object,null" };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err27 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          if (vErrors === null) {
+            vErrors = [err27];
+          } else {
+            vErrors.push(err27);
+          }
+          errors++;
+        }
+      }
+    } else {
+      const err28 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+      if (vErrors === null) {
+        vErrors = [err28];
+      } else {
+        vErrors.push(err28);
+      }
+      errors++;
+    }
+    var _valid0 = _errs12 === errors;
+    valid0 = valid0 || _valid0;
+  }
+  if (!valid0) {
+    const err29 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+    if (vErrors === null) {
+      vErrors = [err29];
+    } else {
+      vErrors.push(err29);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate16.errors = vErrors;
+  return errors === 0;
+}
+var updateEdge_body = validate17;
+var schema18 = { "type": "object", "required": ["from_id", "to_id", "type"], "properties": { "from_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "to_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "type": { "type": "string", "minLength": 1, "maxLength": 50 }, "metadata": { "type": ["object", "null"] } }, "additionalProperties": false };
+function validate17(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.from_id === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "from_id" }, message: "must have required property 'from_id'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.to_id === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "to_id" }, message: "must have required property 'to_id'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.type === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "from_id" || key0 === "to_id" || key0 === "type" || key0 === "metadata")) {
+        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.from_id !== void 0) {
+      let data0 = data.from_id;
+      if (typeof data0 !== "string" && !(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)))) {
+        const err4 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/type", keyword: "type", params: { type: schema18.properties.from_id.type }, message: "must be string,integer" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if (typeof data0 === "string") {
+        if (func2(data0) > 1e3) {
+          const err5 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.to_id !== void 0) {
+      let data1 = data.to_id;
+      if (typeof data1 !== "string" && !(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+        const err6 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/type", keyword: "type", params: { type: schema18.properties.to_id.type }, message: "must be string,integer" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+      if (typeof data1 === "string") {
+        if (func2(data1) > 1e3) {
+          const err7 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.type !== void 0) {
+      let data2 = data.type;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 50) {
+          const err8 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        if (func2(data2) < 1) {
+          const err9 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      } else {
+        const err10 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data3 = data.metadata;
+      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
+        const err11 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema18.properties.metadata.type }, message: "must be object,null" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err12];
+    } else {
+      vErrors.push(err12);
+    }
+    errors++;
+  }
+  validate17.errors = vErrors;
+  return errors === 0;
+}
 
 // validators:validators:text
 var validators_text_exports = {};
 __export(validators_text_exports, {
+  deleteEdges_query: () => deleteEdges_query,
   deleteRecord_query: () => deleteRecord_query,
   deleteRecords_query: () => deleteRecords_query,
   getRecord_query: () => getRecord_query,
+  listEdges_query: () => listEdges_query,
   listRecords_query: () => listRecords_query,
   updateRecord_query: () => updateRecord_query,
   updateRecords_query: () => updateRecords_query,
@@ -3060,8 +3807,8 @@ function validate152(data, { instancePath = "", parentData, parentDataProperty, 
   validate152.errors = vErrors;
   return errors === 0;
 }
-var deleteRecord_query = validate16;
-function validate16(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var deleteRecord_query = validate162;
+function validate162(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3110,7 +3857,542 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate16.errors = vErrors;
+  validate162.errors = vErrors;
+  return errors === 0;
+}
+var listEdges_query = validate172;
+var func22 = require_ucs2length().default;
+function validate172(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.page === void 0) {
+      data.page = 1;
+    }
+    if (data.page_size === void 0) {
+      data.page_size = 100;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "page" || key0 === "page_size" || key0 === "from_id" || key0 === "to_id" || key0 === "type")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    let data0 = data.page;
+    if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)))) {
+      let dataType0 = typeof data0;
+      let coerced0 = void 0;
+      if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
+        data0 = data0[0];
+        dataType0 = typeof data0;
+        if (typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0))) {
+          coerced0 = data0;
+        }
+      }
+      if (!(coerced0 !== void 0)) {
+        if (dataType0 === "boolean" || data0 === null || dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1)) {
+          coerced0 = +data0;
+        } else {
+          const err1 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      if (coerced0 !== void 0) {
+        data0 = coerced0;
+        if (data !== void 0) {
+          data["page"] = coerced0;
+        }
+      }
+    }
+    if (typeof data0 == "number") {
+      if (data0 > 1e6 || isNaN(data0)) {
+        const err2 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e6 }, message: "must be <= 1000000" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      if (data0 < 1 || isNaN(data0)) {
+        const err3 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    let data1 = data.page_size;
+    if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+      let dataType1 = typeof data1;
+      let coerced1 = void 0;
+      if (dataType1 == "object" && Array.isArray(data1) && data1.length == 1) {
+        data1 = data1[0];
+        dataType1 = typeof data1;
+        if (typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1))) {
+          coerced1 = data1;
+        }
+      }
+      if (!(coerced1 !== void 0)) {
+        if (dataType1 === "boolean" || data1 === null || dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1)) {
+          coerced1 = +data1;
+        } else {
+          const err4 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      }
+      if (coerced1 !== void 0) {
+        data1 = coerced1;
+        if (data !== void 0) {
+          data["page_size"] = coerced1;
+        }
+      }
+    }
+    if (typeof data1 == "number") {
+      if (data1 > 1e3 || isNaN(data1)) {
+        const err5 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e3 }, message: "must be <= 1000" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+      if (data1 < 1 || isNaN(data1)) {
+        const err6 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.from_id !== void 0) {
+      let data2 = data.from_id;
+      if (typeof data2 !== "string") {
+        let dataType2 = typeof data2;
+        let coerced2 = void 0;
+        if (dataType2 == "object" && Array.isArray(data2) && data2.length == 1) {
+          data2 = data2[0];
+          dataType2 = typeof data2;
+          if (typeof data2 === "string") {
+            coerced2 = data2;
+          }
+        }
+        if (!(coerced2 !== void 0)) {
+          if (dataType2 == "number" || dataType2 == "boolean") {
+            coerced2 = "" + data2;
+          } else if (data2 === null) {
+            coerced2 = "";
+          } else {
+            const err7 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+        if (coerced2 !== void 0) {
+          data2 = coerced2;
+          if (data !== void 0) {
+            data["from_id"] = coerced2;
+          }
+        }
+      }
+      if (typeof data2 === "string") {
+        if (func22(data2) > 1e3) {
+          const err8 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.to_id !== void 0) {
+      let data3 = data.to_id;
+      if (typeof data3 !== "string") {
+        let dataType3 = typeof data3;
+        let coerced3 = void 0;
+        if (dataType3 == "object" && Array.isArray(data3) && data3.length == 1) {
+          data3 = data3[0];
+          dataType3 = typeof data3;
+          if (typeof data3 === "string") {
+            coerced3 = data3;
+          }
+        }
+        if (!(coerced3 !== void 0)) {
+          if (dataType3 == "number" || dataType3 == "boolean") {
+            coerced3 = "" + data3;
+          } else if (data3 === null) {
+            coerced3 = "";
+          } else {
+            const err9 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err9];
+            } else {
+              vErrors.push(err9);
+            }
+            errors++;
+          }
+        }
+        if (coerced3 !== void 0) {
+          data3 = coerced3;
+          if (data !== void 0) {
+            data["to_id"] = coerced3;
+          }
+        }
+      }
+      if (typeof data3 === "string") {
+        if (func22(data3) > 1e3) {
+          const err10 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.type !== void 0) {
+      let data4 = data.type;
+      if (typeof data4 !== "string") {
+        let dataType4 = typeof data4;
+        let coerced4 = void 0;
+        if (dataType4 == "object" && Array.isArray(data4) && data4.length == 1) {
+          data4 = data4[0];
+          dataType4 = typeof data4;
+          if (typeof data4 === "string") {
+            coerced4 = data4;
+          }
+        }
+        if (!(coerced4 !== void 0)) {
+          if (dataType4 == "number" || dataType4 == "boolean") {
+            coerced4 = "" + data4;
+          } else if (data4 === null) {
+            coerced4 = "";
+          } else {
+            const err11 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        if (coerced4 !== void 0) {
+          data4 = coerced4;
+          if (data !== void 0) {
+            data["type"] = coerced4;
+          }
+        }
+      }
+      if (typeof data4 === "string") {
+        if (func22(data4) > 50) {
+          const err12 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+        if (func22(data4) < 1) {
+          const err13 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      }
+    }
+  } else {
+    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err14];
+    } else {
+      vErrors.push(err14);
+    }
+    errors++;
+  }
+  validate172.errors = vErrors;
+  return errors === 0;
+}
+var deleteEdges_query = validate18;
+var schema19 = { "type": "object", "properties": { "ids": { "type": ["string", "array"], "items": { "type": "string" } }, "from_id": { "type": "string", "maxLength": 1e3 }, "to_id": { "type": "string", "maxLength": 1e3 }, "type": { "type": "string", "minLength": 1, "maxLength": 50 } }, "additionalProperties": false };
+function validate18(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "ids" || key0 === "from_id" || key0 === "to_id" || key0 === "type")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.ids !== void 0) {
+      let data0 = data.ids;
+      if (typeof data0 !== "string" && !Array.isArray(data0)) {
+        let dataType0 = typeof data0;
+        let coerced0 = void 0;
+        if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
+          data0 = data0[0];
+          dataType0 = typeof data0;
+          if (typeof data0 === "string" && Array.isArray(data0)) {
+            coerced0 = data0;
+          }
+        }
+        if (!(coerced0 !== void 0)) {
+          if (dataType0 == "number" || dataType0 == "boolean") {
+            coerced0 = "" + data0;
+          } else if (data0 === null) {
+            coerced0 = "";
+          } else if (dataType0 === "string" || dataType0 === "number" || dataType0 === "boolean" || data0 === null) {
+            coerced0 = [data0];
+          } else {
+            const err1 = { instancePath: instancePath + "/ids", schemaPath: "#/properties/ids/type", keyword: "type", params: { type: schema19.properties.ids.type }, message: "must be string,array" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (coerced0 !== void 0) {
+          data0 = coerced0;
+          if (data !== void 0) {
+            data["ids"] = coerced0;
+          }
+        }
+      }
+      if (Array.isArray(data0)) {
+        const len0 = data0.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data1 = data0[i0];
+          if (typeof data1 !== "string") {
+            let dataType1 = typeof data1;
+            let coerced1 = void 0;
+            if (dataType1 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType1 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced1 = data1;
+              }
+            }
+            if (!(coerced1 !== void 0)) {
+              if (dataType1 == "number" || dataType1 == "boolean") {
+                coerced1 = "" + data1;
+              } else if (data1 === null) {
+                coerced1 = "";
+              } else {
+                const err2 = { instancePath: instancePath + "/ids/" + i0, schemaPath: "#/properties/ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
+              }
+            }
+            if (coerced1 !== void 0) {
+              data1 = coerced1;
+              if (data0 !== void 0) {
+                data0[i0] = coerced1;
+              }
+            }
+          }
+        }
+      }
+    }
+    if (data.from_id !== void 0) {
+      let data2 = data.from_id;
+      if (typeof data2 !== "string") {
+        let dataType2 = typeof data2;
+        let coerced2 = void 0;
+        if (dataType2 == "object" && Array.isArray(data2) && data2.length == 1) {
+          data2 = data2[0];
+          dataType2 = typeof data2;
+          if (typeof data2 === "string") {
+            coerced2 = data2;
+          }
+        }
+        if (!(coerced2 !== void 0)) {
+          if (dataType2 == "number" || dataType2 == "boolean") {
+            coerced2 = "" + data2;
+          } else if (data2 === null) {
+            coerced2 = "";
+          } else {
+            const err3 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        if (coerced2 !== void 0) {
+          data2 = coerced2;
+          if (data !== void 0) {
+            data["from_id"] = coerced2;
+          }
+        }
+      }
+      if (typeof data2 === "string") {
+        if (func22(data2) > 1e3) {
+          const err4 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.to_id !== void 0) {
+      let data3 = data.to_id;
+      if (typeof data3 !== "string") {
+        let dataType3 = typeof data3;
+        let coerced3 = void 0;
+        if (dataType3 == "object" && Array.isArray(data3) && data3.length == 1) {
+          data3 = data3[0];
+          dataType3 = typeof data3;
+          if (typeof data3 === "string") {
+            coerced3 = data3;
+          }
+        }
+        if (!(coerced3 !== void 0)) {
+          if (dataType3 == "number" || dataType3 == "boolean") {
+            coerced3 = "" + data3;
+          } else if (data3 === null) {
+            coerced3 = "";
+          } else {
+            const err5 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err5];
+            } else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
+        if (coerced3 !== void 0) {
+          data3 = coerced3;
+          if (data !== void 0) {
+            data["to_id"] = coerced3;
+          }
+        }
+      }
+      if (typeof data3 === "string") {
+        if (func22(data3) > 1e3) {
+          const err6 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.type !== void 0) {
+      let data4 = data.type;
+      if (typeof data4 !== "string") {
+        let dataType4 = typeof data4;
+        let coerced4 = void 0;
+        if (dataType4 == "object" && Array.isArray(data4) && data4.length == 1) {
+          data4 = data4[0];
+          dataType4 = typeof data4;
+          if (typeof data4 === "string") {
+            coerced4 = data4;
+          }
+        }
+        if (!(coerced4 !== void 0)) {
+          if (dataType4 == "number" || dataType4 == "boolean") {
+            coerced4 = "" + data4;
+          } else if (data4 === null) {
+            coerced4 = "";
+          } else {
+            const err7 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+        if (coerced4 !== void 0) {
+          data4 = coerced4;
+          if (data !== void 0) {
+            data["type"] = coerced4;
+          }
+        }
+      }
+      if (typeof data4 === "string") {
+        if (func22(data4) > 50) {
+          const err8 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        if (func22(data4) < 1) {
+          const err9 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+    }
+  } else {
+    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err10];
+    } else {
+      vErrors.push(err10);
+    }
+    errors++;
+  }
+  validate18.errors = vErrors;
   return errors === 0;
 }
 

@@ -1,5 +1,6 @@
 import { empty, errors, json } from '../http/responses';
 import type { RouteDef } from '../http/route';
+import { edgeRoutes } from './edge-routes';
 import { maxOffset, recordPage } from './paging';
 import { fieldJson, indexJson, tableSchemaJson } from './schema-json';
 import * as schemas from './schemas';
@@ -94,16 +95,20 @@ export const dataRoutes = [
     permission: 'site:configure',
     method: 'PATCH',
     path: `${tables}/{name}/`,
-    summary: "Change a data table's description",
+    summary: "Change a data table's description or its graph (relationship types)",
     body: {
       type: 'object',
-      required: ['description'],
-      properties: { description: { type: 'string', maxLength: 2000 } },
+      minProperties: 1,
+      properties: {
+        description: { type: 'string', maxLength: 2000 },
+        hierarchy: tableSchemaJson.properties.hierarchy,
+        graph: tableSchemaJson.properties.graph,
+      },
       additionalProperties: false,
     },
     responses: {
       200: json('The changed table', schemas.dataOf(schemas.tableView)),
-      ...errors(400, 401, 403, 404),
+      ...errors(400, 401, 403, 404, 409),
     },
   },
   {
@@ -268,4 +273,5 @@ export const dataRoutes = [
     query: { type: 'object', properties: { hard_delete: flag } },
     responses: { 204: empty('The record is deleted (or marked deleted)'), ...errors(400, 401, 403, 404) },
   },
+  ...edgeRoutes,
 ] as const satisfies readonly RouteDef[];

@@ -4,6 +4,8 @@ import type { Sql } from '../sql/client';
 import { deleteTable, findTable, insertTable, listTables, lockSiteSchema, updateTable } from './catalog';
 import { ddl, ident, runDdl } from './ddl';
 import { mapSqlError, tableNotFound, unprocessable } from './errors';
+import { edgesTableName, planEdgesTable } from './graph-layout';
+import { graphProblems, hasGraph } from './graph-schema';
 import { indexName, indexStatement, planAddField, planCreateTable } from './layout';
 import type { CatalogEntry, FieldDef, TableLayout, TableSchema, TableView } from './model';
 import { nameProblem, physicalTableName } from './names';
@@ -131,6 +133,10 @@ export async function createTable(sql: Sql, scope: TableScope, input: NewTable):
       input.name,
     );
     for (const statement of plan.statements) await runDdl(tx, statement);
+    if (hasGraph(checked.schema)) {
+      for (const statement of planEdgesTable(schema, physical, checked.schema)) await runDdl(tx, statement);
+      plan.layout.edges = edgesTableName(physical);
+    }
     const entry = await insertTable(tx, schema, {
       appId: scope.app.id,
       name: input.name,
@@ -153,15 +159,61 @@ export async function listTableViews(sql: Sql, scope: TableScope): Promise<Table
   return (await listTables(sql, scope.schema, scope.app.id)).map((entry) => tableView(scope, entry));
 }
 
-export async function describeTable(
+/** What PATCH of a table changes: its description, and its graph (enabling it creates the edge table). */
+export interface TableChanges {
+  description?: string;
+  hierarchy?: boolean;
+  graph?: TableSchema['graph'];
+}
+
+/**
+ * The definition with the graph of `changes`; types still used by edges may not go (409). A table whose graph
+ * becomes enabled gets its edge table in the same transaction; a table whose graph is disabled keeps it.
+ */
+async function changeGraph(
+  tx: Sql,
+  schema: string,
+  entry: CatalogEntry,
+  changes: TableChanges,
+): Promise<{ definition: TableSchema; layout: TableLayout } | undefined> {
+  if (changes.hierarchy === undefined && changes.graph === undefined) return undefined;
+  const definition: TableSchema = { ...entry.definition };
+  if (changes.hierarchy !== undefined) definition.hierarchy = changes.hierarchy;
+  if (changes.graph !== undefined) definition.graph = changes.graph;
+  const problems = graphProblems(definition);
+  if (problems.length > 0) fail(Object.fromEntries(problems.map(([path, message]) => [path, [message]])));
+  const layout: TableLayout = { ...entry.layout };
+  if (layout.edges) {
+    const kept = (definition.graph?.types ?? []).map((type) => type.name);
+    const [used] = await tx`SELECT DISTINCT type FROM ${qualified(tx, schema, layout.edges)}
+      WHERE type <> ALL(${kept}::text[]) LIMIT 1`;
+    if (used)
+      throw new ConflictError(
+        'relationship_type_in_use',
+        `Edges of type "${String(used.type)}" exist: delete them before removing the type.`,
+        { title: 'Relationship type in use' },
+      );
+  } else if (hasGraph(definition)) {
+    for (const statement of planEdgesTable(schema, entry.physical_name, definition))
+      await runDdl(tx, statement);
+    layout.edges = edgesTableName(entry.physical_name);
+  }
+  return { definition, layout };
+}
+
+/** Changes a table's description and its graph (PATCH of a table). */
+export async function changeTable(
   sql: Sql,
   scope: TableScope,
   name: string,
-  description: string,
+  changes: TableChanges,
 ): Promise<TableView> {
   return change(sql, scope, async (tx, schema) => {
     const entry = await lockedTable(tx, scope, schema, name);
-    return tableView(scope, await updateTable(tx, schema, entry.id, { description }));
+    const graph = await changeGraph(tx, schema, entry, changes);
+    const update: Parameters<typeof updateTable>[3] = { ...graph };
+    if (changes.description !== undefined) update.description = changes.description;
+    return tableView(scope, await updateTable(tx, schema, entry.id, update));
   });
 }
 
@@ -176,6 +228,8 @@ export async function dropTable(sql: Sql, scope: TableScope, name: string): Prom
         `Table "${name}" is referenced by ${using.map((use) => `"${use.table}"`).join(', ')}: drop or change those tables first.`,
         { title: 'Table is referenced' },
       );
+    // The edge table references the records: it goes first.
+    if (entry.layout.edges) await runDdl(tx, ddl`DROP TABLE ${ident(schema)}.${ident(entry.layout.edges)}`);
     await runDdl(tx, ddl`DROP TABLE ${ident(schema)}.${ident(entry.physical_name)}`);
     await deleteTable(tx, schema, entry.id);
   });
@@ -274,7 +328,7 @@ export async function dropField(
       ddl`ALTER TABLE ${ident(schema)}.${ident(entry.physical_name)} DROP COLUMN ${ident(fieldName)}`,
     );
     const layout: TableLayout = {
-      table: entry.layout.table,
+      ...entry.layout,
       constraints: Object.fromEntries(
         Object.entries(entry.layout.constraints).filter(([, info]) => !info.fields.includes(fieldName)),
       ),
@@ -315,7 +369,7 @@ export async function addIndex(sql: Sql, scope: TableScope, name: string, raw: N
     if (!index) throw new Error('index missing after normalization');
     if (definition.indexes.some((other) => other.name === index.name))
       fail({ name: [`Table "${name}" already has an index "${index.name}".`] });
-    const layout: TableLayout = { table: entry.layout.table, constraints: { ...entry.layout.constraints } };
+    const layout: TableLayout = { ...entry.layout, constraints: { ...entry.layout.constraints } };
     const statement = indexStatement(schema, entry.physical_name, index, layout);
     pending({ ...entry, layout });
     await runDdl(tx, statement);
@@ -348,7 +402,7 @@ export async function dropIndex(
       scope,
       await updateTable(tx, schema, entry.id, {
         definition: next,
-        layout: { table: entry.layout.table, constraints },
+        layout: { ...entry.layout, constraints },
       }),
     );
   });
