@@ -60,6 +60,8 @@ export interface Config {
   readonly mail: MailConfig;
   /** Failed attempts on the public invitation endpoints (shared/invitations/limits.ts). */
   readonly invitationLimits: InvitationLimits;
+  /** The deepest graph traversal a request may ask for (`depth`); deeper requests are refused. */
+  readonly graphMaxDepth: number;
 }
 
 /** Failed public invitation attempts allowed per client address and per token within the window. */
@@ -237,5 +239,6 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: corsOrigins(env),
     mail: mailConfig(env, host, port),
     invitationLimits: invitationLimits(env),
+    graphMaxDepth: integer(env, 'DATA_SERVICE_GRAPH_MAX_DEPTH', 10),
   };
 }

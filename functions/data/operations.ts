@@ -1,5 +1,8 @@
 import type { AggregationPlan } from '../../shared/data/aggregation';
 import { aggregationOf } from '../../shared/data/aggregation';
+import { listGraph } from '../../shared/data/graph-list';
+import { asksForGraph, checkDepth, graphRequestOf } from '../../shared/data/graph-query';
+import { recordGraph } from '../../shared/data/graph-reads';
 import type { FieldDef } from '../../shared/data/model';
 import { windowOf } from '../../shared/data/paging';
 import { populateOf } from '../../shared/data/populate';
@@ -118,6 +121,17 @@ export const dataOperations: Operations = {
       );
       return ok(result);
     }
+    if (asksForGraph(ctx.query)) {
+      const maxDepth = ctx.deps.config.graphMaxDepth;
+      checkDepth(ctx.query, maxDepth);
+      return listGraph(sql, scope, tableName(ctx), {
+        query: ctx.query,
+        params,
+        visibility,
+        window,
+        maxDepth,
+      });
+    }
     const result = await listRecords(
       sql,
       scope,
@@ -148,6 +162,13 @@ export const dataOperations: Operations = {
     const { scope, sql } = await tableAccess(ctx);
     const id = ctx.params.id ?? '';
     const visibility = visibilityOf(ctx.query);
+    if (asksForGraph(ctx.query)) {
+      const maxDepth = ctx.deps.config.graphMaxDepth;
+      checkDepth(ctx.query, maxDepth);
+      const request = (table: DataTable) =>
+        graphRequestOf(table, ctx.query, ctx.searchParams, { maxDepth, visibility });
+      return ok(await recordGraph(sql, scope, tableName(ctx), id, visibility, request));
+    }
     const embed = (table: DataTable) => populateOf(table, ctx.searchParams);
     return ok({ data: await getRecord(sql, scope, tableName(ctx), id, visibility, embed) });
   },

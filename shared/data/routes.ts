@@ -26,8 +26,25 @@ const paging = {
 
 const text = { type: 'string' } as const;
 
+const typeNames = {
+  type: ['string', 'array'],
+  maxLength: 1000,
+  items: { type: 'string', maxLength: 1000 },
+} as const;
+
+/** The graph parameters of reads (doc 3, Graph query parameters; docs/graph.md). */
+const graphQuery = {
+  include: { type: 'string', enum: ['descendants', 'ancestors', 'both'] },
+  // The maximum is the server's (DATA_SERVICE_GRAPH_MAX_DEPTH): beyond it, the spec's own error body.
+  depth: { type: 'integer', minimum: 0 },
+  format: { type: 'string', enum: ['tree', 'graph'] },
+  relationship_type: typeNames,
+  graph_types: typeNames,
+} as const;
+
 /** The query language of lists (docs/data-tables.md): other parameters are field filters. */
 const listQuery = {
+  ...graphQuery,
   ...paging,
   ...visibility,
   _start: { type: 'integer', minimum: 0, maximum: maxOffset },
@@ -245,9 +262,12 @@ export const dataRoutes = [
     permission: 'site:view',
     method: 'GET',
     path: `${data}/{id}/`,
-    summary: 'One record, with populate of its foreign keys',
-    query: { type: 'object', properties: { ...visibility, populate: text } },
-    responses: { 200: json('The record', schemas.dataOf(schemas.record)), ...errors(400, 401, 403, 404) },
+    summary: 'One record, with populate of its foreign keys, or with its graph (relatives, tree or graph)',
+    query: { type: 'object', properties: { ...visibility, ...graphQuery, populate: text } },
+    responses: {
+      200: json('The record, its relatives, its tree or its graph', schemas.recordRead),
+      ...errors(400, 401, 403, 404, 422),
+    },
   },
   {
     ...route,
