@@ -24,7 +24,8 @@ const orgChart = {
 };
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  // Several connections, so that on PostgreSQL the parallel inserts below really run side by side.
+  platform = await startTestPlatform({ DATABASE_POOL_SIZE: '8' });
   tenant = await createTenant(platform);
   app = tenant.app.slug;
   await createTable(tenant.owner, app, 'staff', orgChart);
@@ -221,15 +222,24 @@ describe('creating edges', () => {
     expect((await tenant.owner.post(edges(), { from_id: e, to_id: a, type: 'mentor' })).status).toBe(201);
   });
 
-  it('holds max_outgoing: 1 under parallel inserts', async () => {
-    const [child, ...parents] = await people(9);
-    const responses = await Promise.all(
-      parents.map((parent) => tenant.owner.post(edges(), { from_id: child, to_id: parent, type: 'manager' })),
-    );
-    const statuses = responses.map((response) => response.status).sort();
-    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
-    expect(statuses.filter((status) => status !== 201).every((status) => status === 422)).toBe(true);
-    expect((await tenant.owner.get(`${edges()}?from_id=${child}&type=manager`)).body.total).toBe(1);
+  it('holds max_outgoing: 1 and max_incoming: 2 under parallel inserts', async () => {
+    // Rounds of parallel requests, each a new record reaching for many parents at once (and many mentees).
+    for (let round = 0; round < 5; round++) {
+      const [child, ...parents] = await people(13);
+      const responses = await Promise.all([
+        ...parents.map((parent) =>
+          tenant.owner.post(edges(), { from_id: child, to_id: parent, type: 'manager' }),
+        ),
+        ...parents.map((parent) =>
+          tenant.owner.post(edges(), { from_id: parent, to_id: child, type: 'mentor' }),
+        ),
+      ]);
+      const statuses = responses.map((response) => response.status);
+      expect(statuses.filter((status) => status === 201)).toHaveLength(3);
+      expect(statuses.filter((status) => status !== 201).every((status) => status === 422)).toBe(true);
+      expect((await tenant.owner.get(`${edges()}?from_id=${child}&type=manager`)).body.total).toBe(1);
+      expect((await tenant.owner.get(`${edges()}?to_id=${child}&type=mentor`)).body.total).toBe(2);
+    }
   });
 });
 
