@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
+import type { GraphFixture } from './graph-setup';
 
 /**
  * Sets the project up through its API, the way a user would: sign in as the superuser, create an organization, a
@@ -31,6 +32,8 @@ export interface Fixture {
   /** SE1's private app-level secret. */
   readonly secretKey: string;
   readonly load: { records: number; seconds: number; recordsPerSecond: number };
+  /** The graph scenarios' forest, when a GR scenario runs (bench/graph-setup.ts). */
+  readonly graph?: GraphFixture;
 }
 
 /** The table schema of the bench: the generated id, a few fields, a maker, created_at, a search vector. */
