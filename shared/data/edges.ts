@@ -345,7 +345,7 @@ export async function deleteEdges(
     const graph = graphOf(tx, table);
     const where = selectionWhere(tx, table, selection);
     if (!where)
-      fail({ non_field_errors: ['Select the edges to delete: ids, or from_id, to_id and/or type.'] });
+      fail({ non_field_errors: ['Name the edges to delete: ids, or any of from_id, to_id and type.'] });
     const rows = await tx`DELETE FROM ${graph.edges} WHERE ${where} RETURNING id`;
     return { deleted: rows.length, ids: rows.map((row) => String(row.id)) };
   });
