@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphOf } from '../../shared/data/edges';
+import { traversal } from '../../shared/data/graph-sql';
+import { siteSchemaName } from '../../shared/data/names';
+import { openTable } from '../../shared/data/table';
 import { createTable, dataPath, insert, tablePath } from '../support/data';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, type Tenant } from '../support/tenant';
@@ -378,5 +382,53 @@ describe('category tree (integer keys, hierarchy)', () => {
       type: 'parent',
     });
     expect(response.status).toBe(422);
+  });
+});
+
+describe('the statement', () => {
+  it('is one recursive query that walks the edge index, whatever the number of records', async () => {
+    await createTable(tenant.owner, app, 'big', {
+      fields: [{ name: 'n', type: 'integer' }],
+      graph: { enabled: true, types: [{ name: 'parent', inverse: 'kids' }] },
+    });
+    const sql = platform.deps.sql();
+    const schema = siteSchemaName(tenant.site.slug);
+    const scope = {
+      schema,
+      site: tenant.site.slug,
+      app: { ...tenant.app, description: '', site: '', created_at: '' },
+    };
+    const table = await openTable(sql, scope, 'big');
+    const nodes = sql`${sql(schema)}.${sql(table.physical)}`;
+    const edges = sql`${sql(schema)}.${sql(table.entry.layout.edges as string)}`;
+    // A binary tree of 20,000 records, written directly: the plan is the point here, not the API.
+    await sql`INSERT INTO ${nodes} (n) SELECT g FROM generate_series(1, 20000) AS g`;
+    await sql`INSERT INTO ${edges} (from_id, to_id, type)
+      SELECT c.id, p.id, 'parent' FROM ${nodes} c JOIN ${nodes} p ON p.n = c.n / 2 WHERE c.n > 1`;
+    await sql`ANALYZE ${nodes}`;
+    await sql`ANALYZE ${edges}`;
+    const [root] = await sql`SELECT id FROM ${nodes} WHERE n = 2`;
+    const statement = traversal(
+      sql,
+      graphOf(sql, table),
+      [
+        {
+          name: 'down',
+          direction: 'down',
+          start: sql`n.id = ${root?.id as string}`,
+          types: ['parent'],
+          depth: 10,
+          typed: true,
+          deleted: false,
+        },
+      ],
+      false,
+    );
+    const plan = (await sql`EXPLAIN ${statement}`).map((row) => row['QUERY PLAN'] as string).join('\n');
+    expect(plan).toContain('Recursive Union');
+    expect(plan).toContain('_to_id_type_idx');
+    const rows = await sql`${statement}`;
+    // Depth 10 below record 2 of a binary tree: 2 + 4 + ... + 1024 descendants, and the record itself.
+    expect(rows).toHaveLength(2 ** 11 - 1);
   });
 });
