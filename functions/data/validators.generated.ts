@@ -4798,7 +4798,7 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 var deleteEdges_query = validate18;
-var schema19 = { "type": "object", "properties": { "ids": { "type": ["string", "array"], "items": { "type": "string" } }, "from_id": { "type": "string", "maxLength": 1e3 }, "to_id": { "type": "string", "maxLength": 1e3 }, "type": { "type": "string", "minLength": 1, "maxLength": 50 } }, "additionalProperties": false };
+var schema19 = { "type": "object", "properties": { "ids": { "type": ["string", "array"], "maxLength": 37e3, "maxItems": 1e3, "items": { "type": "string", "maxLength": 37e3 } }, "from_id": { "type": "string", "maxLength": 1e3 }, "to_id": { "type": "string", "maxLength": 1e3 }, "type": { "type": "string", "minLength": 1, "maxLength": 50 } }, "additionalProperties": false };
 function validate18(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -4850,7 +4850,27 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       }
+      if (typeof data0 === "string") {
+        if (func22(data0) > 37e3) {
+          const err2 = { instancePath: instancePath + "/ids", schemaPath: "#/properties/ids/maxLength", keyword: "maxLength", params: { limit: 37e3 }, message: "must NOT have more than 37000 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
       if (Array.isArray(data0)) {
+        if (data0.length > 1e3) {
+          const err3 = { instancePath: instancePath + "/ids", schemaPath: "#/properties/ids/maxItems", keyword: "maxItems", params: { limit: 1e3 }, message: "must NOT have more than 1000 items" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
           let data1 = data0[i0];
@@ -4870,11 +4890,11 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data1 === null) {
                 coerced1 = "";
               } else {
-                const err2 = { instancePath: instancePath + "/ids/" + i0, schemaPath: "#/properties/ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err4 = { instancePath: instancePath + "/ids/" + i0, schemaPath: "#/properties/ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err2];
+                  vErrors = [err4];
                 } else {
-                  vErrors.push(err2);
+                  vErrors.push(err4);
                 }
                 errors++;
               }
@@ -4884,6 +4904,17 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
               if (data0 !== void 0) {
                 data0[i0] = coerced1;
               }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func22(data1) > 37e3) {
+              const err5 = { instancePath: instancePath + "/ids/" + i0, schemaPath: "#/properties/ids/items/maxLength", keyword: "maxLength", params: { limit: 37e3 }, message: "must NOT have more than 37000 characters" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              } else {
+                vErrors.push(err5);
+              }
+              errors++;
             }
           }
         }
@@ -4907,11 +4938,11 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (data2 === null) {
             coerced2 = "";
           } else {
-            const err3 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err6 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err3];
+              vErrors = [err6];
             } else {
-              vErrors.push(err3);
+              vErrors.push(err6);
             }
             errors++;
           }
@@ -4925,11 +4956,11 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data2 === "string") {
         if (func22(data2) > 1e3) {
-          const err4 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          const err7 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err7];
           } else {
-            vErrors.push(err4);
+            vErrors.push(err7);
           }
           errors++;
         }
@@ -4953,11 +4984,11 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (data3 === null) {
             coerced3 = "";
           } else {
-            const err5 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err8 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err5];
+              vErrors = [err8];
             } else {
-              vErrors.push(err5);
+              vErrors.push(err8);
             }
             errors++;
           }
@@ -4971,11 +5002,11 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data3 === "string") {
         if (func22(data3) > 1e3) {
-          const err6 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          const err9 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
           if (vErrors === null) {
-            vErrors = [err6];
+            vErrors = [err9];
           } else {
-            vErrors.push(err6);
+            vErrors.push(err9);
           }
           errors++;
         }
@@ -4999,11 +5030,11 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (data4 === null) {
             coerced4 = "";
           } else {
-            const err7 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err10 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err7];
+              vErrors = [err10];
             } else {
-              vErrors.push(err7);
+              vErrors.push(err10);
             }
             errors++;
           }
@@ -5017,31 +5048,31 @@ function validate18(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data4 === "string") {
         if (func22(data4) > 50) {
-          const err8 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+          const err11 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
           if (vErrors === null) {
-            vErrors = [err8];
+            vErrors = [err11];
           } else {
-            vErrors.push(err8);
+            vErrors.push(err11);
           }
           errors++;
         }
         if (func22(data4) < 1) {
-          const err9 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err12 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
-            vErrors = [err9];
+            vErrors = [err12];
           } else {
-            vErrors.push(err9);
+            vErrors.push(err12);
           }
           errors++;
         }
       }
     }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err10];
+      vErrors = [err13];
     } else {
-      vErrors.push(err10);
+      vErrors.push(err13);
     }
     errors++;
   }

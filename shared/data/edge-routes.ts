@@ -123,7 +123,16 @@ export const edgeRoutes = [
     summary: 'Delete the edges of `ids`, or those matching from_id, to_id and/or type',
     query: {
       type: 'object',
-      properties: { ids: { type: ['string', 'array'], items: { type: 'string' } }, ...selection },
+      properties: {
+        // Up to 1000 UUIDs, comma-separated or repeated.
+        ids: {
+          type: ['string', 'array'],
+          maxLength: 37_000,
+          maxItems: 1000,
+          items: { type: 'string', maxLength: 37_000 },
+        },
+        ...selection,
+      },
       additionalProperties: false,
     },
     responses: {
