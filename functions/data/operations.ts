@@ -105,6 +105,9 @@ export const dataOperations: Operations = {
 
   async listRecords(ctx) {
     const { scope, sql } = await tableAccess(ctx);
+    // A depth beyond the server's maximum is refused whatever else the request asks (doc 3, Limits).
+    const maxDepth = ctx.deps.config.graphMaxDepth;
+    checkDepth(ctx.query, maxDepth);
     const params = ctx.searchParams;
     const window = windowOf(ctx.query);
     const visibility = visibilityOf(ctx.query);
@@ -122,8 +125,6 @@ export const dataOperations: Operations = {
       return ok(result);
     }
     if (asksForGraph(ctx.query)) {
-      const maxDepth = ctx.deps.config.graphMaxDepth;
-      checkDepth(ctx.query, maxDepth);
       return listGraph(sql, scope, tableName(ctx), {
         query: ctx.query,
         params,
@@ -160,11 +161,12 @@ export const dataOperations: Operations = {
 
   async getRecord(ctx) {
     const { scope, sql } = await tableAccess(ctx);
+    // A depth beyond the server's maximum is refused whatever else the request asks (doc 3, Limits).
+    const maxDepth = ctx.deps.config.graphMaxDepth;
+    checkDepth(ctx.query, maxDepth);
     const id = ctx.params.id ?? '';
     const visibility = visibilityOf(ctx.query);
     if (asksForGraph(ctx.query)) {
-      const maxDepth = ctx.deps.config.graphMaxDepth;
-      checkDepth(ctx.query, maxDepth);
       const request = (table: DataTable) =>
         graphRequestOf(table, ctx.query, ctx.searchParams, { maxDepth, visibility });
       return ok(await recordGraph(sql, scope, tableName(ctx), id, visibility, request));

@@ -198,6 +198,8 @@ describe('org chart: include', () => {
     const list = await tenant.owner.get(`${staff()}?format=tree&depth=50`);
     expect(list.status).toBe(400);
     expect(list.body.detail).toBe('depth exceeds maximum allowed (10)');
+    // Refused also without include or format, rather than silently ignored.
+    expect((await tenant.owner.get(`${staff()}${ids.Ada}/?depth=11`)).status).toBe(400);
   });
 
   it('selects types with relationship_type (repeatable) and the graph_types alias; unknown types are 400', async () => {
