@@ -5,6 +5,8 @@
 export interface BenchConfig {
   /** Records loaded through the API's bulk create before the runs. */
   readonly records: number;
+  /** Records of the graph scenarios' forest (GR1-GR3), linked through the edges API. */
+  readonly graphNodes: number;
   /** Seconds of load before each measured window (results discarded). */
   readonly warmupSeconds: number;
   /** Seconds of each measured window. */
@@ -38,6 +40,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     .filter(Boolean);
   return {
     records: Math.floor(positive(env, 'BENCH_RECORDS', 100_000)),
+    graphNodes: Math.floor(positive(env, 'BENCH_GRAPH_NODES', 100_000)),
     warmupSeconds: positive(env, 'BENCH_WARMUP', 5),
     durationSeconds: positive(env, 'BENCH_DURATION', 15),
     connections: 10,

@@ -100,6 +100,7 @@ export function renderMarkdown(results: BenchResults): string {
     '',
     `Load: ${load.records} records through the API's bulk create in ${fixed(load.seconds, 1)} s: **${fixed(load.recordsPerSecond)} records/s**.`,
     '',
+    ...(results.graphLoad ? [graphLoadLine(results.graphLoad), ''] : []),
     '### Summary',
     '',
     '| scenario | project req/s | floor req/s | ratio | target | | project peak MB | floor peak MB |',
@@ -129,6 +130,12 @@ export function renderMarkdown(results: BenchResults): string {
     ...results.scenarios.flatMap(scenarioSection),
   ];
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** The graph build's rates through the edges endpoint (GR1-GR3's data). */
+export function graphLoadLine(load: BenchResults['graphLoad']): string {
+  if (!load) return '';
+  return `Graph: ${load.nodes} records as a forest of binary trees; ${load.tree.edges} tree edges through the edges API in ${fixed(load.tree.seconds, 1)} s: **${fixed(load.tree.edgesPerSecond)} edges/s**; ${load.dag.edges} DAG edges (second parents) in ${fixed(load.dag.seconds, 1)} s: **${fixed(load.dag.edgesPerSecond)} edges/s**.`;
 }
 
 /** A few lines for the terminal. */

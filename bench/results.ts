@@ -1,4 +1,5 @@
 import type { BenchConfig } from './config';
+import type { GraphFixture } from './graph-setup';
 import type { Machine } from './machine';
 import type { RunResult } from './measure';
 import type { Scenario } from './scenarios';
@@ -13,6 +14,8 @@ export interface BenchResults {
   >;
   readonly machine: Machine;
   readonly load: { records: number; seconds: number; recordsPerSecond: number };
+  /** The graph scenarios' build through the edges API, when they ran. */
+  readonly graphLoad?: GraphFixture['load'];
   readonly scenarios: readonly ScenarioResult[];
   readonly memory: MemoryResult;
 }

@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startEmbeddedDynamoDb } from '../shared/adapters/local/embedded-dynamodb';
 import { type BenchConfig, loadBenchConfig } from './config';
+import { prepareGraph } from './graph-setup';
 import { describeMachine } from './machine';
 import { measure, type RunResult } from './measure';
 import { openDatabase } from './postgres';
 import { memory, resetPeakMemory, type Server } from './processes';
-import { renderSummary, writeResults } from './report';
+import { graphLoadLine, renderSummary, writeResults } from './report';
 import { type BenchResults, type MemoryResult, type ScenarioResult, summarize } from './results';
 import { type Scenario, selectScenarios } from './scenarios';
 import { type Shared, startFloor, startProject } from './servers';
@@ -102,10 +103,20 @@ async function main(): Promise<void> {
   const project = await startProject(database.url, config, password, shared);
   const projectIdleMb = memory(project.pid).rssMb;
   say(`Project on ${project.baseUrl}; loading ${config.records} records through the bulk create`);
-  const fixture = await prepareProject(project.baseUrl, database.url, password, config.records);
+  let fixture = await prepareProject(project.baseUrl, database.url, password, config.records);
   say(
     `Loaded at ${fixture.load.recordsPerSecond.toFixed(0)} records/s (${fixture.load.seconds.toFixed(1)} s)`,
   );
+  if (chosen.some((scenario) => scenario.name.startsWith('GR'))) {
+    say(
+      `Building the graph: ${config.graphNodes} records, a forest of trees and a DAG, through the edges API`,
+    );
+    fixture = {
+      ...fixture,
+      graph: await prepareGraph(project.baseUrl, database.url, fixture, config.graphNodes),
+    };
+    say(graphLoadLine(fixture.graph?.load));
+  }
   const projectLoadPeakMb = memory(project.pid).peakMb;
   const projectPeakReset = resetPeakMemory(project.pid);
   const floor = await startFloor(database.url, config, fixture, shared);
@@ -136,6 +147,7 @@ async function main(): Promise<void> {
     settings: { records, warmupSeconds, durationSeconds, connections, poolSize, rounds },
     machine: describeMachine(database.version),
     load: fixture.load,
+    ...(fixture.graph ? { graphLoad: fixture.graph.load } : {}),
     scenarios: results,
     memory: memoryResult,
   };

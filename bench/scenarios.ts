@@ -1,3 +1,4 @@
+import { graphTable } from './graph-setup';
 import { categories, type Fixture, itemRecord, searchWords, tableName } from './setup';
 
 /**
@@ -220,7 +221,62 @@ export const scenarios: readonly Scenario[] = [
   userCreationScenario(0),
   userCreationScenario(1),
   userCreationScenario(3),
+  graphScenario(
+    'GR1',
+    'descendants at depth 10 of a tree root (~1,000 descendants)',
+    (graph) => graph.roots,
+    'include=descendants&depth=10&relationship_type=parent',
+    'descendants',
+  ),
+  graphScenario(
+    'GR2',
+    'ancestors of a leaf, closest first',
+    (graph) => graph.leaves,
+    'include=ancestors&relationship_type=parent',
+    'ancestors',
+  ),
+  graphScenario(
+    'GR3',
+    '`format=tree` of a random record: its tree (~1,000 records) from the natural root',
+    (graph) => graph.nodes,
+    'format=tree&relationship_type=parent',
+    'tree',
+  ),
 ];
+
+function graphOf(fixture: Fixture): NonNullable<Fixture['graph']> {
+  if (!fixture.graph) throw new Error('the graph scenarios need the graph fixture');
+  return fixture.graph;
+}
+
+function pick(ids: readonly string[]): string {
+  return ids[Math.floor(Math.random() * ids.length)] as string;
+}
+
+/** A graph read of a random record from `ids`; the floor runs the same recursive CTE (bench/floor/graph.ts). */
+function graphScenario(
+  name: string,
+  description: string,
+  ids: (graph: NonNullable<Fixture['graph']>) => readonly string[],
+  query: string,
+  floorKind: string,
+): Scenario {
+  return {
+    name,
+    description: `${description} (\`?${query}\`)`,
+    target: 0.7,
+    project: (fixture) => {
+      const headers = projectHeaders(fixture);
+      const from = ids(graphOf(fixture));
+      const path = `/api/apps/${fixture.app}/datatables/${graphTable}/data/`;
+      return () => ({ method: 'GET', path: `${path}${pick(from)}/?${query}`, headers });
+    },
+    floor: (fixture) => {
+      const from = ids(graphOf(fixture));
+      return () => ({ method: 'GET', path: `/graph/${floorKind}/${pick(from)}` });
+    },
+  };
+}
 
 /** The scenarios a run asks for, in registry order; unknown names stop the bench. */
 export function selectScenarios(names: readonly string[] | undefined): Scenario[] {

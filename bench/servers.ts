@@ -76,6 +76,9 @@ export async function startFloor(
     FLOOR_DYNAMODB_ENDPOINT: shared.dynamodbEndpoint,
     FLOOR_TABLE_NAME: 'platform',
     FLOOR_KEYRING: join(shared.dataDir, 'keys', 'secrets-master.key'),
+    ...(fixture.graph
+      ? { FLOOR_GRAPH_TABLE: fixture.graph.physical, FLOOR_GRAPH_EDGES: fixture.graph.edgesPhysical }
+      : {}),
   };
   return startServer('floor', [servers.floor], env, /Floor listening on/, `http://127.0.0.1:${port}`);
 }

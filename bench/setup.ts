@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
+import type { GraphFixture } from './graph-setup';
 
 /**
  * Sets the project up through its API, the way a user would: sign in as the superuser, create an organization, a
@@ -33,6 +34,8 @@ export interface Fixture {
   /** U0, U1, U3: the site whose apps have that many PRE_USER_CREATE subscribers (the bench site has none). */
   readonly eventSites: Readonly<Record<number, string>>;
   readonly load: { records: number; seconds: number; recordsPerSecond: number };
+  /** The graph scenarios' forest, when a GR scenario runs (bench/graph-setup.ts). */
+  readonly graph?: GraphFixture;
 }
 
 /** The table schema of the bench: the generated id, a few fields, a maker, created_at, a search vector. */

@@ -62,6 +62,8 @@ export interface Config {
   readonly mail: MailConfig;
   /** Failed attempts on the public invitation endpoints (shared/invitations/limits.ts). */
   readonly invitationLimits: InvitationLimits;
+  /** The deepest graph traversal a request may ask for (`depth`); deeper requests are refused. */
+  readonly graphMaxDepth: number;
   /** Outgoing calls of social login (shared/social/outbound.ts). */
   readonly socialLogin: SocialLoginConfig;
   /** User-creation events: where subscriber functions may live and how long each may run (shared/events). */
@@ -299,5 +301,6 @@ export function loadConfig(env: Env = process.env): Config {
         .filter(Boolean),
     },
     events: eventsConfig(env),
+    graphMaxDepth: integer(env, 'DATA_SERVICE_GRAPH_MAX_DEPTH', 10),
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import postgres from 'postgres';
+import { graphFloor } from './graph';
 import { readSecret } from './secrets';
 
 /**
@@ -167,6 +168,11 @@ async function secret(path: string, response: ServerResponse): Promise<void> {
   else send(response, 404, { error: 'Secret not found' });
 }
 
+/** GR1-GR3, when the bench built the graph (FLOOR_GRAPH_TABLE, FLOOR_GRAPH_EDGES). */
+const graph = env.FLOOR_GRAPH_TABLE
+  ? graphFloor(sql, schema, env.FLOOR_GRAPH_TABLE, env.FLOOR_GRAPH_EDGES ?? '')
+  : undefined;
+
 async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://floor');
   const path = url.pathname;
@@ -180,6 +186,8 @@ async function route(request: IncomingMessage, response: ServerResponse): Promis
   if (request.method === 'POST' && path === '/items') return create(request, response);
   if (request.method === 'POST' && path === '/login') return login(request, response);
   if (request.method === 'GET' && path.startsWith('/secrets/')) return secret(path, response);
+  if (graph && request.method === 'GET' && path.startsWith('/graph/'))
+    return graph(path, (status, body) => send(response, status, body));
   send(response, 404, { error: 'Not found' });
 }
 

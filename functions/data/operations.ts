@@ -1,8 +1,9 @@
 import type { AggregationPlan } from '../../shared/data/aggregation';
 import { aggregationOf } from '../../shared/data/aggregation';
-import { appNotFound } from '../../shared/data/errors';
+import { listGraph } from '../../shared/data/graph-list';
+import { asksForGraph, checkDepth, graphRequestOf } from '../../shared/data/graph-query';
+import { recordGraph } from '../../shared/data/graph-reads';
 import type { FieldDef } from '../../shared/data/model';
-import { siteSchemaName } from '../../shared/data/names';
 import { windowOf } from '../../shared/data/paging';
 import { populateOf } from '../../shared/data/populate';
 import { filtersFromObject, filtersFromQuery, visibilityOf } from '../../shared/data/query';
@@ -19,70 +20,27 @@ import { listPlanOf, listResponse } from '../../shared/data/record-list';
 import { getRecord, listParameter, listRecords } from '../../shared/data/record-reads';
 import { createRecords, upsertRecords } from '../../shared/data/record-writes';
 import type { dataRoutes } from '../../shared/data/routes';
-import type { DataTable, TableScope } from '../../shared/data/table';
+import type { DataTable } from '../../shared/data/table';
 import {
   addField,
   addIndex,
+  changeTable,
   createTable,
-  describeTable,
   dropField,
   dropIndex,
   dropTable,
   getTable,
   listTableViews,
   type NewTable,
+  type TableChanges,
 } from '../../shared/data/tables';
 import { ValidationError } from '../../shared/errors';
 import { jsonDepth, maxJsonDepth } from '../../shared/http/body';
-import {
-  created,
-  noContent,
-  type Operations,
-  ok,
-  type RequestContext,
-  siteContext,
-} from '../../shared/http/context';
+import { created, noContent, type Operations, ok } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
-import type { Sql } from '../../shared/sql/client';
-import { migrate } from '../../shared/sql/migrations';
 
-/** A request of the group: the helpers below read only the path parameters. */
-type Ctx = RequestContext<unknown, unknown, Readonly<Record<string, string>>>;
-
-/**
- * The app of the path in the request's site (the pipeline loaded it with the site, and enforced the route's
- * permission): the schema comes from the resolved site only, so no request reaches another site's tables.
- */
-function scopeOf(ctx: Ctx): TableScope {
-  const { access } = siteContext(ctx);
-  if (!ctx.app) throw appNotFound(ctx.params.app_slug ?? '');
-  return { schema: siteSchemaName(access.site.slug), site: access.site.slug, app: ctx.app };
-}
-
-const migrated = new WeakMap<Sql, Promise<unknown>>();
-
-/**
- * The data-plane client, its migrations applied once per container before first use (idempotent, serialised by
- * an advisory lock): the cloud runs no other migration step, and the local runtime's start already ran them.
- */
-async function dataPlane(ctx: Ctx): Promise<Sql> {
-  const sql = ctx.deps.sql();
-  let ready = migrated.get(sql);
-  if (!ready) {
-    ready = migrate(sql);
-    migrated.set(sql, ready);
-    ready.catch(() => migrated.delete(sql));
-  }
-  await ready;
-  return sql;
-}
-
-/** The authorized app scope of a data request and the migrated data-plane client. */
-async function tableAccess(ctx: Ctx): Promise<{ scope: TableScope; sql: Sql }> {
-  return { scope: scopeOf(ctx), sql: await dataPlane(ctx) };
-}
-
-const tableName = (ctx: Ctx) => ctx.params.name ?? '';
+import { tableAccess, tableName } from './access';
+import { edgeOperations } from './edge-operations';
 
 function parseFilter(text: string): unknown {
   if (jsonDepth(text, maxJsonDepth) > maxJsonDepth)
@@ -95,6 +53,7 @@ function parseFilter(text: string): unknown {
 }
 
 export const dataOperations: Operations = {
+  ...edgeOperations,
   async listDataTables(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     const tables = await listTableViews(sql, scope);
@@ -114,7 +73,7 @@ export const dataOperations: Operations = {
 
   async updateDataTable(ctx) {
     const { scope, sql } = await tableAccess(ctx);
-    return ok({ data: await describeTable(sql, scope, tableName(ctx), ctx.body.description) });
+    return ok({ data: await changeTable(sql, scope, tableName(ctx), ctx.body as TableChanges) });
   },
 
   async dropDataTable(ctx) {
@@ -146,6 +105,9 @@ export const dataOperations: Operations = {
 
   async listRecords(ctx) {
     const { scope, sql } = await tableAccess(ctx);
+    // A depth beyond the server's maximum is refused whatever else the request asks (doc 3, Limits).
+    const maxDepth = ctx.deps.config.graphMaxDepth;
+    checkDepth(ctx.query, maxDepth);
     const params = ctx.searchParams;
     const window = windowOf(ctx.query);
     const visibility = visibilityOf(ctx.query);
@@ -161,6 +123,15 @@ export const dataOperations: Operations = {
         window,
       );
       return ok(result);
+    }
+    if (asksForGraph(ctx.query)) {
+      return listGraph(sql, scope, tableName(ctx), {
+        query: ctx.query,
+        params,
+        visibility,
+        window,
+        maxDepth,
+      });
     }
     const result = await listRecords(
       sql,
@@ -190,8 +161,16 @@ export const dataOperations: Operations = {
 
   async getRecord(ctx) {
     const { scope, sql } = await tableAccess(ctx);
+    // A depth beyond the server's maximum is refused whatever else the request asks (doc 3, Limits).
+    const maxDepth = ctx.deps.config.graphMaxDepth;
+    checkDepth(ctx.query, maxDepth);
     const id = ctx.params.id ?? '';
     const visibility = visibilityOf(ctx.query);
+    if (asksForGraph(ctx.query)) {
+      const request = (table: DataTable) =>
+        graphRequestOf(table, ctx.query, ctx.searchParams, { maxDepth, visibility });
+      return ok(await recordGraph(sql, scope, tableName(ctx), id, visibility, request));
+    }
     const embed = (table: DataTable) => populateOf(table, ctx.searchParams);
     return ok({ data: await getRecord(sql, scope, tableName(ctx), id, visibility, embed) });
   },

@@ -46,8 +46,10 @@ __export(validators_json_exports, {
   addDataTableField_body: () => addDataTableField_body,
   addDataTableIndex_body: () => addDataTableIndex_body,
   createDataTable_body: () => createDataTable_body,
+  createEdges_body: () => createEdges_body,
   createRecords_body: () => createRecords_body,
   updateDataTable_body: () => updateDataTable_body,
+  updateEdge_body: () => updateEdge_body,
   updateRecord_body: () => updateRecord_body
 });
 var createDataTable_body = validate10;
@@ -1301,8 +1303,8 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.description === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+    if (Object.keys(data).length < 1) {
+      const err0 = { instancePath, schemaPath: "#/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1311,7 +1313,7 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "description")) {
+      if (!(key0 === "description" || key0 === "hierarchy" || key0 === "graph")) {
         const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err1];
@@ -1343,12 +1345,268 @@ function validate11(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.hierarchy !== void 0) {
+      if (typeof data.hierarchy !== "boolean") {
+        const err4 = { instancePath: instancePath + "/hierarchy", schemaPath: "#/properties/hierarchy/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.graph !== void 0) {
+      let data2 = data.graph;
+      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+        for (const key1 in data2) {
+          if (!(key1 === "enabled" || key1 === "types")) {
+            const err5 = { instancePath: instancePath + "/graph", schemaPath: "#/properties/graph/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err5];
+            } else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
+        if (data2.enabled !== void 0) {
+          if (typeof data2.enabled !== "boolean") {
+            const err6 = { instancePath: instancePath + "/graph/enabled", schemaPath: "#/properties/graph/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (data2.types !== void 0) {
+          let data4 = data2.types;
+          if (Array.isArray(data4)) {
+            if (data4.length > 50) {
+              const err7 = { instancePath: instancePath + "/graph/types", schemaPath: "#/properties/graph/properties/types/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+            const len0 = data4.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data5 = data4[i0];
+              if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+                if (data5.name === void 0) {
+                  const err8 = { instancePath: instancePath + "/graph/types/" + i0, schemaPath: "#/properties/graph/properties/types/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                  if (vErrors === null) {
+                    vErrors = [err8];
+                  } else {
+                    vErrors.push(err8);
+                  }
+                  errors++;
+                }
+                for (const key2 in data5) {
+                  if (!(key2 === "name" || key2 === "inverse" || key2 === "description" || key2 === "constraints")) {
+                    const err9 = { instancePath: instancePath + "/graph/types/" + i0, schemaPath: "#/properties/graph/properties/types/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err9];
+                    } else {
+                      vErrors.push(err9);
+                    }
+                    errors++;
+                  }
+                }
+                if (data5.name !== void 0) {
+                  let data6 = data5.name;
+                  if (typeof data6 === "string") {
+                    if (func2(data6) > 50) {
+                      const err10 = { instancePath: instancePath + "/graph/types/" + i0 + "/name", schemaPath: "#/properties/graph/properties/types/items/properties/name/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err10];
+                      } else {
+                        vErrors.push(err10);
+                      }
+                      errors++;
+                    }
+                    if (!pattern0.test(data6)) {
+                      const err11 = { instancePath: instancePath + "/graph/types/" + i0 + "/name", schemaPath: "#/properties/graph/properties/types/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                      if (vErrors === null) {
+                        vErrors = [err11];
+                      } else {
+                        vErrors.push(err11);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err12 = { instancePath: instancePath + "/graph/types/" + i0 + "/name", schemaPath: "#/properties/graph/properties/types/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err12];
+                    } else {
+                      vErrors.push(err12);
+                    }
+                    errors++;
+                  }
+                }
+                if (data5.inverse !== void 0) {
+                  let data7 = data5.inverse;
+                  if (typeof data7 === "string") {
+                    if (func2(data7) > 50) {
+                      const err13 = { instancePath: instancePath + "/graph/types/" + i0 + "/inverse", schemaPath: "#/properties/graph/properties/types/items/properties/inverse/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err13];
+                      } else {
+                        vErrors.push(err13);
+                      }
+                      errors++;
+                    }
+                    if (!pattern0.test(data7)) {
+                      const err14 = { instancePath: instancePath + "/graph/types/" + i0 + "/inverse", schemaPath: "#/properties/graph/properties/types/items/properties/inverse/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                      if (vErrors === null) {
+                        vErrors = [err14];
+                      } else {
+                        vErrors.push(err14);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err15 = { instancePath: instancePath + "/graph/types/" + i0 + "/inverse", schemaPath: "#/properties/graph/properties/types/items/properties/inverse/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err15];
+                    } else {
+                      vErrors.push(err15);
+                    }
+                    errors++;
+                  }
+                }
+                if (data5.description !== void 0) {
+                  let data8 = data5.description;
+                  if (typeof data8 === "string") {
+                    if (func2(data8) > 2e3) {
+                      const err16 = { instancePath: instancePath + "/graph/types/" + i0 + "/description", schemaPath: "#/properties/graph/properties/types/items/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err16];
+                      } else {
+                        vErrors.push(err16);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err17 = { instancePath: instancePath + "/graph/types/" + i0 + "/description", schemaPath: "#/properties/graph/properties/types/items/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err17];
+                    } else {
+                      vErrors.push(err17);
+                    }
+                    errors++;
+                  }
+                }
+                if (data5.constraints !== void 0) {
+                  let data9 = data5.constraints;
+                  if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
+                    for (const key3 in data9) {
+                      if (!(key3 === "max_outgoing" || key3 === "max_incoming")) {
+                        const err18 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
+                        if (vErrors === null) {
+                          vErrors = [err18];
+                        } else {
+                          vErrors.push(err18);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data9.max_outgoing !== void 0) {
+                      let data10 = data9.max_outgoing;
+                      if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)))) {
+                        const err19 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints/max_outgoing", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                        if (vErrors === null) {
+                          vErrors = [err19];
+                        } else {
+                          vErrors.push(err19);
+                        }
+                        errors++;
+                      }
+                      if (typeof data10 == "number") {
+                        if (data10 < 1 || isNaN(data10)) {
+                          const err20 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints/max_outgoing", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                          if (vErrors === null) {
+                            vErrors = [err20];
+                          } else {
+                            vErrors.push(err20);
+                          }
+                          errors++;
+                        }
+                      }
+                    }
+                    if (data9.max_incoming !== void 0) {
+                      let data11 = data9.max_incoming;
+                      if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
+                        const err21 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints/max_incoming", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                        if (vErrors === null) {
+                          vErrors = [err21];
+                        } else {
+                          vErrors.push(err21);
+                        }
+                        errors++;
+                      }
+                      if (typeof data11 == "number") {
+                        if (data11 < 1 || isNaN(data11)) {
+                          const err22 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints/max_incoming", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                          if (vErrors === null) {
+                            vErrors = [err22];
+                          } else {
+                            vErrors.push(err22);
+                          }
+                          errors++;
+                        }
+                      }
+                    }
+                  } else {
+                    const err23 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err23];
+                    } else {
+                      vErrors.push(err23);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err24 = { instancePath: instancePath + "/graph/types/" + i0, schemaPath: "#/properties/graph/properties/types/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err25 = { instancePath: instancePath + "/graph/types", schemaPath: "#/properties/graph/properties/types/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err26 = { instancePath: instancePath + "/graph", schemaPath: "#/properties/graph/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err26];
+        } else {
+          vErrors.push(err26);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err27 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err4];
+      vErrors = [err27];
     } else {
-      vErrors.push(err4);
+      vErrors.push(err27);
     }
     errors++;
   }
@@ -1900,20 +2158,510 @@ function validate15(data, { instancePath = "", parentData, parentDataProperty, r
   validate15.errors = vErrors;
   return errors === 0;
 }
+var createEdges_body = validate16;
+var schema17 = { "anyOf": [{ "type": "object", "required": ["from_id", "to_id", "type"], "properties": { "from_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "to_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "type": { "type": "string", "minLength": 1, "maxLength": 50 }, "metadata": { "type": ["object", "null"] } }, "additionalProperties": false }, { "type": "array", "minItems": 1, "maxItems": 1e3, "items": { "type": "object", "required": ["from_id", "to_id", "type"], "properties": { "from_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "to_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "type": { "type": "string", "minLength": 1, "maxLength": 50 }, "metadata": { "type": ["object", "null"] } }, "additionalProperties": false } }] };
+function validate16(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.from_id === void 0) {
+      const err0 = { instancePath, schemaPath: "#/anyOf/0/required", keyword: "required", params: { missingProperty: "from_id" }, message: "must have required property 'from_id'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.to_id === void 0) {
+      const err1 = { instancePath, schemaPath: "#/anyOf/0/required", keyword: "required", params: { missingProperty: "to_id" }, message: "must have required property 'to_id'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.type === void 0) {
+      const err2 = { instancePath, schemaPath: "#/anyOf/0/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "from_id" || key0 === "to_id" || key0 === "type" || key0 === "metadata")) {
+        const err3 = { instancePath, schemaPath: "#/anyOf/0/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.from_id !== void 0) {
+      let data0 = data.from_id;
+      if (typeof data0 !== "string" && !(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)))) {
+        const err4 = { instancePath: instancePath + "/from_id", schemaPath: "#/anyOf/0/properties/from_id/type", keyword: "type", params: { type: schema17.anyOf[0].properties.from_id.type }, message: "must be string,integer" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if (typeof data0 === "string") {
+        if (func2(data0) > 1e3) {
+          const err5 = { instancePath: instancePath + "/from_id", schemaPath: "#/anyOf/0/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.to_id !== void 0) {
+      let data1 = data.to_id;
+      if (typeof data1 !== "string" && !(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+        const err6 = { instancePath: instancePath + "/to_id", schemaPath: "#/anyOf/0/properties/to_id/type", keyword: "type", params: { type: schema17.anyOf[0].properties.to_id.type }, message: "must be string,integer" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+      if (typeof data1 === "string") {
+        if (func2(data1) > 1e3) {
+          const err7 = { instancePath: instancePath + "/to_id", schemaPath: "#/anyOf/0/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.type !== void 0) {
+      let data2 = data.type;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 50) {
+          const err8 = { instancePath: instancePath + "/type", schemaPath: "#/anyOf/0/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        if (func2(data2) < 1) {
+          const err9 = { instancePath: instancePath + "/type", schemaPath: "#/anyOf/0/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      } else {
+        const err10 = { instancePath: instancePath + "/type", schemaPath: "#/anyOf/0/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data3 = data.metadata;
+      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
+        const err11 = { instancePath: instancePath + "/metadata", schemaPath: "#/anyOf/0/properties/metadata/type", keyword: "type", params: { type: schema17.anyOf[0].properties.metadata.type }, message: "must be object,null" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err12 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err12];
+    } else {
+      vErrors.push(err12);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if (!valid0) {
+    const _errs12 = errors;
+    if (Array.isArray(data)) {
+      if (data.length > 1e3) {
+        const err13 = { instancePath, schemaPath: "#/anyOf/1/maxItems", keyword: "maxItems", params: { limit: 1e3 }, message: "must NOT have more than 1000 items" };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+      if (data.length < 1) {
+        const err14 = { instancePath, schemaPath: "#/anyOf/1/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+      const len0 = data.length;
+      for (let i0 = 0; i0 < len0; i0++) {
+        let data4 = data[i0];
+        if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+          if (data4.from_id === void 0) {
+            const err15 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/required", keyword: "required", params: { missingProperty: "from_id" }, message: "must have required property 'from_id'" };
+            if (vErrors === null) {
+              vErrors = [err15];
+            } else {
+              vErrors.push(err15);
+            }
+            errors++;
+          }
+          if (data4.to_id === void 0) {
+            const err16 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/required", keyword: "required", params: { missingProperty: "to_id" }, message: "must have required property 'to_id'" };
+            if (vErrors === null) {
+              vErrors = [err16];
+            } else {
+              vErrors.push(err16);
+            }
+            errors++;
+          }
+          if (data4.type === void 0) {
+            const err17 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+          for (const key1 in data4) {
+            if (!(key1 === "from_id" || key1 === "to_id" || key1 === "type" || key1 === "metadata")) {
+              const err18 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+              if (vErrors === null) {
+                vErrors = [err18];
+              } else {
+                vErrors.push(err18);
+              }
+              errors++;
+            }
+          }
+          if (data4.from_id !== void 0) {
+            let data5 = data4.from_id;
+            if (typeof data5 !== "string" && !(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)))) {
+              const err19 = { instancePath: instancePath + "/" + i0 + "/from_id", schemaPath: "#/anyOf/1/items/properties/from_id/type", keyword: "type", params: { type: schema17.anyOf[1].items.properties.from_id.type }, message: "must be string,integer" };
+              if (vErrors === null) {
+                vErrors = [err19];
+              } else {
+                vErrors.push(err19);
+              }
+              errors++;
+            }
+            if (typeof data5 === "string") {
+              if (func2(data5) > 1e3) {
+                const err20 = { instancePath: instancePath + "/" + i0 + "/from_id", schemaPath: "#/anyOf/1/items/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
+          }
+          if (data4.to_id !== void 0) {
+            let data6 = data4.to_id;
+            if (typeof data6 !== "string" && !(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)))) {
+              const err21 = { instancePath: instancePath + "/" + i0 + "/to_id", schemaPath: "#/anyOf/1/items/properties/to_id/type", keyword: "type", params: { type: schema17.anyOf[1].items.properties.to_id.type }, message: "must be string,integer" };
+              if (vErrors === null) {
+                vErrors = [err21];
+              } else {
+                vErrors.push(err21);
+              }
+              errors++;
+            }
+            if (typeof data6 === "string") {
+              if (func2(data6) > 1e3) {
+                const err22 = { instancePath: instancePath + "/" + i0 + "/to_id", schemaPath: "#/anyOf/1/items/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+            }
+          }
+          if (data4.type !== void 0) {
+            let data7 = data4.type;
+            if (typeof data7 === "string") {
+              if (func2(data7) > 50) {
+                const err23 = { instancePath: instancePath + "/" + i0 + "/type", schemaPath: "#/anyOf/1/items/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+                if (vErrors === null) {
+                  vErrors = [err23];
+                } else {
+                  vErrors.push(err23);
+                }
+                errors++;
+              }
+              if (func2(data7) < 1) {
+                const err24 = { instancePath: instancePath + "/" + i0 + "/type", schemaPath: "#/anyOf/1/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            } else {
+              const err25 = { instancePath: instancePath + "/" + i0 + "/type", schemaPath: "#/anyOf/1/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              if (vErrors === null) {
+                vErrors = [err25];
+              } else {
+                vErrors.push(err25);
+              }
+              errors++;
+            }
+          }
+          if (data4.metadata !== void 0) {
+            let data8 = data4.metadata;
+            if (!(data8 && typeof data8 == "object" && !Array.isArray(data8)) && data8 !== null) {
+              const err26 = { instancePath: instancePath + "/" + i0 + "/metadata", schemaPath: "#/anyOf/1/items/properties/metadata/type", keyword: "type", params: { type: schema17.anyOf[1].items.properties.metadata.type }, message: "must be object,null" };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err27 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          if (vErrors === null) {
+            vErrors = [err27];
+          } else {
+            vErrors.push(err27);
+          }
+          errors++;
+        }
+      }
+    } else {
+      const err28 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+      if (vErrors === null) {
+        vErrors = [err28];
+      } else {
+        vErrors.push(err28);
+      }
+      errors++;
+    }
+    var _valid0 = _errs12 === errors;
+    valid0 = valid0 || _valid0;
+  }
+  if (!valid0) {
+    const err29 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+    if (vErrors === null) {
+      vErrors = [err29];
+    } else {
+      vErrors.push(err29);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate16.errors = vErrors;
+  return errors === 0;
+}
+var updateEdge_body = validate17;
+var schema18 = { "type": "object", "required": ["from_id", "to_id", "type"], "properties": { "from_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "to_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "type": { "type": "string", "minLength": 1, "maxLength": 50 }, "metadata": { "type": ["object", "null"] } }, "additionalProperties": false };
+function validate17(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.from_id === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "from_id" }, message: "must have required property 'from_id'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.to_id === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "to_id" }, message: "must have required property 'to_id'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.type === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "from_id" || key0 === "to_id" || key0 === "type" || key0 === "metadata")) {
+        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.from_id !== void 0) {
+      let data0 = data.from_id;
+      if (typeof data0 !== "string" && !(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)))) {
+        const err4 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/type", keyword: "type", params: { type: schema18.properties.from_id.type }, message: "must be string,integer" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if (typeof data0 === "string") {
+        if (func2(data0) > 1e3) {
+          const err5 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.to_id !== void 0) {
+      let data1 = data.to_id;
+      if (typeof data1 !== "string" && !(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+        const err6 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/type", keyword: "type", params: { type: schema18.properties.to_id.type }, message: "must be string,integer" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+      if (typeof data1 === "string") {
+        if (func2(data1) > 1e3) {
+          const err7 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.type !== void 0) {
+      let data2 = data.type;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 50) {
+          const err8 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        if (func2(data2) < 1) {
+          const err9 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      } else {
+        const err10 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data3 = data.metadata;
+      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
+        const err11 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema18.properties.metadata.type }, message: "must be object,null" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err12];
+    } else {
+      vErrors.push(err12);
+    }
+    errors++;
+  }
+  validate17.errors = vErrors;
+  return errors === 0;
+}
 
 // validators:validators:text
 var validators_text_exports = {};
 __export(validators_text_exports, {
+  deleteEdges_query: () => deleteEdges_query,
   deleteRecord_query: () => deleteRecord_query,
   deleteRecords_query: () => deleteRecords_query,
   getRecord_query: () => getRecord_query,
+  listEdges_query: () => listEdges_query,
   listRecords_query: () => listRecords_query,
   updateRecord_query: () => updateRecord_query,
   updateRecords_query: () => updateRecords_query,
   upsertRecords_query: () => upsertRecords_query
 });
 var listRecords_query = validate102;
-var schema112 = { "type": "object", "properties": { "page": { "type": "integer", "minimum": 1, "maximum": 1e6, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 1e3, "default": 100 }, "include_deleted": { "type": "boolean", "default": false }, "only_deleted": { "type": "boolean", "default": false }, "_start": { "type": "integer", "minimum": 0, "maximum": 1e9 }, "_end": { "type": "integer", "minimum": 0, "maximum": 1000001e3 }, "limit": { "type": "integer", "minimum": 1, "maximum": 1e3 }, "offset": { "type": "integer", "minimum": 0, "maximum": 1e9 }, "_sort": { "type": "string" }, "_order": { "type": "string" }, "ordering": { "type": "string" }, "search": { "type": "string" }, "populate": { "type": "string" }, "_aggregate": { "type": "string" }, "_group_by": { "type": "string" }, "_having": { "type": ["string", "array"], "items": { "type": "string" } } } };
+var schema112 = { "type": "object", "properties": { "include": { "type": "string", "enum": ["descendants", "ancestors", "both"] }, "depth": { "type": "integer", "minimum": 0 }, "format": { "type": "string", "enum": ["tree", "graph"] }, "relationship_type": { "type": ["string", "array"], "maxLength": 1e3, "items": { "type": "string", "maxLength": 1e3 } }, "graph_types": { "type": ["string", "array"], "maxLength": 1e3, "items": { "type": "string", "maxLength": 1e3 } }, "page": { "type": "integer", "minimum": 1, "maximum": 1e6, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 1e3, "default": 100 }, "include_deleted": { "type": "boolean", "default": false }, "only_deleted": { "type": "boolean", "default": false }, "_start": { "type": "integer", "minimum": 0, "maximum": 1e9 }, "_end": { "type": "integer", "minimum": 0, "maximum": 1000001e3 }, "limit": { "type": "integer", "minimum": 1, "maximum": 1e3 }, "offset": { "type": "integer", "minimum": 0, "maximum": 1e9 }, "_sort": { "type": "string" }, "_order": { "type": "string" }, "ordering": { "type": "string" }, "search": { "type": "string" }, "populate": { "type": "string" }, "_aggregate": { "type": "string" }, "_group_by": { "type": "string" }, "_having": { "type": ["string", "array"], "items": { "type": "string" } } } };
+var func22 = require_ucs2length().default;
 function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -1930,40 +2678,42 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.only_deleted === void 0) {
       data.only_deleted = false;
     }
-    let data0 = data.page;
-    if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)))) {
-      let dataType0 = typeof data0;
-      let coerced0 = void 0;
-      if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
-        data0 = data0[0];
-        dataType0 = typeof data0;
-        if (typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0))) {
-          coerced0 = data0;
-        }
-      }
-      if (!(coerced0 !== void 0)) {
-        if (dataType0 === "boolean" || data0 === null || dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1)) {
-          coerced0 = +data0;
-        } else {
-          const err0 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
+    if (data.include !== void 0) {
+      let data0 = data.include;
+      if (typeof data0 !== "string") {
+        let dataType0 = typeof data0;
+        let coerced0 = void 0;
+        if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
+          data0 = data0[0];
+          dataType0 = typeof data0;
+          if (typeof data0 === "string") {
+            coerced0 = data0;
           }
-          errors++;
+        }
+        if (!(coerced0 !== void 0)) {
+          if (dataType0 == "number" || dataType0 == "boolean") {
+            coerced0 = "" + data0;
+          } else if (data0 === null) {
+            coerced0 = "";
+          } else {
+            const err0 = { instancePath: instancePath + "/include", schemaPath: "#/properties/include/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+        if (coerced0 !== void 0) {
+          data0 = coerced0;
+          if (data !== void 0) {
+            data["include"] = coerced0;
+          }
         }
       }
-      if (coerced0 !== void 0) {
-        data0 = coerced0;
-        if (data !== void 0) {
-          data["page"] = coerced0;
-        }
-      }
-    }
-    if (typeof data0 == "number") {
-      if (data0 > 1e6 || isNaN(data0)) {
-        const err1 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e6 }, message: "must be <= 1000000" };
+      if (!(data0 === "descendants" || data0 === "ancestors" || data0 === "both")) {
+        const err1 = { instancePath: instancePath + "/include", schemaPath: "#/properties/include/enum", keyword: "enum", params: { allowedValues: schema112.properties.include.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -1971,32 +2721,42 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (data0 < 1 || isNaN(data0)) {
-        const err2 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
     }
-    let data1 = data.page_size;
-    if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
-      let dataType1 = typeof data1;
-      let coerced1 = void 0;
-      if (dataType1 == "object" && Array.isArray(data1) && data1.length == 1) {
-        data1 = data1[0];
-        dataType1 = typeof data1;
-        if (typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1))) {
-          coerced1 = data1;
+    if (data.depth !== void 0) {
+      let data1 = data.depth;
+      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+        let dataType1 = typeof data1;
+        let coerced1 = void 0;
+        if (dataType1 == "object" && Array.isArray(data1) && data1.length == 1) {
+          data1 = data1[0];
+          dataType1 = typeof data1;
+          if (typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1))) {
+            coerced1 = data1;
+          }
+        }
+        if (!(coerced1 !== void 0)) {
+          if (dataType1 === "boolean" || data1 === null || dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1)) {
+            coerced1 = +data1;
+          } else {
+            const err2 = { instancePath: instancePath + "/depth", schemaPath: "#/properties/depth/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (coerced1 !== void 0) {
+          data1 = coerced1;
+          if (data !== void 0) {
+            data["depth"] = coerced1;
+          }
         }
       }
-      if (!(coerced1 !== void 0)) {
-        if (dataType1 === "boolean" || data1 === null || dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1)) {
-          coerced1 = +data1;
-        } else {
-          const err3 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+      if (typeof data1 == "number") {
+        if (data1 < 0 || isNaN(data1)) {
+          const err3 = { instancePath: instancePath + "/depth", schemaPath: "#/properties/depth/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -2005,25 +2765,43 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       }
-      if (coerced1 !== void 0) {
-        data1 = coerced1;
-        if (data !== void 0) {
-          data["page_size"] = coerced1;
-        }
-      }
     }
-    if (typeof data1 == "number") {
-      if (data1 > 1e3 || isNaN(data1)) {
-        const err4 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e3 }, message: "must be <= 1000" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
+    if (data.format !== void 0) {
+      let data2 = data.format;
+      if (typeof data2 !== "string") {
+        let dataType2 = typeof data2;
+        let coerced2 = void 0;
+        if (dataType2 == "object" && Array.isArray(data2) && data2.length == 1) {
+          data2 = data2[0];
+          dataType2 = typeof data2;
+          if (typeof data2 === "string") {
+            coerced2 = data2;
+          }
         }
-        errors++;
+        if (!(coerced2 !== void 0)) {
+          if (dataType2 == "number" || dataType2 == "boolean") {
+            coerced2 = "" + data2;
+          } else if (data2 === null) {
+            coerced2 = "";
+          } else {
+            const err4 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+        if (coerced2 !== void 0) {
+          data2 = coerced2;
+          if (data !== void 0) {
+            data["format"] = coerced2;
+          }
+        }
       }
-      if (data1 < 1 || isNaN(data1)) {
-        const err5 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+      if (!(data2 === "tree" || data2 === "graph")) {
+        const err5 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/enum", keyword: "enum", params: { allowedValues: schema112.properties.format.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -2032,57 +2810,45 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    let data2 = data.include_deleted;
-    if (typeof data2 !== "boolean") {
-      let dataType2 = typeof data2;
-      let coerced2 = void 0;
-      if (dataType2 == "object" && Array.isArray(data2) && data2.length == 1) {
-        data2 = data2[0];
-        dataType2 = typeof data2;
-        if (typeof data2 === "boolean") {
-          coerced2 = data2;
-        }
-      }
-      if (!(coerced2 !== void 0)) {
-        if (data2 === "false" || data2 === 0 || data2 === null) {
-          coerced2 = false;
-        } else if (data2 === "true" || data2 === 1) {
-          coerced2 = true;
-        } else {
-          const err6 = { instancePath: instancePath + "/include_deleted", schemaPath: "#/properties/include_deleted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
+    if (data.relationship_type !== void 0) {
+      let data3 = data.relationship_type;
+      if (typeof data3 !== "string" && !Array.isArray(data3)) {
+        let dataType3 = typeof data3;
+        let coerced3 = void 0;
+        if (dataType3 == "object" && Array.isArray(data3) && data3.length == 1) {
+          data3 = data3[0];
+          dataType3 = typeof data3;
+          if (typeof data3 === "string" && Array.isArray(data3)) {
+            coerced3 = data3;
           }
-          errors++;
+        }
+        if (!(coerced3 !== void 0)) {
+          if (dataType3 == "number" || dataType3 == "boolean") {
+            coerced3 = "" + data3;
+          } else if (data3 === null) {
+            coerced3 = "";
+          } else if (dataType3 === "string" || dataType3 === "number" || dataType3 === "boolean" || data3 === null) {
+            coerced3 = [data3];
+          } else {
+            const err6 = { instancePath: instancePath + "/relationship_type", schemaPath: "#/properties/relationship_type/type", keyword: "type", params: { type: schema112.properties.relationship_type.type }, message: "must be string,array" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (coerced3 !== void 0) {
+          data3 = coerced3;
+          if (data !== void 0) {
+            data["relationship_type"] = coerced3;
+          }
         }
       }
-      if (coerced2 !== void 0) {
-        data2 = coerced2;
-        if (data !== void 0) {
-          data["include_deleted"] = coerced2;
-        }
-      }
-    }
-    let data3 = data.only_deleted;
-    if (typeof data3 !== "boolean") {
-      let dataType3 = typeof data3;
-      let coerced3 = void 0;
-      if (dataType3 == "object" && Array.isArray(data3) && data3.length == 1) {
-        data3 = data3[0];
-        dataType3 = typeof data3;
-        if (typeof data3 === "boolean") {
-          coerced3 = data3;
-        }
-      }
-      if (!(coerced3 !== void 0)) {
-        if (data3 === "false" || data3 === 0 || data3 === null) {
-          coerced3 = false;
-        } else if (data3 === "true" || data3 === 1) {
-          coerced3 = true;
-        } else {
-          const err7 = { instancePath: instancePath + "/only_deleted", schemaPath: "#/properties/only_deleted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+      if (typeof data3 === "string") {
+        if (func22(data3) > 1e3) {
+          const err7 = { instancePath: instancePath + "/relationship_type", schemaPath: "#/properties/relationship_type/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -2091,87 +2857,81 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       }
-      if (coerced3 !== void 0) {
-        data3 = coerced3;
-        if (data !== void 0) {
-          data["only_deleted"] = coerced3;
-        }
-      }
-    }
-    if (data._start !== void 0) {
-      let data4 = data._start;
-      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)))) {
-        let dataType4 = typeof data4;
-        let coerced4 = void 0;
-        if (dataType4 == "object" && Array.isArray(data4) && data4.length == 1) {
-          data4 = data4[0];
-          dataType4 = typeof data4;
-          if (typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4))) {
-            coerced4 = data4;
-          }
-        }
-        if (!(coerced4 !== void 0)) {
-          if (dataType4 === "boolean" || data4 === null || dataType4 === "string" && data4 && data4 == +data4 && !(data4 % 1)) {
-            coerced4 = +data4;
-          } else {
-            const err8 = { instancePath: instancePath + "/_start", schemaPath: "#/properties/_start/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-            if (vErrors === null) {
-              vErrors = [err8];
-            } else {
-              vErrors.push(err8);
+      if (Array.isArray(data3)) {
+        const len0 = data3.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data4 = data3[i0];
+          if (typeof data4 !== "string") {
+            let dataType4 = typeof data4;
+            let coerced4 = void 0;
+            if (dataType4 == "object" && Array.isArray(data4) && data4.length == 1) {
+              data4 = data4[0];
+              dataType4 = typeof data4;
+              if (typeof data4 === "string") {
+                coerced4 = data4;
+              }
             }
-            errors++;
+            if (!(coerced4 !== void 0)) {
+              if (dataType4 == "number" || dataType4 == "boolean") {
+                coerced4 = "" + data4;
+              } else if (data4 === null) {
+                coerced4 = "";
+              } else {
+                const err8 = { instancePath: instancePath + "/relationship_type/" + i0, schemaPath: "#/properties/relationship_type/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err8];
+                } else {
+                  vErrors.push(err8);
+                }
+                errors++;
+              }
+            }
+            if (coerced4 !== void 0) {
+              data4 = coerced4;
+              if (data3 !== void 0) {
+                data3[i0] = coerced4;
+              }
+            }
           }
-        }
-        if (coerced4 !== void 0) {
-          data4 = coerced4;
-          if (data !== void 0) {
-            data["_start"] = coerced4;
+          if (typeof data4 === "string") {
+            if (func22(data4) > 1e3) {
+              const err9 = { instancePath: instancePath + "/relationship_type/" + i0, schemaPath: "#/properties/relationship_type/items/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
           }
-        }
-      }
-      if (typeof data4 == "number") {
-        if (data4 > 1e9 || isNaN(data4)) {
-          const err9 = { instancePath: instancePath + "/_start", schemaPath: "#/properties/_start/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e9 }, message: "must be <= 1000000000" };
-          if (vErrors === null) {
-            vErrors = [err9];
-          } else {
-            vErrors.push(err9);
-          }
-          errors++;
-        }
-        if (data4 < 0 || isNaN(data4)) {
-          const err10 = { instancePath: instancePath + "/_start", schemaPath: "#/properties/_start/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
         }
       }
     }
-    if (data._end !== void 0) {
-      let data5 = data._end;
-      if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)))) {
+    if (data.graph_types !== void 0) {
+      let data5 = data.graph_types;
+      if (typeof data5 !== "string" && !Array.isArray(data5)) {
         let dataType5 = typeof data5;
         let coerced5 = void 0;
         if (dataType5 == "object" && Array.isArray(data5) && data5.length == 1) {
           data5 = data5[0];
           dataType5 = typeof data5;
-          if (typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5))) {
+          if (typeof data5 === "string" && Array.isArray(data5)) {
             coerced5 = data5;
           }
         }
         if (!(coerced5 !== void 0)) {
-          if (dataType5 === "boolean" || data5 === null || dataType5 === "string" && data5 && data5 == +data5 && !(data5 % 1)) {
-            coerced5 = +data5;
+          if (dataType5 == "number" || dataType5 == "boolean") {
+            coerced5 = "" + data5;
+          } else if (data5 === null) {
+            coerced5 = "";
+          } else if (dataType5 === "string" || dataType5 === "number" || dataType5 === "boolean" || data5 === null) {
+            coerced5 = [data5];
           } else {
-            const err11 = { instancePath: instancePath + "/_end", schemaPath: "#/properties/_end/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err10 = { instancePath: instancePath + "/graph_types", schemaPath: "#/properties/graph_types/type", keyword: "type", params: { type: schema112.properties.graph_types.type }, message: "must be string,array" };
             if (vErrors === null) {
-              vErrors = [err11];
+              vErrors = [err10];
             } else {
-              vErrors.push(err11);
+              vErrors.push(err10);
             }
             errors++;
           }
@@ -2179,226 +2939,256 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
         if (coerced5 !== void 0) {
           data5 = coerced5;
           if (data !== void 0) {
-            data["_end"] = coerced5;
+            data["graph_types"] = coerced5;
           }
         }
       }
-      if (typeof data5 == "number") {
-        if (data5 > 1000001e3 || isNaN(data5)) {
-          const err12 = { instancePath: instancePath + "/_end", schemaPath: "#/properties/_end/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1000001e3 }, message: "must be <= 1000001000" };
+      if (typeof data5 === "string") {
+        if (func22(data5) > 1e3) {
+          const err11 = { instancePath: instancePath + "/graph_types", schemaPath: "#/properties/graph_types/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
           if (vErrors === null) {
-            vErrors = [err12];
+            vErrors = [err11];
           } else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-        if (data5 < 0 || isNaN(data5)) {
-          const err13 = { instancePath: instancePath + "/_end", schemaPath: "#/properties/_end/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-          if (vErrors === null) {
-            vErrors = [err13];
-          } else {
-            vErrors.push(err13);
+            vErrors.push(err11);
           }
           errors++;
         }
       }
-    }
-    if (data.limit !== void 0) {
-      let data6 = data.limit;
-      if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)))) {
-        let dataType6 = typeof data6;
-        let coerced6 = void 0;
-        if (dataType6 == "object" && Array.isArray(data6) && data6.length == 1) {
-          data6 = data6[0];
-          dataType6 = typeof data6;
-          if (typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6))) {
-            coerced6 = data6;
-          }
-        }
-        if (!(coerced6 !== void 0)) {
-          if (dataType6 === "boolean" || data6 === null || dataType6 === "string" && data6 && data6 == +data6 && !(data6 % 1)) {
-            coerced6 = +data6;
-          } else {
-            const err14 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-            if (vErrors === null) {
-              vErrors = [err14];
-            } else {
-              vErrors.push(err14);
+      if (Array.isArray(data5)) {
+        const len1 = data5.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          let data6 = data5[i1];
+          if (typeof data6 !== "string") {
+            let dataType6 = typeof data6;
+            let coerced6 = void 0;
+            if (dataType6 == "object" && Array.isArray(data6) && data6.length == 1) {
+              data6 = data6[0];
+              dataType6 = typeof data6;
+              if (typeof data6 === "string") {
+                coerced6 = data6;
+              }
             }
-            errors++;
-          }
-        }
-        if (coerced6 !== void 0) {
-          data6 = coerced6;
-          if (data !== void 0) {
-            data["limit"] = coerced6;
-          }
-        }
-      }
-      if (typeof data6 == "number") {
-        if (data6 > 1e3 || isNaN(data6)) {
-          const err15 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e3 }, message: "must be <= 1000" };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-        if (data6 < 1 || isNaN(data6)) {
-          const err16 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-          if (vErrors === null) {
-            vErrors = [err16];
-          } else {
-            vErrors.push(err16);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.offset !== void 0) {
-      let data7 = data.offset;
-      if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)))) {
-        let dataType7 = typeof data7;
-        let coerced7 = void 0;
-        if (dataType7 == "object" && Array.isArray(data7) && data7.length == 1) {
-          data7 = data7[0];
-          dataType7 = typeof data7;
-          if (typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7))) {
-            coerced7 = data7;
-          }
-        }
-        if (!(coerced7 !== void 0)) {
-          if (dataType7 === "boolean" || data7 === null || dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1)) {
-            coerced7 = +data7;
-          } else {
-            const err17 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
+            if (!(coerced6 !== void 0)) {
+              if (dataType6 == "number" || dataType6 == "boolean") {
+                coerced6 = "" + data6;
+              } else if (data6 === null) {
+                coerced6 = "";
+              } else {
+                const err12 = { instancePath: instancePath + "/graph_types/" + i1, schemaPath: "#/properties/graph_types/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err12];
+                } else {
+                  vErrors.push(err12);
+                }
+                errors++;
+              }
             }
-            errors++;
+            if (coerced6 !== void 0) {
+              data6 = coerced6;
+              if (data5 !== void 0) {
+                data5[i1] = coerced6;
+              }
+            }
           }
-        }
-        if (coerced7 !== void 0) {
-          data7 = coerced7;
-          if (data !== void 0) {
-            data["offset"] = coerced7;
+          if (typeof data6 === "string") {
+            if (func22(data6) > 1e3) {
+              const err13 = { instancePath: instancePath + "/graph_types/" + i1, schemaPath: "#/properties/graph_types/items/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+              if (vErrors === null) {
+                vErrors = [err13];
+              } else {
+                vErrors.push(err13);
+              }
+              errors++;
+            }
           }
         }
       }
-      if (typeof data7 == "number") {
-        if (data7 > 1e9 || isNaN(data7)) {
-          const err18 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e9 }, message: "must be <= 1000000000" };
+    }
+    let data7 = data.page;
+    if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)))) {
+      let dataType7 = typeof data7;
+      let coerced7 = void 0;
+      if (dataType7 == "object" && Array.isArray(data7) && data7.length == 1) {
+        data7 = data7[0];
+        dataType7 = typeof data7;
+        if (typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7))) {
+          coerced7 = data7;
+        }
+      }
+      if (!(coerced7 !== void 0)) {
+        if (dataType7 === "boolean" || data7 === null || dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1)) {
+          coerced7 = +data7;
+        } else {
+          const err14 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
           if (vErrors === null) {
-            vErrors = [err18];
+            vErrors = [err14];
           } else {
-            vErrors.push(err18);
+            vErrors.push(err14);
           }
           errors++;
         }
-        if (data7 < 0 || isNaN(data7)) {
-          const err19 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+      }
+      if (coerced7 !== void 0) {
+        data7 = coerced7;
+        if (data !== void 0) {
+          data["page"] = coerced7;
+        }
+      }
+    }
+    if (typeof data7 == "number") {
+      if (data7 > 1e6 || isNaN(data7)) {
+        const err15 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e6 }, message: "must be <= 1000000" };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+      if (data7 < 1 || isNaN(data7)) {
+        const err16 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+    let data8 = data.page_size;
+    if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)))) {
+      let dataType8 = typeof data8;
+      let coerced8 = void 0;
+      if (dataType8 == "object" && Array.isArray(data8) && data8.length == 1) {
+        data8 = data8[0];
+        dataType8 = typeof data8;
+        if (typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8))) {
+          coerced8 = data8;
+        }
+      }
+      if (!(coerced8 !== void 0)) {
+        if (dataType8 === "boolean" || data8 === null || dataType8 === "string" && data8 && data8 == +data8 && !(data8 % 1)) {
+          coerced8 = +data8;
+        } else {
+          const err17 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
           if (vErrors === null) {
-            vErrors = [err19];
+            vErrors = [err17];
           } else {
-            vErrors.push(err19);
+            vErrors.push(err17);
           }
           errors++;
         }
       }
-    }
-    if (data._sort !== void 0) {
-      let data8 = data._sort;
-      if (typeof data8 !== "string") {
-        let dataType8 = typeof data8;
-        let coerced8 = void 0;
-        if (dataType8 == "object" && Array.isArray(data8) && data8.length == 1) {
-          data8 = data8[0];
-          dataType8 = typeof data8;
-          if (typeof data8 === "string") {
-            coerced8 = data8;
-          }
-        }
-        if (!(coerced8 !== void 0)) {
-          if (dataType8 == "number" || dataType8 == "boolean") {
-            coerced8 = "" + data8;
-          } else if (data8 === null) {
-            coerced8 = "";
-          } else {
-            const err20 = { instancePath: instancePath + "/_sort", schemaPath: "#/properties/_sort/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
-        }
-        if (coerced8 !== void 0) {
-          data8 = coerced8;
-          if (data !== void 0) {
-            data["_sort"] = coerced8;
-          }
+      if (coerced8 !== void 0) {
+        data8 = coerced8;
+        if (data !== void 0) {
+          data["page_size"] = coerced8;
         }
       }
     }
-    if (data._order !== void 0) {
-      let data9 = data._order;
-      if (typeof data9 !== "string") {
-        let dataType9 = typeof data9;
-        let coerced9 = void 0;
-        if (dataType9 == "object" && Array.isArray(data9) && data9.length == 1) {
-          data9 = data9[0];
-          dataType9 = typeof data9;
-          if (typeof data9 === "string") {
-            coerced9 = data9;
-          }
+    if (typeof data8 == "number") {
+      if (data8 > 1e3 || isNaN(data8)) {
+        const err18 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e3 }, message: "must be <= 1000" };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
         }
-        if (!(coerced9 !== void 0)) {
-          if (dataType9 == "number" || dataType9 == "boolean") {
-            coerced9 = "" + data9;
-          } else if (data9 === null) {
-            coerced9 = "";
+        errors++;
+      }
+      if (data8 < 1 || isNaN(data8)) {
+        const err19 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
+    let data9 = data.include_deleted;
+    if (typeof data9 !== "boolean") {
+      let dataType9 = typeof data9;
+      let coerced9 = void 0;
+      if (dataType9 == "object" && Array.isArray(data9) && data9.length == 1) {
+        data9 = data9[0];
+        dataType9 = typeof data9;
+        if (typeof data9 === "boolean") {
+          coerced9 = data9;
+        }
+      }
+      if (!(coerced9 !== void 0)) {
+        if (data9 === "false" || data9 === 0 || data9 === null) {
+          coerced9 = false;
+        } else if (data9 === "true" || data9 === 1) {
+          coerced9 = true;
+        } else {
+          const err20 = { instancePath: instancePath + "/include_deleted", schemaPath: "#/properties/include_deleted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+          if (vErrors === null) {
+            vErrors = [err20];
           } else {
-            const err21 = { instancePath: instancePath + "/_order", schemaPath: "#/properties/_order/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err21];
-            } else {
-              vErrors.push(err21);
-            }
-            errors++;
+            vErrors.push(err20);
           }
+          errors++;
         }
-        if (coerced9 !== void 0) {
-          data9 = coerced9;
-          if (data !== void 0) {
-            data["_order"] = coerced9;
-          }
+      }
+      if (coerced9 !== void 0) {
+        data9 = coerced9;
+        if (data !== void 0) {
+          data["include_deleted"] = coerced9;
         }
       }
     }
-    if (data.ordering !== void 0) {
-      let data10 = data.ordering;
-      if (typeof data10 !== "string") {
-        let dataType10 = typeof data10;
-        let coerced10 = void 0;
-        if (dataType10 == "object" && Array.isArray(data10) && data10.length == 1) {
-          data10 = data10[0];
-          dataType10 = typeof data10;
-          if (typeof data10 === "string") {
-            coerced10 = data10;
+    let data10 = data.only_deleted;
+    if (typeof data10 !== "boolean") {
+      let dataType10 = typeof data10;
+      let coerced10 = void 0;
+      if (dataType10 == "object" && Array.isArray(data10) && data10.length == 1) {
+        data10 = data10[0];
+        dataType10 = typeof data10;
+        if (typeof data10 === "boolean") {
+          coerced10 = data10;
+        }
+      }
+      if (!(coerced10 !== void 0)) {
+        if (data10 === "false" || data10 === 0 || data10 === null) {
+          coerced10 = false;
+        } else if (data10 === "true" || data10 === 1) {
+          coerced10 = true;
+        } else {
+          const err21 = { instancePath: instancePath + "/only_deleted", schemaPath: "#/properties/only_deleted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
+        }
+      }
+      if (coerced10 !== void 0) {
+        data10 = coerced10;
+        if (data !== void 0) {
+          data["only_deleted"] = coerced10;
+        }
+      }
+    }
+    if (data._start !== void 0) {
+      let data11 = data._start;
+      if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
+        let dataType11 = typeof data11;
+        let coerced11 = void 0;
+        if (dataType11 == "object" && Array.isArray(data11) && data11.length == 1) {
+          data11 = data11[0];
+          dataType11 = typeof data11;
+          if (typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11))) {
+            coerced11 = data11;
           }
         }
-        if (!(coerced10 !== void 0)) {
-          if (dataType10 == "number" || dataType10 == "boolean") {
-            coerced10 = "" + data10;
-          } else if (data10 === null) {
-            coerced10 = "";
+        if (!(coerced11 !== void 0)) {
+          if (dataType11 === "boolean" || data11 === null || dataType11 === "string" && data11 && data11 == +data11 && !(data11 % 1)) {
+            coerced11 = +data11;
           } else {
-            const err22 = { instancePath: instancePath + "/ordering", schemaPath: "#/properties/ordering/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err22 = { instancePath: instancePath + "/_start", schemaPath: "#/properties/_start/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
               vErrors = [err22];
             } else {
@@ -2407,103 +3197,51 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (coerced10 !== void 0) {
-          data10 = coerced10;
-          if (data !== void 0) {
-            data["ordering"] = coerced10;
-          }
-        }
-      }
-    }
-    if (data.search !== void 0) {
-      let data11 = data.search;
-      if (typeof data11 !== "string") {
-        let dataType11 = typeof data11;
-        let coerced11 = void 0;
-        if (dataType11 == "object" && Array.isArray(data11) && data11.length == 1) {
-          data11 = data11[0];
-          dataType11 = typeof data11;
-          if (typeof data11 === "string") {
-            coerced11 = data11;
-          }
-        }
-        if (!(coerced11 !== void 0)) {
-          if (dataType11 == "number" || dataType11 == "boolean") {
-            coerced11 = "" + data11;
-          } else if (data11 === null) {
-            coerced11 = "";
-          } else {
-            const err23 = { instancePath: instancePath + "/search", schemaPath: "#/properties/search/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err23];
-            } else {
-              vErrors.push(err23);
-            }
-            errors++;
-          }
-        }
         if (coerced11 !== void 0) {
           data11 = coerced11;
           if (data !== void 0) {
-            data["search"] = coerced11;
+            data["_start"] = coerced11;
           }
         }
       }
+      if (typeof data11 == "number") {
+        if (data11 > 1e9 || isNaN(data11)) {
+          const err23 = { instancePath: instancePath + "/_start", schemaPath: "#/properties/_start/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e9 }, message: "must be <= 1000000000" };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
+        }
+        if (data11 < 0 || isNaN(data11)) {
+          const err24 = { instancePath: instancePath + "/_start", schemaPath: "#/properties/_start/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err24];
+          } else {
+            vErrors.push(err24);
+          }
+          errors++;
+        }
+      }
     }
-    if (data.populate !== void 0) {
-      let data12 = data.populate;
-      if (typeof data12 !== "string") {
+    if (data._end !== void 0) {
+      let data12 = data._end;
+      if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)))) {
         let dataType12 = typeof data12;
         let coerced12 = void 0;
         if (dataType12 == "object" && Array.isArray(data12) && data12.length == 1) {
           data12 = data12[0];
           dataType12 = typeof data12;
-          if (typeof data12 === "string") {
+          if (typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12))) {
             coerced12 = data12;
           }
         }
         if (!(coerced12 !== void 0)) {
-          if (dataType12 == "number" || dataType12 == "boolean") {
-            coerced12 = "" + data12;
-          } else if (data12 === null) {
-            coerced12 = "";
+          if (dataType12 === "boolean" || data12 === null || dataType12 === "string" && data12 && data12 == +data12 && !(data12 % 1)) {
+            coerced12 = +data12;
           } else {
-            const err24 = { instancePath: instancePath + "/populate", schemaPath: "#/properties/populate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err24];
-            } else {
-              vErrors.push(err24);
-            }
-            errors++;
-          }
-        }
-        if (coerced12 !== void 0) {
-          data12 = coerced12;
-          if (data !== void 0) {
-            data["populate"] = coerced12;
-          }
-        }
-      }
-    }
-    if (data._aggregate !== void 0) {
-      let data13 = data._aggregate;
-      if (typeof data13 !== "string") {
-        let dataType13 = typeof data13;
-        let coerced13 = void 0;
-        if (dataType13 == "object" && Array.isArray(data13) && data13.length == 1) {
-          data13 = data13[0];
-          dataType13 = typeof data13;
-          if (typeof data13 === "string") {
-            coerced13 = data13;
-          }
-        }
-        if (!(coerced13 !== void 0)) {
-          if (dataType13 == "number" || dataType13 == "boolean") {
-            coerced13 = "" + data13;
-          } else if (data13 === null) {
-            coerced13 = "";
-          } else {
-            const err25 = { instancePath: instancePath + "/_aggregate", schemaPath: "#/properties/_aggregate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err25 = { instancePath: instancePath + "/_end", schemaPath: "#/properties/_end/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
               vErrors = [err25];
             } else {
@@ -2512,37 +3250,108 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (coerced13 !== void 0) {
-          data13 = coerced13;
+        if (coerced12 !== void 0) {
+          data12 = coerced12;
           if (data !== void 0) {
-            data["_aggregate"] = coerced13;
+            data["_end"] = coerced12;
           }
         }
       }
+      if (typeof data12 == "number") {
+        if (data12 > 1000001e3 || isNaN(data12)) {
+          const err26 = { instancePath: instancePath + "/_end", schemaPath: "#/properties/_end/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1000001e3 }, message: "must be <= 1000001000" };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        }
+        if (data12 < 0 || isNaN(data12)) {
+          const err27 = { instancePath: instancePath + "/_end", schemaPath: "#/properties/_end/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err27];
+          } else {
+            vErrors.push(err27);
+          }
+          errors++;
+        }
+      }
     }
-    if (data._group_by !== void 0) {
-      let data14 = data._group_by;
-      if (typeof data14 !== "string") {
+    if (data.limit !== void 0) {
+      let data13 = data.limit;
+      if (!(typeof data13 == "number" && (!(data13 % 1) && !isNaN(data13)))) {
+        let dataType13 = typeof data13;
+        let coerced13 = void 0;
+        if (dataType13 == "object" && Array.isArray(data13) && data13.length == 1) {
+          data13 = data13[0];
+          dataType13 = typeof data13;
+          if (typeof data13 == "number" && (!(data13 % 1) && !isNaN(data13))) {
+            coerced13 = data13;
+          }
+        }
+        if (!(coerced13 !== void 0)) {
+          if (dataType13 === "boolean" || data13 === null || dataType13 === "string" && data13 && data13 == +data13 && !(data13 % 1)) {
+            coerced13 = +data13;
+          } else {
+            const err28 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err28];
+            } else {
+              vErrors.push(err28);
+            }
+            errors++;
+          }
+        }
+        if (coerced13 !== void 0) {
+          data13 = coerced13;
+          if (data !== void 0) {
+            data["limit"] = coerced13;
+          }
+        }
+      }
+      if (typeof data13 == "number") {
+        if (data13 > 1e3 || isNaN(data13)) {
+          const err29 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e3 }, message: "must be <= 1000" };
+          if (vErrors === null) {
+            vErrors = [err29];
+          } else {
+            vErrors.push(err29);
+          }
+          errors++;
+        }
+        if (data13 < 1 || isNaN(data13)) {
+          const err30 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err30];
+          } else {
+            vErrors.push(err30);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.offset !== void 0) {
+      let data14 = data.offset;
+      if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)))) {
         let dataType14 = typeof data14;
         let coerced14 = void 0;
         if (dataType14 == "object" && Array.isArray(data14) && data14.length == 1) {
           data14 = data14[0];
           dataType14 = typeof data14;
-          if (typeof data14 === "string") {
+          if (typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14))) {
             coerced14 = data14;
           }
         }
         if (!(coerced14 !== void 0)) {
-          if (dataType14 == "number" || dataType14 == "boolean") {
-            coerced14 = "" + data14;
-          } else if (data14 === null) {
-            coerced14 = "";
+          if (dataType14 === "boolean" || data14 === null || dataType14 === "string" && data14 && data14 == +data14 && !(data14 % 1)) {
+            coerced14 = +data14;
           } else {
-            const err26 = { instancePath: instancePath + "/_group_by", schemaPath: "#/properties/_group_by/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err31 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
-              vErrors = [err26];
+              vErrors = [err31];
             } else {
-              vErrors.push(err26);
+              vErrors.push(err31);
             }
             errors++;
           }
@@ -2550,20 +3359,40 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
         if (coerced14 !== void 0) {
           data14 = coerced14;
           if (data !== void 0) {
-            data["_group_by"] = coerced14;
+            data["offset"] = coerced14;
           }
         }
       }
+      if (typeof data14 == "number") {
+        if (data14 > 1e9 || isNaN(data14)) {
+          const err32 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e9 }, message: "must be <= 1000000000" };
+          if (vErrors === null) {
+            vErrors = [err32];
+          } else {
+            vErrors.push(err32);
+          }
+          errors++;
+        }
+        if (data14 < 0 || isNaN(data14)) {
+          const err33 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err33];
+          } else {
+            vErrors.push(err33);
+          }
+          errors++;
+        }
+      }
     }
-    if (data._having !== void 0) {
-      let data15 = data._having;
-      if (typeof data15 !== "string" && !Array.isArray(data15)) {
+    if (data._sort !== void 0) {
+      let data15 = data._sort;
+      if (typeof data15 !== "string") {
         let dataType15 = typeof data15;
         let coerced15 = void 0;
         if (dataType15 == "object" && Array.isArray(data15) && data15.length == 1) {
           data15 = data15[0];
           dataType15 = typeof data15;
-          if (typeof data15 === "string" && Array.isArray(data15)) {
+          if (typeof data15 === "string") {
             coerced15 = data15;
           }
         }
@@ -2572,14 +3401,12 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
             coerced15 = "" + data15;
           } else if (data15 === null) {
             coerced15 = "";
-          } else if (dataType15 === "string" || dataType15 === "number" || dataType15 === "boolean" || data15 === null) {
-            coerced15 = [data15];
           } else {
-            const err27 = { instancePath: instancePath + "/_having", schemaPath: "#/properties/_having/type", keyword: "type", params: { type: schema112.properties._having.type }, message: "must be string,array" };
+            const err34 = { instancePath: instancePath + "/_sort", schemaPath: "#/properties/_sort/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err27];
+              vErrors = [err34];
             } else {
-              vErrors.push(err27);
+              vErrors.push(err34);
             }
             errors++;
           }
@@ -2587,43 +3414,290 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
         if (coerced15 !== void 0) {
           data15 = coerced15;
           if (data !== void 0) {
-            data["_having"] = coerced15;
+            data["_sort"] = coerced15;
           }
         }
       }
-      if (Array.isArray(data15)) {
-        const len0 = data15.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data16 = data15[i0];
-          if (typeof data16 !== "string") {
-            let dataType16 = typeof data16;
-            let coerced16 = void 0;
-            if (dataType16 == "object" && Array.isArray(data16) && data16.length == 1) {
-              data16 = data16[0];
-              dataType16 = typeof data16;
-              if (typeof data16 === "string") {
-                coerced16 = data16;
+    }
+    if (data._order !== void 0) {
+      let data16 = data._order;
+      if (typeof data16 !== "string") {
+        let dataType16 = typeof data16;
+        let coerced16 = void 0;
+        if (dataType16 == "object" && Array.isArray(data16) && data16.length == 1) {
+          data16 = data16[0];
+          dataType16 = typeof data16;
+          if (typeof data16 === "string") {
+            coerced16 = data16;
+          }
+        }
+        if (!(coerced16 !== void 0)) {
+          if (dataType16 == "number" || dataType16 == "boolean") {
+            coerced16 = "" + data16;
+          } else if (data16 === null) {
+            coerced16 = "";
+          } else {
+            const err35 = { instancePath: instancePath + "/_order", schemaPath: "#/properties/_order/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err35];
+            } else {
+              vErrors.push(err35);
+            }
+            errors++;
+          }
+        }
+        if (coerced16 !== void 0) {
+          data16 = coerced16;
+          if (data !== void 0) {
+            data["_order"] = coerced16;
+          }
+        }
+      }
+    }
+    if (data.ordering !== void 0) {
+      let data17 = data.ordering;
+      if (typeof data17 !== "string") {
+        let dataType17 = typeof data17;
+        let coerced17 = void 0;
+        if (dataType17 == "object" && Array.isArray(data17) && data17.length == 1) {
+          data17 = data17[0];
+          dataType17 = typeof data17;
+          if (typeof data17 === "string") {
+            coerced17 = data17;
+          }
+        }
+        if (!(coerced17 !== void 0)) {
+          if (dataType17 == "number" || dataType17 == "boolean") {
+            coerced17 = "" + data17;
+          } else if (data17 === null) {
+            coerced17 = "";
+          } else {
+            const err36 = { instancePath: instancePath + "/ordering", schemaPath: "#/properties/ordering/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err36];
+            } else {
+              vErrors.push(err36);
+            }
+            errors++;
+          }
+        }
+        if (coerced17 !== void 0) {
+          data17 = coerced17;
+          if (data !== void 0) {
+            data["ordering"] = coerced17;
+          }
+        }
+      }
+    }
+    if (data.search !== void 0) {
+      let data18 = data.search;
+      if (typeof data18 !== "string") {
+        let dataType18 = typeof data18;
+        let coerced18 = void 0;
+        if (dataType18 == "object" && Array.isArray(data18) && data18.length == 1) {
+          data18 = data18[0];
+          dataType18 = typeof data18;
+          if (typeof data18 === "string") {
+            coerced18 = data18;
+          }
+        }
+        if (!(coerced18 !== void 0)) {
+          if (dataType18 == "number" || dataType18 == "boolean") {
+            coerced18 = "" + data18;
+          } else if (data18 === null) {
+            coerced18 = "";
+          } else {
+            const err37 = { instancePath: instancePath + "/search", schemaPath: "#/properties/search/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err37];
+            } else {
+              vErrors.push(err37);
+            }
+            errors++;
+          }
+        }
+        if (coerced18 !== void 0) {
+          data18 = coerced18;
+          if (data !== void 0) {
+            data["search"] = coerced18;
+          }
+        }
+      }
+    }
+    if (data.populate !== void 0) {
+      let data19 = data.populate;
+      if (typeof data19 !== "string") {
+        let dataType19 = typeof data19;
+        let coerced19 = void 0;
+        if (dataType19 == "object" && Array.isArray(data19) && data19.length == 1) {
+          data19 = data19[0];
+          dataType19 = typeof data19;
+          if (typeof data19 === "string") {
+            coerced19 = data19;
+          }
+        }
+        if (!(coerced19 !== void 0)) {
+          if (dataType19 == "number" || dataType19 == "boolean") {
+            coerced19 = "" + data19;
+          } else if (data19 === null) {
+            coerced19 = "";
+          } else {
+            const err38 = { instancePath: instancePath + "/populate", schemaPath: "#/properties/populate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err38];
+            } else {
+              vErrors.push(err38);
+            }
+            errors++;
+          }
+        }
+        if (coerced19 !== void 0) {
+          data19 = coerced19;
+          if (data !== void 0) {
+            data["populate"] = coerced19;
+          }
+        }
+      }
+    }
+    if (data._aggregate !== void 0) {
+      let data20 = data._aggregate;
+      if (typeof data20 !== "string") {
+        let dataType20 = typeof data20;
+        let coerced20 = void 0;
+        if (dataType20 == "object" && Array.isArray(data20) && data20.length == 1) {
+          data20 = data20[0];
+          dataType20 = typeof data20;
+          if (typeof data20 === "string") {
+            coerced20 = data20;
+          }
+        }
+        if (!(coerced20 !== void 0)) {
+          if (dataType20 == "number" || dataType20 == "boolean") {
+            coerced20 = "" + data20;
+          } else if (data20 === null) {
+            coerced20 = "";
+          } else {
+            const err39 = { instancePath: instancePath + "/_aggregate", schemaPath: "#/properties/_aggregate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err39];
+            } else {
+              vErrors.push(err39);
+            }
+            errors++;
+          }
+        }
+        if (coerced20 !== void 0) {
+          data20 = coerced20;
+          if (data !== void 0) {
+            data["_aggregate"] = coerced20;
+          }
+        }
+      }
+    }
+    if (data._group_by !== void 0) {
+      let data21 = data._group_by;
+      if (typeof data21 !== "string") {
+        let dataType21 = typeof data21;
+        let coerced21 = void 0;
+        if (dataType21 == "object" && Array.isArray(data21) && data21.length == 1) {
+          data21 = data21[0];
+          dataType21 = typeof data21;
+          if (typeof data21 === "string") {
+            coerced21 = data21;
+          }
+        }
+        if (!(coerced21 !== void 0)) {
+          if (dataType21 == "number" || dataType21 == "boolean") {
+            coerced21 = "" + data21;
+          } else if (data21 === null) {
+            coerced21 = "";
+          } else {
+            const err40 = { instancePath: instancePath + "/_group_by", schemaPath: "#/properties/_group_by/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err40];
+            } else {
+              vErrors.push(err40);
+            }
+            errors++;
+          }
+        }
+        if (coerced21 !== void 0) {
+          data21 = coerced21;
+          if (data !== void 0) {
+            data["_group_by"] = coerced21;
+          }
+        }
+      }
+    }
+    if (data._having !== void 0) {
+      let data22 = data._having;
+      if (typeof data22 !== "string" && !Array.isArray(data22)) {
+        let dataType22 = typeof data22;
+        let coerced22 = void 0;
+        if (dataType22 == "object" && Array.isArray(data22) && data22.length == 1) {
+          data22 = data22[0];
+          dataType22 = typeof data22;
+          if (typeof data22 === "string" && Array.isArray(data22)) {
+            coerced22 = data22;
+          }
+        }
+        if (!(coerced22 !== void 0)) {
+          if (dataType22 == "number" || dataType22 == "boolean") {
+            coerced22 = "" + data22;
+          } else if (data22 === null) {
+            coerced22 = "";
+          } else if (dataType22 === "string" || dataType22 === "number" || dataType22 === "boolean" || data22 === null) {
+            coerced22 = [data22];
+          } else {
+            const err41 = { instancePath: instancePath + "/_having", schemaPath: "#/properties/_having/type", keyword: "type", params: { type: schema112.properties._having.type }, message: "must be string,array" };
+            if (vErrors === null) {
+              vErrors = [err41];
+            } else {
+              vErrors.push(err41);
+            }
+            errors++;
+          }
+        }
+        if (coerced22 !== void 0) {
+          data22 = coerced22;
+          if (data !== void 0) {
+            data["_having"] = coerced22;
+          }
+        }
+      }
+      if (Array.isArray(data22)) {
+        const len2 = data22.length;
+        for (let i2 = 0; i2 < len2; i2++) {
+          let data23 = data22[i2];
+          if (typeof data23 !== "string") {
+            let dataType23 = typeof data23;
+            let coerced23 = void 0;
+            if (dataType23 == "object" && Array.isArray(data23) && data23.length == 1) {
+              data23 = data23[0];
+              dataType23 = typeof data23;
+              if (typeof data23 === "string") {
+                coerced23 = data23;
               }
             }
-            if (!(coerced16 !== void 0)) {
-              if (dataType16 == "number" || dataType16 == "boolean") {
-                coerced16 = "" + data16;
-              } else if (data16 === null) {
-                coerced16 = "";
+            if (!(coerced23 !== void 0)) {
+              if (dataType23 == "number" || dataType23 == "boolean") {
+                coerced23 = "" + data23;
+              } else if (data23 === null) {
+                coerced23 = "";
               } else {
-                const err28 = { instancePath: instancePath + "/_having/" + i0, schemaPath: "#/properties/_having/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err42 = { instancePath: instancePath + "/_having/" + i2, schemaPath: "#/properties/_having/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err28];
+                  vErrors = [err42];
                 } else {
-                  vErrors.push(err28);
+                  vErrors.push(err42);
                 }
                 errors++;
               }
             }
-            if (coerced16 !== void 0) {
-              data16 = coerced16;
-              if (data15 !== void 0) {
-                data15[i0] = coerced16;
+            if (coerced23 !== void 0) {
+              data23 = coerced23;
+              if (data22 !== void 0) {
+                data22[i2] = coerced23;
               }
             }
           }
@@ -2631,11 +3705,11 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   } else {
-    const err29 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err43 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err29];
+      vErrors = [err43];
     } else {
-      vErrors.push(err29);
+      vErrors.push(err43);
     }
     errors++;
   }
@@ -2884,6 +3958,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 var getRecord_query = validate142;
+var schema152 = { "type": "object", "properties": { "include_deleted": { "type": "boolean", "default": false }, "only_deleted": { "type": "boolean", "default": false }, "include": { "type": "string", "enum": ["descendants", "ancestors", "both"] }, "depth": { "type": "integer", "minimum": 0 }, "format": { "type": "string", "enum": ["tree", "graph"] }, "relationship_type": { "type": ["string", "array"], "maxLength": 1e3, "items": { "type": "string", "maxLength": 1e3 } }, "graph_types": { "type": ["string", "array"], "maxLength": 1e3, "items": { "type": "string", "maxLength": 1e3 } }, "populate": { "type": "string" } } };
 function validate142(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2960,8 +4035,8 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     }
-    if (data.populate !== void 0) {
-      let data2 = data.populate;
+    if (data.include !== void 0) {
+      let data2 = data.include;
       if (typeof data2 !== "string") {
         let dataType2 = typeof data2;
         let coerced2 = void 0;
@@ -2978,7 +4053,7 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
           } else if (data2 === null) {
             coerced2 = "";
           } else {
-            const err2 = { instancePath: instancePath + "/populate", schemaPath: "#/properties/populate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err2 = { instancePath: instancePath + "/include", schemaPath: "#/properties/include/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -2990,17 +4065,343 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
         if (coerced2 !== void 0) {
           data2 = coerced2;
           if (data !== void 0) {
-            data["populate"] = coerced2;
+            data["include"] = coerced2;
+          }
+        }
+      }
+      if (!(data2 === "descendants" || data2 === "ancestors" || data2 === "both")) {
+        const err3 = { instancePath: instancePath + "/include", schemaPath: "#/properties/include/enum", keyword: "enum", params: { allowedValues: schema152.properties.include.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.depth !== void 0) {
+      let data3 = data.depth;
+      if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)))) {
+        let dataType3 = typeof data3;
+        let coerced3 = void 0;
+        if (dataType3 == "object" && Array.isArray(data3) && data3.length == 1) {
+          data3 = data3[0];
+          dataType3 = typeof data3;
+          if (typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3))) {
+            coerced3 = data3;
+          }
+        }
+        if (!(coerced3 !== void 0)) {
+          if (dataType3 === "boolean" || data3 === null || dataType3 === "string" && data3 && data3 == +data3 && !(data3 % 1)) {
+            coerced3 = +data3;
+          } else {
+            const err4 = { instancePath: instancePath + "/depth", schemaPath: "#/properties/depth/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+        if (coerced3 !== void 0) {
+          data3 = coerced3;
+          if (data !== void 0) {
+            data["depth"] = coerced3;
+          }
+        }
+      }
+      if (typeof data3 == "number") {
+        if (data3 < 0 || isNaN(data3)) {
+          const err5 = { instancePath: instancePath + "/depth", schemaPath: "#/properties/depth/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.format !== void 0) {
+      let data4 = data.format;
+      if (typeof data4 !== "string") {
+        let dataType4 = typeof data4;
+        let coerced4 = void 0;
+        if (dataType4 == "object" && Array.isArray(data4) && data4.length == 1) {
+          data4 = data4[0];
+          dataType4 = typeof data4;
+          if (typeof data4 === "string") {
+            coerced4 = data4;
+          }
+        }
+        if (!(coerced4 !== void 0)) {
+          if (dataType4 == "number" || dataType4 == "boolean") {
+            coerced4 = "" + data4;
+          } else if (data4 === null) {
+            coerced4 = "";
+          } else {
+            const err6 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (coerced4 !== void 0) {
+          data4 = coerced4;
+          if (data !== void 0) {
+            data["format"] = coerced4;
+          }
+        }
+      }
+      if (!(data4 === "tree" || data4 === "graph")) {
+        const err7 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/enum", keyword: "enum", params: { allowedValues: schema152.properties.format.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.relationship_type !== void 0) {
+      let data5 = data.relationship_type;
+      if (typeof data5 !== "string" && !Array.isArray(data5)) {
+        let dataType5 = typeof data5;
+        let coerced5 = void 0;
+        if (dataType5 == "object" && Array.isArray(data5) && data5.length == 1) {
+          data5 = data5[0];
+          dataType5 = typeof data5;
+          if (typeof data5 === "string" && Array.isArray(data5)) {
+            coerced5 = data5;
+          }
+        }
+        if (!(coerced5 !== void 0)) {
+          if (dataType5 == "number" || dataType5 == "boolean") {
+            coerced5 = "" + data5;
+          } else if (data5 === null) {
+            coerced5 = "";
+          } else if (dataType5 === "string" || dataType5 === "number" || dataType5 === "boolean" || data5 === null) {
+            coerced5 = [data5];
+          } else {
+            const err8 = { instancePath: instancePath + "/relationship_type", schemaPath: "#/properties/relationship_type/type", keyword: "type", params: { type: schema152.properties.relationship_type.type }, message: "must be string,array" };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        }
+        if (coerced5 !== void 0) {
+          data5 = coerced5;
+          if (data !== void 0) {
+            data["relationship_type"] = coerced5;
+          }
+        }
+      }
+      if (typeof data5 === "string") {
+        if (func22(data5) > 1e3) {
+          const err9 = { instancePath: instancePath + "/relationship_type", schemaPath: "#/properties/relationship_type/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data5)) {
+        const len0 = data5.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data6 = data5[i0];
+          if (typeof data6 !== "string") {
+            let dataType6 = typeof data6;
+            let coerced6 = void 0;
+            if (dataType6 == "object" && Array.isArray(data6) && data6.length == 1) {
+              data6 = data6[0];
+              dataType6 = typeof data6;
+              if (typeof data6 === "string") {
+                coerced6 = data6;
+              }
+            }
+            if (!(coerced6 !== void 0)) {
+              if (dataType6 == "number" || dataType6 == "boolean") {
+                coerced6 = "" + data6;
+              } else if (data6 === null) {
+                coerced6 = "";
+              } else {
+                const err10 = { instancePath: instancePath + "/relationship_type/" + i0, schemaPath: "#/properties/relationship_type/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err10];
+                } else {
+                  vErrors.push(err10);
+                }
+                errors++;
+              }
+            }
+            if (coerced6 !== void 0) {
+              data6 = coerced6;
+              if (data5 !== void 0) {
+                data5[i0] = coerced6;
+              }
+            }
+          }
+          if (typeof data6 === "string") {
+            if (func22(data6) > 1e3) {
+              const err11 = { instancePath: instancePath + "/relationship_type/" + i0, schemaPath: "#/properties/relationship_type/items/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+          }
+        }
+      }
+    }
+    if (data.graph_types !== void 0) {
+      let data7 = data.graph_types;
+      if (typeof data7 !== "string" && !Array.isArray(data7)) {
+        let dataType7 = typeof data7;
+        let coerced7 = void 0;
+        if (dataType7 == "object" && Array.isArray(data7) && data7.length == 1) {
+          data7 = data7[0];
+          dataType7 = typeof data7;
+          if (typeof data7 === "string" && Array.isArray(data7)) {
+            coerced7 = data7;
+          }
+        }
+        if (!(coerced7 !== void 0)) {
+          if (dataType7 == "number" || dataType7 == "boolean") {
+            coerced7 = "" + data7;
+          } else if (data7 === null) {
+            coerced7 = "";
+          } else if (dataType7 === "string" || dataType7 === "number" || dataType7 === "boolean" || data7 === null) {
+            coerced7 = [data7];
+          } else {
+            const err12 = { instancePath: instancePath + "/graph_types", schemaPath: "#/properties/graph_types/type", keyword: "type", params: { type: schema152.properties.graph_types.type }, message: "must be string,array" };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+        if (coerced7 !== void 0) {
+          data7 = coerced7;
+          if (data !== void 0) {
+            data["graph_types"] = coerced7;
+          }
+        }
+      }
+      if (typeof data7 === "string") {
+        if (func22(data7) > 1e3) {
+          const err13 = { instancePath: instancePath + "/graph_types", schemaPath: "#/properties/graph_types/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data7)) {
+        const len1 = data7.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          let data8 = data7[i1];
+          if (typeof data8 !== "string") {
+            let dataType8 = typeof data8;
+            let coerced8 = void 0;
+            if (dataType8 == "object" && Array.isArray(data8) && data8.length == 1) {
+              data8 = data8[0];
+              dataType8 = typeof data8;
+              if (typeof data8 === "string") {
+                coerced8 = data8;
+              }
+            }
+            if (!(coerced8 !== void 0)) {
+              if (dataType8 == "number" || dataType8 == "boolean") {
+                coerced8 = "" + data8;
+              } else if (data8 === null) {
+                coerced8 = "";
+              } else {
+                const err14 = { instancePath: instancePath + "/graph_types/" + i1, schemaPath: "#/properties/graph_types/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err14];
+                } else {
+                  vErrors.push(err14);
+                }
+                errors++;
+              }
+            }
+            if (coerced8 !== void 0) {
+              data8 = coerced8;
+              if (data7 !== void 0) {
+                data7[i1] = coerced8;
+              }
+            }
+          }
+          if (typeof data8 === "string") {
+            if (func22(data8) > 1e3) {
+              const err15 = { instancePath: instancePath + "/graph_types/" + i1, schemaPath: "#/properties/graph_types/items/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+          }
+        }
+      }
+    }
+    if (data.populate !== void 0) {
+      let data9 = data.populate;
+      if (typeof data9 !== "string") {
+        let dataType9 = typeof data9;
+        let coerced9 = void 0;
+        if (dataType9 == "object" && Array.isArray(data9) && data9.length == 1) {
+          data9 = data9[0];
+          dataType9 = typeof data9;
+          if (typeof data9 === "string") {
+            coerced9 = data9;
+          }
+        }
+        if (!(coerced9 !== void 0)) {
+          if (dataType9 == "number" || dataType9 == "boolean") {
+            coerced9 = "" + data9;
+          } else if (data9 === null) {
+            coerced9 = "";
+          } else {
+            const err16 = { instancePath: instancePath + "/populate", schemaPath: "#/properties/populate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err16];
+            } else {
+              vErrors.push(err16);
+            }
+            errors++;
+          }
+        }
+        if (coerced9 !== void 0) {
+          data9 = coerced9;
+          if (data !== void 0) {
+            data["populate"] = coerced9;
           }
         }
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err3];
+      vErrors = [err17];
     } else {
-      vErrors.push(err3);
+      vErrors.push(err17);
     }
     errors++;
   }
@@ -3060,8 +4461,8 @@ function validate152(data, { instancePath = "", parentData, parentDataProperty, 
   validate152.errors = vErrors;
   return errors === 0;
 }
-var deleteRecord_query = validate16;
-function validate16(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var deleteRecord_query = validate162;
+function validate162(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3110,7 +4511,572 @@ function validate16(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate16.errors = vErrors;
+  validate162.errors = vErrors;
+  return errors === 0;
+}
+var listEdges_query = validate172;
+function validate172(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.page === void 0) {
+      data.page = 1;
+    }
+    if (data.page_size === void 0) {
+      data.page_size = 100;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "page" || key0 === "page_size" || key0 === "from_id" || key0 === "to_id" || key0 === "type")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    let data0 = data.page;
+    if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)))) {
+      let dataType0 = typeof data0;
+      let coerced0 = void 0;
+      if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
+        data0 = data0[0];
+        dataType0 = typeof data0;
+        if (typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0))) {
+          coerced0 = data0;
+        }
+      }
+      if (!(coerced0 !== void 0)) {
+        if (dataType0 === "boolean" || data0 === null || dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1)) {
+          coerced0 = +data0;
+        } else {
+          const err1 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      if (coerced0 !== void 0) {
+        data0 = coerced0;
+        if (data !== void 0) {
+          data["page"] = coerced0;
+        }
+      }
+    }
+    if (typeof data0 == "number") {
+      if (data0 > 1e6 || isNaN(data0)) {
+        const err2 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e6 }, message: "must be <= 1000000" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      if (data0 < 1 || isNaN(data0)) {
+        const err3 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    let data1 = data.page_size;
+    if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+      let dataType1 = typeof data1;
+      let coerced1 = void 0;
+      if (dataType1 == "object" && Array.isArray(data1) && data1.length == 1) {
+        data1 = data1[0];
+        dataType1 = typeof data1;
+        if (typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1))) {
+          coerced1 = data1;
+        }
+      }
+      if (!(coerced1 !== void 0)) {
+        if (dataType1 === "boolean" || data1 === null || dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1)) {
+          coerced1 = +data1;
+        } else {
+          const err4 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      }
+      if (coerced1 !== void 0) {
+        data1 = coerced1;
+        if (data !== void 0) {
+          data["page_size"] = coerced1;
+        }
+      }
+    }
+    if (typeof data1 == "number") {
+      if (data1 > 1e3 || isNaN(data1)) {
+        const err5 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e3 }, message: "must be <= 1000" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+      if (data1 < 1 || isNaN(data1)) {
+        const err6 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.from_id !== void 0) {
+      let data2 = data.from_id;
+      if (typeof data2 !== "string") {
+        let dataType2 = typeof data2;
+        let coerced2 = void 0;
+        if (dataType2 == "object" && Array.isArray(data2) && data2.length == 1) {
+          data2 = data2[0];
+          dataType2 = typeof data2;
+          if (typeof data2 === "string") {
+            coerced2 = data2;
+          }
+        }
+        if (!(coerced2 !== void 0)) {
+          if (dataType2 == "number" || dataType2 == "boolean") {
+            coerced2 = "" + data2;
+          } else if (data2 === null) {
+            coerced2 = "";
+          } else {
+            const err7 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+        if (coerced2 !== void 0) {
+          data2 = coerced2;
+          if (data !== void 0) {
+            data["from_id"] = coerced2;
+          }
+        }
+      }
+      if (typeof data2 === "string") {
+        if (func22(data2) > 1e3) {
+          const err8 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.to_id !== void 0) {
+      let data3 = data.to_id;
+      if (typeof data3 !== "string") {
+        let dataType3 = typeof data3;
+        let coerced3 = void 0;
+        if (dataType3 == "object" && Array.isArray(data3) && data3.length == 1) {
+          data3 = data3[0];
+          dataType3 = typeof data3;
+          if (typeof data3 === "string") {
+            coerced3 = data3;
+          }
+        }
+        if (!(coerced3 !== void 0)) {
+          if (dataType3 == "number" || dataType3 == "boolean") {
+            coerced3 = "" + data3;
+          } else if (data3 === null) {
+            coerced3 = "";
+          } else {
+            const err9 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err9];
+            } else {
+              vErrors.push(err9);
+            }
+            errors++;
+          }
+        }
+        if (coerced3 !== void 0) {
+          data3 = coerced3;
+          if (data !== void 0) {
+            data["to_id"] = coerced3;
+          }
+        }
+      }
+      if (typeof data3 === "string") {
+        if (func22(data3) > 1e3) {
+          const err10 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.type !== void 0) {
+      let data4 = data.type;
+      if (typeof data4 !== "string") {
+        let dataType4 = typeof data4;
+        let coerced4 = void 0;
+        if (dataType4 == "object" && Array.isArray(data4) && data4.length == 1) {
+          data4 = data4[0];
+          dataType4 = typeof data4;
+          if (typeof data4 === "string") {
+            coerced4 = data4;
+          }
+        }
+        if (!(coerced4 !== void 0)) {
+          if (dataType4 == "number" || dataType4 == "boolean") {
+            coerced4 = "" + data4;
+          } else if (data4 === null) {
+            coerced4 = "";
+          } else {
+            const err11 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        if (coerced4 !== void 0) {
+          data4 = coerced4;
+          if (data !== void 0) {
+            data["type"] = coerced4;
+          }
+        }
+      }
+      if (typeof data4 === "string") {
+        if (func22(data4) > 50) {
+          const err12 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+        if (func22(data4) < 1) {
+          const err13 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      }
+    }
+  } else {
+    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err14];
+    } else {
+      vErrors.push(err14);
+    }
+    errors++;
+  }
+  validate172.errors = vErrors;
+  return errors === 0;
+}
+var deleteEdges_query = validate18;
+var schema19 = { "type": "object", "properties": { "ids": { "type": ["string", "array"], "maxLength": 37e3, "maxItems": 1e3, "items": { "type": "string", "maxLength": 37e3 } }, "from_id": { "type": "string", "maxLength": 1e3 }, "to_id": { "type": "string", "maxLength": 1e3 }, "type": { "type": "string", "minLength": 1, "maxLength": 50 } }, "additionalProperties": false };
+function validate18(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "ids" || key0 === "from_id" || key0 === "to_id" || key0 === "type")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.ids !== void 0) {
+      let data0 = data.ids;
+      if (typeof data0 !== "string" && !Array.isArray(data0)) {
+        let dataType0 = typeof data0;
+        let coerced0 = void 0;
+        if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
+          data0 = data0[0];
+          dataType0 = typeof data0;
+          if (typeof data0 === "string" && Array.isArray(data0)) {
+            coerced0 = data0;
+          }
+        }
+        if (!(coerced0 !== void 0)) {
+          if (dataType0 == "number" || dataType0 == "boolean") {
+            coerced0 = "" + data0;
+          } else if (data0 === null) {
+            coerced0 = "";
+          } else if (dataType0 === "string" || dataType0 === "number" || dataType0 === "boolean" || data0 === null) {
+            coerced0 = [data0];
+          } else {
+            const err1 = { instancePath: instancePath + "/ids", schemaPath: "#/properties/ids/type", keyword: "type", params: { type: schema19.properties.ids.type }, message: "must be string,array" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (coerced0 !== void 0) {
+          data0 = coerced0;
+          if (data !== void 0) {
+            data["ids"] = coerced0;
+          }
+        }
+      }
+      if (typeof data0 === "string") {
+        if (func22(data0) > 37e3) {
+          const err2 = { instancePath: instancePath + "/ids", schemaPath: "#/properties/ids/maxLength", keyword: "maxLength", params: { limit: 37e3 }, message: "must NOT have more than 37000 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+      if (Array.isArray(data0)) {
+        if (data0.length > 1e3) {
+          const err3 = { instancePath: instancePath + "/ids", schemaPath: "#/properties/ids/maxItems", keyword: "maxItems", params: { limit: 1e3 }, message: "must NOT have more than 1000 items" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        const len0 = data0.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data1 = data0[i0];
+          if (typeof data1 !== "string") {
+            let dataType1 = typeof data1;
+            let coerced1 = void 0;
+            if (dataType1 == "object" && Array.isArray(data1) && data1.length == 1) {
+              data1 = data1[0];
+              dataType1 = typeof data1;
+              if (typeof data1 === "string") {
+                coerced1 = data1;
+              }
+            }
+            if (!(coerced1 !== void 0)) {
+              if (dataType1 == "number" || dataType1 == "boolean") {
+                coerced1 = "" + data1;
+              } else if (data1 === null) {
+                coerced1 = "";
+              } else {
+                const err4 = { instancePath: instancePath + "/ids/" + i0, schemaPath: "#/properties/ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err4];
+                } else {
+                  vErrors.push(err4);
+                }
+                errors++;
+              }
+            }
+            if (coerced1 !== void 0) {
+              data1 = coerced1;
+              if (data0 !== void 0) {
+                data0[i0] = coerced1;
+              }
+            }
+          }
+          if (typeof data1 === "string") {
+            if (func22(data1) > 37e3) {
+              const err5 = { instancePath: instancePath + "/ids/" + i0, schemaPath: "#/properties/ids/items/maxLength", keyword: "maxLength", params: { limit: 37e3 }, message: "must NOT have more than 37000 characters" };
+              if (vErrors === null) {
+                vErrors = [err5];
+              } else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+          }
+        }
+      }
+    }
+    if (data.from_id !== void 0) {
+      let data2 = data.from_id;
+      if (typeof data2 !== "string") {
+        let dataType2 = typeof data2;
+        let coerced2 = void 0;
+        if (dataType2 == "object" && Array.isArray(data2) && data2.length == 1) {
+          data2 = data2[0];
+          dataType2 = typeof data2;
+          if (typeof data2 === "string") {
+            coerced2 = data2;
+          }
+        }
+        if (!(coerced2 !== void 0)) {
+          if (dataType2 == "number" || dataType2 == "boolean") {
+            coerced2 = "" + data2;
+          } else if (data2 === null) {
+            coerced2 = "";
+          } else {
+            const err6 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        if (coerced2 !== void 0) {
+          data2 = coerced2;
+          if (data !== void 0) {
+            data["from_id"] = coerced2;
+          }
+        }
+      }
+      if (typeof data2 === "string") {
+        if (func22(data2) > 1e3) {
+          const err7 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.to_id !== void 0) {
+      let data3 = data.to_id;
+      if (typeof data3 !== "string") {
+        let dataType3 = typeof data3;
+        let coerced3 = void 0;
+        if (dataType3 == "object" && Array.isArray(data3) && data3.length == 1) {
+          data3 = data3[0];
+          dataType3 = typeof data3;
+          if (typeof data3 === "string") {
+            coerced3 = data3;
+          }
+        }
+        if (!(coerced3 !== void 0)) {
+          if (dataType3 == "number" || dataType3 == "boolean") {
+            coerced3 = "" + data3;
+          } else if (data3 === null) {
+            coerced3 = "";
+          } else {
+            const err8 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        }
+        if (coerced3 !== void 0) {
+          data3 = coerced3;
+          if (data !== void 0) {
+            data["to_id"] = coerced3;
+          }
+        }
+      }
+      if (typeof data3 === "string") {
+        if (func22(data3) > 1e3) {
+          const err9 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.type !== void 0) {
+      let data4 = data.type;
+      if (typeof data4 !== "string") {
+        let dataType4 = typeof data4;
+        let coerced4 = void 0;
+        if (dataType4 == "object" && Array.isArray(data4) && data4.length == 1) {
+          data4 = data4[0];
+          dataType4 = typeof data4;
+          if (typeof data4 === "string") {
+            coerced4 = data4;
+          }
+        }
+        if (!(coerced4 !== void 0)) {
+          if (dataType4 == "number" || dataType4 == "boolean") {
+            coerced4 = "" + data4;
+          } else if (data4 === null) {
+            coerced4 = "";
+          } else {
+            const err10 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+        }
+        if (coerced4 !== void 0) {
+          data4 = coerced4;
+          if (data !== void 0) {
+            data["type"] = coerced4;
+          }
+        }
+      }
+      if (typeof data4 === "string") {
+        if (func22(data4) > 50) {
+          const err11 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+        if (func22(data4) < 1) {
+          const err12 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      }
+    }
+  } else {
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err13];
+    } else {
+      vErrors.push(err13);
+    }
+    errors++;
+  }
+  validate18.errors = vErrors;
   return errors === 0;
 }
 

@@ -212,7 +212,7 @@ export function planAddField(
   schema: TableSchema,
   layout: TableLayout,
 ): TablePlan {
-  const next: TableLayout = { table: layout.table, constraints: { ...layout.constraints } };
+  const next: TableLayout = { ...layout, constraints: { ...layout.constraints } };
   const actions = [
     ddl`ADD COLUMN ${columnDefinition(field, schema)}`,
     ...fieldConstraints(physical, field, next).map((constraint) => ddl`ADD ${constraint}`),

@@ -127,6 +127,8 @@ export interface ConstraintInfo {
 /** The physical side of a table: its PostgreSQL name and the names of its constraints and indexes. */
 export interface TableLayout {
   table: string;
+  /** The graph's edge table (`{table}_edges`), once the table has a graph. */
+  edges?: string;
   constraints: Record<string, ConstraintInfo>;
 }
 

@@ -53,6 +53,8 @@ export interface ListPlan {
   sort: SortKey[];
   search?: SearchPlan;
   populate?: Relationship[];
+  /** A further condition on the records (the graph's natural roots). */
+  where?: Fragment;
 }
 
 /** The statement of one page of a list: the matching records in list order (index-served by default). */
@@ -72,7 +74,8 @@ export function pageStatement(
 }
 
 function whereOf(sql: Queryable, table: DataTable, plan: ListPlan): Fragment {
-  const where = whereClause(sql, table, plan.query);
+  const query = whereClause(sql, table, plan.query);
+  const where = plan.where ? sql`${query} AND ${plan.where}` : query;
   return plan.search ? sql`${where} AND ${searchCondition(sql, plan.search)}` : where;
 }
 

@@ -1,5 +1,6 @@
 import { empty, errors, json } from '../http/responses';
 import type { RouteDef } from '../http/route';
+import { edgeRoutes } from './edge-routes';
 import { maxOffset, recordPage } from './paging';
 import { fieldJson, indexJson, tableSchemaJson } from './schema-json';
 import * as schemas from './schemas';
@@ -25,8 +26,25 @@ const paging = {
 
 const text = { type: 'string' } as const;
 
+const typeNames = {
+  type: ['string', 'array'],
+  maxLength: 1000,
+  items: { type: 'string', maxLength: 1000 },
+} as const;
+
+/** The graph parameters of reads (doc 3, Graph query parameters; docs/graph.md). */
+const graphQuery = {
+  include: { type: 'string', enum: ['descendants', 'ancestors', 'both'] },
+  // The maximum is the server's (DATA_SERVICE_GRAPH_MAX_DEPTH): beyond it, the spec's own error body.
+  depth: { type: 'integer', minimum: 0 },
+  format: { type: 'string', enum: ['tree', 'graph'] },
+  relationship_type: typeNames,
+  graph_types: typeNames,
+} as const;
+
 /** The query language of lists (docs/data-tables.md): other parameters are field filters. */
 const listQuery = {
+  ...graphQuery,
   ...paging,
   ...visibility,
   _start: { type: 'integer', minimum: 0, maximum: maxOffset },
@@ -94,16 +112,20 @@ export const dataRoutes = [
     permission: 'site:configure',
     method: 'PATCH',
     path: `${tables}/{name}/`,
-    summary: "Change a data table's description",
+    summary: "Change a data table's description or its graph (relationship types)",
     body: {
       type: 'object',
-      required: ['description'],
-      properties: { description: { type: 'string', maxLength: 2000 } },
+      minProperties: 1,
+      properties: {
+        description: { type: 'string', maxLength: 2000 },
+        hierarchy: tableSchemaJson.properties.hierarchy,
+        graph: tableSchemaJson.properties.graph,
+      },
       additionalProperties: false,
     },
     responses: {
       200: json('The changed table', schemas.dataOf(schemas.tableView)),
-      ...errors(400, 401, 403, 404),
+      ...errors(400, 401, 403, 404, 409),
     },
   },
   {
@@ -240,9 +262,12 @@ export const dataRoutes = [
     permission: 'site:view',
     method: 'GET',
     path: `${data}/{id}/`,
-    summary: 'One record, with populate of its foreign keys',
-    query: { type: 'object', properties: { ...visibility, populate: text } },
-    responses: { 200: json('The record', schemas.dataOf(schemas.record)), ...errors(400, 401, 403, 404) },
+    summary: 'One record, with populate of its foreign keys, or with its graph (relatives, tree or graph)',
+    query: { type: 'object', properties: { ...visibility, ...graphQuery, populate: text } },
+    responses: {
+      200: json('The record, its relatives, its tree or its graph', schemas.recordRead),
+      ...errors(400, 401, 403, 404, 422),
+    },
   },
   {
     ...route,
@@ -268,4 +293,5 @@ export const dataRoutes = [
     query: { type: 'object', properties: { hard_delete: flag } },
     responses: { 204: empty('The record is deleted (or marked deleted)'), ...errors(400, 401, 403, 404) },
   },
+  ...edgeRoutes,
 ] as const satisfies readonly RouteDef[];

@@ -1,5 +1,6 @@
 import type { FieldErrors } from '../errors';
 import { newFieldErrors } from '../http/validation';
+import { graphProblems } from './graph-schema';
 import {
   type FieldDef,
   type FieldType,
@@ -372,6 +373,7 @@ export function checkTableSchema(raw: RawTableSchema, tableName: string, lookup:
     checkFieldList(schema, index.fields, `${path}.fields`, problems, 'an index');
   });
   checkSearch(schema, problems, at);
+  for (const [path, message] of graphProblems(schema)) problems.add(path, message);
   if (fields.filter((field) => field.type === 'tsvector').length > 1)
     problems.add('fields', 'A table has at most one tsvector field.');
   if (problems.empty)

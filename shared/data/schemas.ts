@@ -64,8 +64,60 @@ export const aggregatesBody = {
   additionalProperties: false,
 } as const;
 
-/** The list route's answers: a page of records (grouped aggregates too: one row per group), or aggregates. */
-export const recordListBody = { anyOf: [recordPageBody, aggregatesBody] } as const;
+/** `format=graph`: the records reached and the edges walked. */
+export const graphBody = {
+  type: 'object',
+  required: ['data', 'total'],
+  properties: {
+    data: {
+      type: 'object',
+      required: ['nodes', 'edges'],
+      properties: {
+        nodes: { type: 'array', items: record },
+        edges: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['id', 'from', 'to', 'type', 'metadata'],
+            properties: {
+              id: { type: 'string' },
+              from: { type: ['string', 'integer'] },
+              to: { type: ['string', 'integer'] },
+              type: { type: 'string' },
+              metadata: { type: ['object', 'null'] },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      additionalProperties: false,
+    },
+    total: count,
+  },
+  additionalProperties: false,
+} as const;
+
+/** `format=tree`: the root records, each with `children`. */
+export const treeBody = {
+  type: 'object',
+  required: ['data', 'total'],
+  properties: { data: { type: 'array', items: record }, total: count },
+  additionalProperties: false,
+} as const;
+
+/** One record, with its relatives under the labels of their types when `include` asks for them. */
+export const recordWithRelatives = {
+  type: 'object',
+  required: ['data'],
+  properties: { data: record },
+  additionalProperties: { type: 'array', items: record },
+} as const;
+
+/** GET of one record: the record (and its relatives), its tree or its graph. */
+export const recordRead = { anyOf: [recordWithRelatives, treeBody, graphBody] } as const;
+
+/** The list route's answers: a page of records (grouped aggregates too: one row per group), aggregates, a graph. */
+export const recordListBody = { anyOf: [recordPageBody, aggregatesBody, graphBody] } as const;
 
 const records = { type: 'array', items: record } as const;
 

@@ -4,6 +4,12 @@ import type { Sql } from '../sql/client';
 import { deleteTable, findTable, insertTable, listTables, lockSiteSchema, updateTable } from './catalog';
 import { ddl, ident, runDdl } from './ddl';
 import { mapSqlError, tableNotFound, unprocessable } from './errors';
+import { edgesTableName, planEdgesTable } from './graph-layout';
+import { changeGraph, type TableChanges } from './graph-tables';
+
+export type { TableChanges } from './graph-tables';
+
+import { hasGraph } from './graph-schema';
 import { indexName, indexStatement, planAddField, planCreateTable } from './layout';
 import type { CatalogEntry, FieldDef, TableLayout, TableSchema, TableView } from './model';
 import { nameProblem, physicalTableName } from './names';
@@ -131,6 +137,10 @@ export async function createTable(sql: Sql, scope: TableScope, input: NewTable):
       input.name,
     );
     for (const statement of plan.statements) await runDdl(tx, statement);
+    if (hasGraph(checked.schema)) {
+      for (const statement of planEdgesTable(schema, physical, checked.schema)) await runDdl(tx, statement);
+      plan.layout.edges = edgesTableName(physical);
+    }
     const entry = await insertTable(tx, schema, {
       appId: scope.app.id,
       name: input.name,
@@ -153,15 +163,19 @@ export async function listTableViews(sql: Sql, scope: TableScope): Promise<Table
   return (await listTables(sql, scope.schema, scope.app.id)).map((entry) => tableView(scope, entry));
 }
 
-export async function describeTable(
+/** Changes a table's description and its graph (PATCH of a table). */
+export async function changeTable(
   sql: Sql,
   scope: TableScope,
   name: string,
-  description: string,
+  changes: TableChanges,
 ): Promise<TableView> {
   return change(sql, scope, async (tx, schema) => {
     const entry = await lockedTable(tx, scope, schema, name);
-    return tableView(scope, await updateTable(tx, schema, entry.id, { description }));
+    const graph = await changeGraph(tx, schema, entry, changes);
+    const update: Parameters<typeof updateTable>[3] = { ...graph };
+    if (changes.description !== undefined) update.description = changes.description;
+    return tableView(scope, await updateTable(tx, schema, entry.id, update));
   });
 }
 
@@ -176,6 +190,8 @@ export async function dropTable(sql: Sql, scope: TableScope, name: string): Prom
         `Table "${name}" is referenced by ${using.map((use) => `"${use.table}"`).join(', ')}: drop or change those tables first.`,
         { title: 'Table is referenced' },
       );
+    // The edge table references the records: it goes first.
+    if (entry.layout.edges) await runDdl(tx, ddl`DROP TABLE ${ident(schema)}.${ident(entry.layout.edges)}`);
     await runDdl(tx, ddl`DROP TABLE ${ident(schema)}.${ident(entry.physical_name)}`);
     await deleteTable(tx, schema, entry.id);
   });
@@ -274,7 +290,7 @@ export async function dropField(
       ddl`ALTER TABLE ${ident(schema)}.${ident(entry.physical_name)} DROP COLUMN ${ident(fieldName)}`,
     );
     const layout: TableLayout = {
-      table: entry.layout.table,
+      ...entry.layout,
       constraints: Object.fromEntries(
         Object.entries(entry.layout.constraints).filter(([, info]) => !info.fields.includes(fieldName)),
       ),
@@ -315,7 +331,7 @@ export async function addIndex(sql: Sql, scope: TableScope, name: string, raw: N
     if (!index) throw new Error('index missing after normalization');
     if (definition.indexes.some((other) => other.name === index.name))
       fail({ name: [`Table "${name}" already has an index "${index.name}".`] });
-    const layout: TableLayout = { table: entry.layout.table, constraints: { ...entry.layout.constraints } };
+    const layout: TableLayout = { ...entry.layout, constraints: { ...entry.layout.constraints } };
     const statement = indexStatement(schema, entry.physical_name, index, layout);
     pending({ ...entry, layout });
     await runDdl(tx, statement);
@@ -348,7 +364,7 @@ export async function dropIndex(
       scope,
       await updateTable(tx, schema, entry.id, {
         definition: next,
-        layout: { table: entry.layout.table, constraints },
+        layout: { ...entry.layout, constraints },
       }),
     );
   });

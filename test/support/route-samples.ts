@@ -57,6 +57,7 @@ export function paramValues(fixture: SecurityFixture): Record<string, string> {
     // No function has this id: operations that need a real one register it (samples below).
     function_id: '999999999',
     event_name: 'PRE_USER_CREATE',
+    edge_id: '00000000-0000-4000-8000-000000000000',
   };
 }
 
@@ -87,6 +88,20 @@ async function throwawayRecord(site: SiteObjects): Promise<string> {
     code: freshName('c'),
   });
   return String(record.id);
+}
+
+/** An edge from a throwaway record to the fixture's record: its id and its from_id. */
+async function throwawayEdge(site: SiteObjects): Promise<{ id: string; from: string }> {
+  const from = await throwawayRecord(site);
+  const edge = await checked(
+    site.tenant.owner.post(`${fixturePaths.table(site)}edges/`, {
+      from_id: from,
+      to_id: site.recordId,
+      type: 'parent',
+    }),
+    'throwaway edge',
+  );
+  return { id: edge.data.id, from };
 }
 
 async function signIn(fixture: SecurityFixture) {
@@ -308,6 +323,18 @@ export const samples: Record<string, Sample> = {
   getRecord: none,
   updateRecord: () => ({ body: { title: 'matrix' } }),
   deleteRecord: async (_fixture, site) => ({ params: { id: await throwawayRecord(site) } }),
+  listEdges: none,
+  createEdges: async (_fixture, site) => ({
+    body: { from_id: await throwawayRecord(site), to_id: site.recordId, type: 'parent' },
+  }),
+  updateEdge: async (_fixture, site) => {
+    const edge = await throwawayEdge(site);
+    return {
+      params: { edge_id: edge.id },
+      body: { from_id: edge.from, to_id: site.recordId, type: 'parent', metadata: { matrix: true } },
+    };
+  },
+  deleteEdges: async (_fixture, site) => ({ query: { ids: (await throwawayEdge(site)).id } }),
 
   listSecretTypes: none,
   createSecretType: () => ({

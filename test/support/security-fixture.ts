@@ -70,6 +70,9 @@ export const tableFields = [
   { name: 'code', type: 'string', constraints: { unique: true } },
 ];
 
+/** The fixture table's graph, so that the edge routes have edges to list, change and delete. */
+export const fixtureGraph = { enabled: true, types: [{ name: 'parent', inverse: 'kids' }] };
+
 async function checked(
   response: Promise<{ status: number; text: string; body: any }>,
   what: string,
@@ -83,7 +86,7 @@ async function checked(
 async function populate(platform: TestPlatform, marker: string): Promise<SiteObjects> {
   const tenant = await createTenant(platform);
   const table = `${marker}_table`.replace(/-/g, '_');
-  await createTable(tenant.owner, tenant.app.slug, table, { fields: tableFields });
+  await createTable(tenant.owner, tenant.app.slug, table, { fields: tableFields, graph: fixtureGraph });
   const record = await insert(tenant.owner, tenant.app.slug, table, {
     title: `${marker} record`,
     code: marker,

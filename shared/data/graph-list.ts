@@ -1,0 +1,75 @@
+import type { HttpResult } from '../http/context';
+import type { Sql } from '../sql/client';
+import { type GraphTable, graphOf } from './edges';
+import { type GraphQuery, type GraphRequest, graphRequestOf } from './graph-query';
+import { embedRelatives, nodesAndEdges, pageGraph, pageTrees } from './graph-reads';
+import { systemFields } from './model';
+import type { Window } from './paging';
+import type { Visibility } from './query';
+import { listPlanOf, listResponse } from './record-list';
+import { listRecords } from './record-reads';
+import { from } from './record-sql';
+import type { Fragment, Queryable } from './sql';
+import type { DataTable, TableScope } from './table';
+
+/**
+ * The collection with graph parameters (doc 3): the list's filters, visibility, sort and paging choose the
+ * starting records; `include` embeds each record's relatives, `format=tree` pages the natural roots among the
+ * matching records and hangs their descendants under them, `format=graph` gives the nodes and edges reached.
+ */
+
+/** Records with no parent among the selected types (no outgoing edge to a record that can be seen). */
+function naturalRoots(sql: Queryable, graph: GraphTable, table: DataTable, request: GraphRequest): Fragment {
+  const key = sql(table.key.name);
+  const types = request.types.map((type) => type.name);
+  const through =
+    table.softDelete && !request.deleted
+      ? sql`JOIN ${from(sql, table)} m ON m.${key} = e.to_id AND m.${sql(systemFields.isDeleted)} = false`
+      : sql``;
+  return sql`NOT EXISTS (SELECT 1 FROM ${graph.edges} e ${through}
+    WHERE e.from_id = ${from(sql, table)}.${key} AND e.type = ANY(${types}::text[]))`;
+}
+
+export interface GraphListOptions {
+  query: GraphQuery;
+  params: URLSearchParams;
+  visibility: Visibility;
+  window: Window;
+  maxDepth: number;
+}
+
+/** A list with graph parameters: the page (one round trip with its total), then its traversal (one statement). */
+export async function listGraph(
+  sql: Sql,
+  scope: TableScope,
+  name: string,
+  options: GraphListOptions,
+): Promise<HttpResult> {
+  let request: GraphRequest | undefined;
+  let listed: DataTable | undefined;
+  const result = await listRecords(
+    sql,
+    scope,
+    name,
+    (table) => {
+      listed = table;
+      request = graphRequestOf(table, options.query, options.params, options);
+      const plan = listPlanOf(table, options.params, options.visibility);
+      if (request.format === 'tree') plan.where = naturalRoots(sql, graphOf(sql, table), table, request);
+      return plan;
+    },
+    options.window,
+  );
+  const asked = request as GraphRequest;
+  const table = listed as DataTable;
+  const keys = result.records.map((record) => record[table.key.name]);
+  const rows = keys.length === 0 ? [] : (await pageGraph(sql, scope, name, keys, asked)).rows;
+  if (asked.format === 'tree')
+    return { status: 200, body: { data: pageTrees(table, result.records, rows), total: result.total } };
+  if (asked.format === 'graph') {
+    const data = nodesAndEdges(table, rows);
+    return { status: 200, body: { data, total: data.nodes.length } };
+  }
+  embedRelatives(table, result.records, rows, asked);
+  return listResponse(result, options.window);
+}
