@@ -1,6 +1,7 @@
 import { parseCorsOrigins } from '../shared/http/cors';
 import type { GroupName } from '../shared/http/route';
 import { groups } from '../shared/http/routes';
+import type { JwtKeySettings } from './jwt-keys';
 import type { PlatformStackProps } from './stack';
 
 /**
@@ -41,6 +42,29 @@ export function stackSettings(context: Context): PlatformStackProps & { stage: s
     invitationLinkBase: text('invitationLinkBase'),
     reservedConcurrency: reservedConcurrency(get('reservedConcurrency')),
     databaseCapacity: capacity(get('databaseMinCapacity'), get('databaseMaxCapacity')),
+    jwtKeys: jwtKeys(get('jwtSigningKey'), get('jwtVerificationKeys')),
+  };
+}
+
+/** `-c jwtSigningKey=2 -c jwtVerificationKeys=1` (a list or `1,3`): the rotation's key generations. */
+function jwtKeys(signing: unknown, verification: unknown): JwtKeySettings | undefined {
+  if (signing === undefined && verification === undefined) return undefined;
+  const generation = (raw: unknown, key: string) => {
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${key}: a key generation (1, 2, ...)`);
+    return value;
+  };
+  const listed =
+    verification === undefined
+      ? []
+      : Array.isArray(verification)
+        ? verification
+        : String(verification)
+            .split(',')
+            .filter((item) => item.trim() !== '');
+  return {
+    signing: signing === undefined ? 1 : generation(signing, 'jwtSigningKey'),
+    verification: listed.map((item) => generation(item, 'jwtVerificationKeys')),
   };
 }
 

@@ -3,7 +3,7 @@ import { type HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/a
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
+import type { Key } from 'aws-cdk-lib/aws-kms';
 import {
   ApplicationLogLevel,
   Architecture,
@@ -25,6 +25,7 @@ import { groupCode } from './bundling';
 import { DataPlane } from './data-plane';
 import { UserCreationEvents, userCreatingGroups } from './events';
 import { functionRole } from './function-role';
+import { defaultJwtKeys, type JwtKeySettings, JwtKeys } from './jwt-keys';
 import { Migration } from './migration';
 import { Observability } from './observability';
 import { createSecretsKey, grantSecretsKey, usesSecretsKey } from './secrets-key';
@@ -68,6 +69,8 @@ export interface PlatformStackProps extends StackProps {
   readonly databaseCapacity?: { min: number; max: number };
   /** Event subscribers: the name prefix (default `tenant-fn-`) and account of the Lambda functions tenants may register. */
   readonly eventFunctions?: { prefix?: string; account?: string; timeoutSeconds?: number };
+  /** Which JWT key generation signs, and which others are published (default: key 1 alone; infra/jwt-keys.ts). */
+  readonly jwtKeys?: JwtKeySettings;
 }
 
 /**
@@ -78,7 +81,10 @@ export class PlatformStack extends Stack {
   readonly api: HttpApi;
   readonly platformApi: PlatformApi;
   readonly table: TableV2;
+  /** The key that signs JWTs now (`jwtKeys.signing`). */
   readonly signingKey: Key;
+  /** The signing key and the keys published beside it during a rotation. */
+  readonly jwtKeys: JwtKeys;
   /** Wraps the data keys of the secret store and of social apps' client secrets (secrets and auth functions). */
   readonly secretsKey: Key;
   readonly functions: ReadonlyMap<GroupName, NodejsFunction>;
@@ -117,12 +123,8 @@ export class PlatformStack extends Stack {
       removalPolicy: protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
 
-    this.signingKey = new Key(this, 'JwtSigningKey', {
-      description: 'Signs the platform JWTs (ES256)',
-      keySpec: KeySpec.ECC_NIST_P256,
-      keyUsage: KeyUsage.SIGN_VERIFY,
-      removalPolicy: protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
-    });
+    this.jwtKeys = new JwtKeys(this, props.jwtKeys ?? defaultJwtKeys, protect);
+    this.signingKey = this.jwtKeys.signing;
 
     this.secretsKey = createSecretsKey(this, protect);
 
@@ -179,7 +181,7 @@ export class PlatformStack extends Stack {
         reservedConcurrentExecutions: props.reservedConcurrency?.[group.name],
         environment: {
           TABLE_NAME: this.table.tableName,
-          JWT_SIGNING_KEY_ID: this.signingKey.keyArn,
+          ...this.jwtKeys.environment(),
           JWT_ISSUER: this.issuer,
           NODE_OPTIONS: '--enable-source-maps',
           ...(props.defaultSite ? { DEFAULT_SITE: props.defaultSite } : {}),
@@ -191,9 +193,8 @@ export class PlatformStack extends Stack {
         ...sqlAccess(group)?.functionPlacement(),
       });
       grantTableAccess(this.table, fn, group.name);
-      // Every group verifies tokens (public key); only the auth group signs them.
-      this.signingKey.grant(fn, 'kms:GetPublicKey');
-      if (group.name === 'auth') this.signingKey.grant(fn, 'kms:Sign');
+      // Every group verifies tokens (public keys); only the auth group signs them.
+      this.jwtKeys.grant(fn, group.name === 'auth');
       if (usesSecretsKey(group.name)) grantSecretsKey(this.secretsKey, fn);
       sqlAccess(group)?.grantConnect(fn);
       if (group.name === 'invitations' && props.mailSender)

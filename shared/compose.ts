@@ -3,10 +3,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { KmsKeys } from './adapters/aws/kms-keys';
-import { KmsSigner } from './adapters/aws/kms-signer';
-import { LocalKeySigner } from './adapters/local/key-signer';
+import { jwtKeys } from './adapters/jwt-keys';
 import { LocalKeyring } from './adapters/local/keyring';
-import type { TokenSigner } from './auth/signer';
 import { TokenService } from './auth/tokens';
 import { systemClock } from './clock';
 import type { Config } from './config';
@@ -42,12 +40,6 @@ function createStore(config: Config): Store {
   return { doc, table: config.tableName };
 }
 
-function createSigner(config: Config): TokenSigner {
-  if (config.jwtSigningKeyId)
-    return new KmsSigner(new KMSClient({ region: config.region }), config.jwtSigningKeyId);
-  return new LocalKeySigner(join(config.dataDir, 'keys', 'jwt-signing-key.pem'));
-}
-
 /** The secret store's keys: KMS in the cloud, a master key file under the data directory locally. */
 function createKeys(config: Config): Keys {
   if (config.secretsKeyId) return new KmsKeys(new KMSClient({ region: config.region }), config.secretsKeyId);
@@ -69,7 +61,7 @@ export function composeDeps(
 ): Deps {
   const clock = overrides.clock ?? systemClock;
   const log = overrides.log ?? createLogger(config.logLevel);
-  const signer = overrides.signer ?? createSigner(config);
+  const keys = jwtKeys(config, overrides.signer);
   const store = createStore(config);
   return {
     config,
@@ -83,7 +75,7 @@ export function composeDeps(
     sql: sql ?? noSqlPlane,
     mailer: overrides.mailer ?? createMailer(config, log, clock),
     tokens: new TokenService(
-      signer,
+      keys.signer,
       {
         issuer: config.jwtIssuer,
         audience: config.jwtAudience,
@@ -91,6 +83,7 @@ export function composeDeps(
         refreshSeconds: config.refreshTokenSeconds,
       },
       clock,
+      keys.verificationKeys,
     ),
   };
 }

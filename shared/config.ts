@@ -49,8 +49,16 @@ export interface Config {
   readonly refreshTokenSeconds: number;
   /** Lifetime of a browser session (`sessionid` cookie), from its sign-in; no sliding renewal. */
   readonly sessionSeconds: number;
-  /** KMS asymmetric key (ECC_NIST_P256) that signs JWTs in the cloud. */
+  /**
+   * The key that signs JWTs: a KMS asymmetric key (ECC_NIST_P256) in the cloud; locally `local:<name>` (the key
+   * file `keys/jwt-<name>.pem`, created on first use), or absent for the default local key `local:signing-key`.
+   */
   readonly jwtSigningKeyId: string | undefined;
+  /**
+   * Keys that verify JWTs and are published in the JWKS besides the signing key (JWT_VERIFICATION_KEY_IDS, comma
+   * separated): during a rotation, the next key before it signs and the previous one until its tokens expire.
+   */
+  readonly jwtVerificationKeyIds: readonly string[];
   /** KMS symmetric key of the secret store's envelope encryption; locally a master key file is used instead. */
   readonly secretsKeyId: string | undefined;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -253,6 +261,36 @@ function sessionSeconds(env: Env): number {
   return value;
 }
 
+/** The local JWT key used when JWT_SIGNING_KEY_ID is not set (the file keys/jwt-signing-key.pem). */
+export const defaultLocalJwtKey = 'local:signing-key';
+
+/** `local:<name>`: a key file under the data directory; the name becomes part of a file name, so it is plain. */
+const localJwtKey = /^local:[a-z0-9][a-z0-9-]{0,62}$/;
+
+function jwtKeyId(id: string, runtime: Runtime, key: string): string {
+  if (!id.startsWith('local:')) return id;
+  if (runtime === 'aws') throw new ConfigError(`${key}: local keys ("${id}") are for the local runtime only`);
+  if (!localJwtKey.test(id))
+    throw new ConfigError(`${key}: a local key is local:<name>, lower-case letters, digits, -`);
+  return id;
+}
+
+/** The signing key and the other verification keys, each once; the signing key is never listed twice. */
+function jwtKeyIds(env: Env, runtime: Runtime): Pick<Config, 'jwtSigningKeyId' | 'jwtVerificationKeyIds'> {
+  const raw = runtime === 'aws' ? required(env, 'JWT_SIGNING_KEY_ID') : optional(env, 'JWT_SIGNING_KEY_ID');
+  const signing = raw === undefined ? undefined : jwtKeyId(raw, runtime, 'JWT_SIGNING_KEY_ID');
+  const listed = (optional(env, 'JWT_VERIFICATION_KEY_IDS') ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== '')
+    .map((id) => jwtKeyId(id, runtime, 'JWT_VERIFICATION_KEY_IDS'));
+  const effective = signing ?? defaultLocalJwtKey;
+  return {
+    jwtSigningKeyId: signing,
+    jwtVerificationKeyIds: [...new Set(listed)].filter((id) => id !== effective),
+  };
+}
+
 const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 /** Reads the configuration from an environment, failing fast with the missing or malformed key's name. */
@@ -286,8 +324,7 @@ export function loadConfig(env: Env = process.env): Config {
     accessTokenSeconds: integer(env, 'ACCESS_TOKEN_SECONDS', 3600),
     refreshTokenSeconds: integer(env, 'REFRESH_TOKEN_SECONDS', 7 * 24 * 3600),
     sessionSeconds: sessionSeconds(env),
-    jwtSigningKeyId:
-      runtime === 'aws' ? required(env, 'JWT_SIGNING_KEY_ID') : optional(env, 'JWT_SIGNING_KEY_ID'),
+    ...jwtKeyIds(env, runtime),
     secretsKeyId: optional(env, 'SECRETS_KEY_ID'),
     logLevel,
     loginLimits: loginLimits(env),

@@ -3,7 +3,7 @@ import { siteSchemaName } from '../../shared/data/names';
 import type { TableScope } from '../../shared/data/table';
 import { type RequestContext, siteContext } from '../../shared/http/context';
 import type { Sql } from '../../shared/sql/client';
-import { migrate } from '../../shared/sql/migrations';
+import { requireCurrentSchema } from '../../shared/sql/schema-version';
 
 /** A request of the group: the helpers below read only the path parameters. */
 export type Ctx = RequestContext<unknown, unknown, Readonly<Record<string, string>>>;
@@ -18,25 +18,17 @@ function scopeOf(ctx: Ctx): TableScope {
   return { schema: siteSchemaName(access.site.slug), site: access.site.slug, app: ctx.app };
 }
 
-const migrated = new WeakMap<Sql, Promise<unknown>>();
-
 /**
- * The data-plane client, its migrations applied once per container before first use (idempotent, serialised by
- * an advisory lock): the cloud runs no other migration step, and the local runtime's start already ran them.
+ * The data-plane client, once the database is known to have this code's schema (one SELECT per container): the
+ * migrations run at deploy time (functions/migrate) or at the local runtime's start, never in a request.
  */
 async function dataPlane(ctx: Ctx): Promise<Sql> {
   const sql = ctx.deps.sql();
-  let ready = migrated.get(sql);
-  if (!ready) {
-    ready = migrate(sql);
-    migrated.set(sql, ready);
-    ready.catch(() => migrated.delete(sql));
-  }
-  await ready;
+  await requireCurrentSchema(sql, ctx.log);
   return sql;
 }
 
-/** The authorized app scope of a data request and the migrated data-plane client. */
+/** The authorized app scope of a data request and the data-plane client. */
 export async function tableAccess(ctx: Ctx): Promise<{ scope: TableScope; sql: Sql }> {
   return { scope: scopeOf(ctx), sql: await dataPlane(ctx) };
 }

@@ -3,7 +3,7 @@ import { JwtVerifier } from 'aws-jwt-verify';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
 import type { Clock } from '../clock';
 import { AuthenticationError } from '../errors';
-import type { TokenSigner } from './signer';
+import type { PublicJwk, TokenSigner, VerificationKey } from './signer';
 
 export type TokenType = 'access' | 'refresh';
 
@@ -120,7 +120,11 @@ export function wellFormed(token: string): boolean {
   return s > 0n && s <= halfOrder && jsonObject(payload) !== undefined;
 }
 
-/** Issues and verifies the platform's JWTs (ES256), signing through the signer port. */
+/**
+ * Issues and verifies the platform's JWTs (ES256), signing through the signer port. Tokens are signed by the
+ * signer's key and carry its `kid`; they verify with the signer's key or any of `verificationKeys` (a rotation's
+ * next or previous key), chosen by the token's `kid`: a token whose `kid` none of them has is refused.
+ */
 export class TokenService {
   private verifier: Promise<ReturnType<typeof JwtVerifier.create>> | undefined;
   private readonly verified = new Map<string, TokenClaims>();
@@ -129,11 +133,14 @@ export class TokenService {
     private readonly signer: TokenSigner,
     private readonly settings: TokenSettings,
     private readonly clock: Clock,
+    private readonly verificationKeys: readonly VerificationKey[] = [],
   ) {}
 
-  /** The JWKS document that publishes the verification key. */
-  async jwks(): Promise<{ keys: unknown[] }> {
-    return { keys: [await this.signer.publicJwk()] };
+  /** The JWKS document: the signing key first, then the other verification keys, each `kid` once. */
+  async jwks(): Promise<{ keys: PublicJwk[] }> {
+    const all = await Promise.all([this.signer, ...this.verificationKeys].map((key) => key.publicJwk()));
+    const kids = new Set<string>();
+    return { keys: all.filter((jwk) => !kids.has(jwk.kid) && kids.add(jwk.kid)) };
   }
 
   async issuePair(user: TokenSubject, refresh: RefreshOptions = {}): Promise<TokenPair> {
@@ -194,13 +201,14 @@ export class TokenService {
   }
 
   private getVerifier(): Promise<ReturnType<typeof JwtVerifier.create>> {
-    this.verifier ??= this.signer.publicJwk().then((jwk) => {
+    this.verifier ??= this.jwks().then(({ keys }) => {
       const verifier = JwtVerifier.create({
         issuer: this.settings.issuer,
         audience: this.settings.audience,
         jwksUri,
       });
-      verifier.cacheJwks({ keys: [jwk as never] });
+      // The verifier picks the key by the token's `kid`, and never fetches: an unknown `kid` fails the token.
+      verifier.cacheJwks({ keys: keys as never[] });
       return verifier;
     });
     this.verifier.catch(() => {

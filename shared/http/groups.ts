@@ -34,7 +34,7 @@ export const groups: Record<GroupName, GroupDef> = {
     name: 'meta',
     description: 'The API description, its explorer and the health check',
     envelope: 'detail',
-    // The health check runs `select 1` on the data plane, so this function sits beside the data function.
+    // The health check reads the data plane's schema version, so this function sits beside the data function.
     usesSql: true,
   },
   invitations: {

@@ -1,5 +1,6 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { Deps } from '../deps';
+import { assertSchemaCurrent, SchemaBehindError } from '../sql/schema-version';
 import { platformVersion } from './version';
 
 export type CheckStatus = 'ok' | 'error' | 'skipped';
@@ -24,13 +25,17 @@ async function probe(deps: Deps, name: string, check: () => Promise<unknown>) {
   } catch (error) {
     // The reason goes to the log only: driver messages can name hosts and users.
     deps.log.warn('health check failed', { check: name, error });
-    return { status: 'error' as const, error: `${name} is unreachable` };
+    const reason = error instanceof SchemaBehindError ? 'schema is behind the code' : 'is unreachable';
+    return { status: 'error' as const, error: `${name} ${reason}` };
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** Reaches each store with its cheapest request: DescribeTable on DynamoDB, `select 1` on PostgreSQL. */
+/**
+ * Reaches each store with its cheapest request: DescribeTable on DynamoDB; on PostgreSQL the one SELECT of the
+ * applied migration version, so a database the migration step has not prepared fails the check too.
+ */
 export async function checkHealth(deps: Deps): Promise<HealthReport> {
   const sqlConfigured = Boolean(deps.config.databaseUrl || deps.config.databaseEndpoint);
   const [dynamodb, postgres] = await Promise.all([
@@ -38,7 +43,7 @@ export async function checkHealth(deps: Deps): Promise<HealthReport> {
       deps.store.doc.send(new DescribeTableCommand({ TableName: deps.store.table })),
     ),
     sqlConfigured
-      ? probe(deps, 'postgres', () => deps.sql()`select 1`)
+      ? probe(deps, 'postgres', () => assertSchemaCurrent(deps.sql()))
       : Promise.resolve({ status: 'skipped' as const }),
   ]);
   const failed = dynamodb.status === 'error' || postgres.status === 'error';

@@ -18,10 +18,14 @@ export const migrations: Migration[] = [
   ...dataMigrations,
 ];
 
-// Any constant shared by every process that migrates: serialises concurrent cold starts.
+// Any constant shared by every process that migrates: serialises concurrent runs (two deployments, two local starts).
 const lockKey = 7_352_114;
 
-/** Applies the migrations that have not run yet; safe to call from every cold start. Returns the versions applied. */
+/**
+ * Applies the migrations that have not run yet; safe to run concurrently. Called by the deploy-time step
+ * (functions/migrate) and the local runtime's start, never by a request handler (shared/sql/schema-version.ts).
+ * Returns the versions applied.
+ */
 export async function migrate(sql: Sql, list: readonly Migration[] = migrations): Promise<number[]> {
   await sql`CREATE SCHEMA IF NOT EXISTS platform`;
   await sql`CREATE TABLE IF NOT EXISTS platform.schema_migrations (

@@ -16,7 +16,7 @@ describe('cdk-nag AwsSolutions checks', () => {
     expect(synthWithChecks()).not.toThrow();
   }, 120_000);
 
-  it('pass on a production stage with a custom domain, alarm e-mail and reserved concurrency', () => {
+  it('pass on a production stage with a custom domain, alarm e-mail, reserved concurrency and two JWT keys', () => {
     const domain = {
       name: 'api.example.com',
       certificateArn: 'arn:aws:acm:eu-west-1:111111111111:certificate/x',
@@ -26,6 +26,7 @@ describe('cdk-nag AwsSolutions checks', () => {
       domain,
       alarmEmail: 'ops@example.com',
       reservedConcurrency: { auth: 20, data: 100 },
+      jwtKeys: { signing: 2, verification: [1] },
     });
     expect(check).not.toThrow();
   }, 120_000);

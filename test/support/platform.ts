@@ -21,7 +21,7 @@ export interface TestPlatform extends LocalPlatform {
 }
 
 /** A private database per test file on a shared real PostgreSQL, so files never see each other's schemas. */
-async function privateDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function privateDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `test_${randomBytes(6).toString('hex')}`;
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE ${name}`);
