@@ -2,10 +2,17 @@
  * The platform's error taxonomy. Every error a client can cause is an AppError with an HTTP status and a stable
  * machine `code`; anything else is unexpected and becomes a 500 with a request id. Each endpoint group turns an
  * AppError into the envelope its spec section shows (see shared/http/envelopes.ts).
+ *
+ * Every constructor takes one details object (`{ code, message, ... }`), so arguments can never be passed in the
+ * wrong order, and each class supplies the defaults of its status.
  */
 export type FieldErrors = Record<string, string[]>;
 
-export interface AppErrorOptions {
+export interface ErrorDetails {
+  /** The stable machine code clients branch on. */
+  code?: string | undefined;
+  /** The human message. */
+  message?: string | undefined;
   cause?: unknown;
   /** Per-field messages (validation). */
   fields?: FieldErrors | undefined;
@@ -17,6 +24,13 @@ export interface AppErrorOptions {
   body?: unknown;
 }
 
+/** What a class fills in when its caller leaves it out. */
+interface Defaults {
+  code: string;
+  message: string;
+  title?: string;
+}
+
 export class AppError extends Error {
   override name = 'AppError';
   readonly status: number;
@@ -26,86 +40,121 @@ export class AppError extends Error {
   readonly title: string | undefined;
   readonly body: unknown;
 
-  constructor(status: number, code: string, message: string, options: AppErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(status: number, details: ErrorDetails & { code: string; message: string }) {
+    super(details.message, details.cause === undefined ? undefined : { cause: details.cause });
     this.status = status;
-    this.code = code;
-    this.fields = options.fields;
-    this.extra = options.extra;
-    this.title = options.title;
-    this.body = options.body;
+    this.code = details.code;
+    this.fields = details.fields;
+    this.extra = details.extra;
+    this.title = details.title;
+    this.body = details.body;
   }
+}
+
+function withDefaults(
+  details: ErrorDetails,
+  defaults: Defaults,
+): ErrorDetails & { code: string; message: string } {
+  return {
+    ...details,
+    code: details.code ?? defaults.code,
+    message: details.message ?? defaults.message,
+    title: details.title ?? defaults.title,
+  };
 }
 
 export class ValidationError extends AppError {
   override name = 'ValidationError';
-  constructor(fields: FieldErrors, message = 'Validation failed', code = 'validation_error') {
-    super(400, code, message, { fields, title: 'Validation failed' });
+  constructor(details: ErrorDetails & { fields: FieldErrors }) {
+    super(
+      400,
+      withDefaults(details, {
+        code: 'validation_error',
+        message: 'Validation failed',
+        title: 'Validation failed',
+      }),
+    );
   }
 
   /** A validation error about one field. */
   static field(field: string, message: string, code = 'validation_error'): ValidationError {
-    return new ValidationError({ [field]: [message] }, message, code);
+    return new ValidationError({ fields: { [field]: [message] }, message, code });
   }
 }
 
 export class BadRequestError extends AppError {
   override name = 'BadRequestError';
-  constructor(code: string, message: string, options: AppErrorOptions = {}) {
-    super(400, code, message, options);
+  constructor(details: ErrorDetails & { code: string; message: string }) {
+    super(400, details);
   }
 }
 
 export class AuthenticationError extends AppError {
   override name = 'AuthenticationError';
-  constructor(message = 'Authentication credentials were not provided.', code = 'not_authenticated') {
-    super(401, code, message, { title: 'Authentication required' });
+  constructor(details: ErrorDetails = {}) {
+    super(
+      401,
+      withDefaults(details, {
+        code: 'not_authenticated',
+        message: 'Authentication credentials were not provided.',
+        title: 'Authentication required',
+      }),
+    );
   }
 }
 
 export class PermissionDeniedError extends AppError {
   override name = 'PermissionDeniedError';
-  constructor(message = 'You do not have permission to perform this action.', code = 'permission_denied') {
-    super(403, code, message, { title: 'Permission denied' });
+  constructor(details: ErrorDetails = {}) {
+    super(
+      403,
+      withDefaults(details, {
+        code: 'permission_denied',
+        message: 'You do not have permission to perform this action.',
+        title: 'Permission denied',
+      }),
+    );
   }
 }
 
 export class NotFoundError extends AppError {
   override name = 'NotFoundError';
-  constructor(message = 'Not found.', code = 'not_found', options: AppErrorOptions = {}) {
-    super(404, code, message, { title: 'Not found', ...options });
+  constructor(details: ErrorDetails = {}) {
+    super(404, withDefaults(details, { code: 'not_found', message: 'Not found.', title: 'Not found' }));
   }
 }
 
 export class MethodNotAllowedError extends AppError {
   override name = 'MethodNotAllowedError';
   readonly allowed: string[];
-  constructor(allowed: string[]) {
-    super(405, 'method_not_allowed', 'Method not allowed.', { title: 'Method not allowed' });
-    this.allowed = allowed;
+  constructor(details: { allowed: string[] }) {
+    super(405, { code: 'method_not_allowed', message: 'Method not allowed.', title: 'Method not allowed' });
+    this.allowed = details.allowed;
   }
 }
 
 export class ConflictError extends AppError {
   override name = 'ConflictError';
-  constructor(code: string, message: string, options: AppErrorOptions = {}) {
-    super(409, code, message, { title: 'Conflict', ...options });
+  constructor(details: ErrorDetails & { code: string; message: string }) {
+    super(409, withDefaults(details, { code: 'conflict', message: 'Conflict.', title: 'Conflict' }));
   }
 }
 
 export class GoneError extends AppError {
   override name = 'GoneError';
-  constructor(message: string, code = 'gone') {
-    super(410, code, message, { title: 'Gone' });
+  constructor(details: ErrorDetails & { message: string }) {
+    super(410, withDefaults(details, { code: 'gone', message: 'Gone.', title: 'Gone' }));
   }
 }
 
 export class TooManyRequestsError extends AppError {
   override name = 'TooManyRequestsError';
-  constructor(retryAfterSeconds: number) {
-    super(429, 'rate_limited', 'Request was throttled.', {
+  constructor(details: { retryAfterSeconds: number }) {
+    super(429, {
+      code: 'rate_limited',
+      message: 'Request was throttled.',
       title: 'Too many requests',
-      extra: { retry_after: retryAfterSeconds },
+      extra: { retry_after: details.retryAfterSeconds },
     });
   }
 }

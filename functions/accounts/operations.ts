@@ -50,7 +50,11 @@ type Ctx = RequestContext<unknown, unknown, unknown>;
 
 /** The same answer for an unknown account and for one the caller may not add, so neither can be told apart. */
 function userNotFound(): BadRequestError {
-  return new BadRequestError('user_not_found', 'User not found.', { fields: { user: ['User not found.'] } });
+  return new BadRequestError({
+    code: 'user_not_found',
+    message: 'User not found.',
+    fields: { user: ['User not found.'] },
+  });
 }
 
 /** The existing account a members request names (user_id, username or e-mail). */
@@ -65,9 +69,11 @@ async function memberToChange(
   else if (named.email !== undefined) user = await findUserByEmail(store, named.email);
   else {
     throw new ValidationError({
-      non_field_errors: [
-        'Name an existing user (user_id, username or email), or give email and password for a new one.',
-      ],
+      fields: {
+        non_field_errors: [
+          'Name an existing user (user_id, username or email), or give email and password for a new one.',
+        ],
+      },
     });
   }
   if (!user) throw userNotFound();

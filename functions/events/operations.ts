@@ -13,10 +13,10 @@ const siteOf = (ctx: Parameters<typeof siteContext>[0]) => siteContext(ctx).acce
 /** The path's app in the request's site; 404 in the events envelope otherwise. */
 function appOf(ctx: RequestContext<unknown, unknown, { app_slug: string }>): App {
   if (!ctx.app)
-    throw new NotFoundError(
-      `No app with the slug "${ctx.params.app_slug}" exists in this site.`,
-      'app_not_found',
-    );
+    throw new NotFoundError({
+      message: `No app with the slug "${ctx.params.app_slug}" exists in this site.`,
+      code: 'app_not_found',
+    });
   return ctx.app;
 }
 

@@ -33,7 +33,10 @@ export async function createApp(
     );
   } catch (error) {
     if (failedConditions(error)?.includes(0)) {
-      throw new ConflictError('app_exists', `An app with the slug "${slug}" already exists in this site.`);
+      throw new ConflictError({
+        code: 'app_exists',
+        message: `An app with the slug "${slug}" already exists in this site.`,
+      });
     }
     throw error;
   }

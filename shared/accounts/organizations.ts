@@ -41,10 +41,10 @@ export async function createOrganization(
     );
   } catch (error) {
     if (failedConditions(error)?.includes(0)) {
-      throw new ConflictError(
-        'organization_exists',
-        `An organization with the slug "${slug}" already exists.`,
-      );
+      throw new ConflictError({
+        code: 'organization_exists',
+        message: `An organization with the slug "${slug}" already exists.`,
+      });
     }
     throw error;
   }

@@ -73,10 +73,10 @@ export async function transferOwnership(
   } catch (error) {
     if (!failedConditions(error)) throw error;
     // Another change (a parallel transfer, a removed member) won the race: nothing was written.
-    throw new ConflictError(
-      'ownership_changed',
-      'The organization changed meanwhile: read it again and retry.',
-    );
+    throw new ConflictError({
+      code: 'ownership_changed',
+      message: 'The organization changed meanwhile: read it again and retry.',
+    });
   }
   return { ...organization, owner_id: toUserId };
 }

@@ -37,7 +37,10 @@ export async function createSite(
     );
   } catch (error) {
     if (isConditionalCheckFailure(error)) {
-      throw new ConflictError('site_exists', `A site with the slug "${slug}" already exists.`);
+      throw new ConflictError({
+        code: 'site_exists',
+        message: `A site with the slug "${slug}" already exists.`,
+      });
     }
     throw error;
   }

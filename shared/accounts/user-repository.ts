@@ -31,10 +31,17 @@ export async function insertUser(
     const failed = failedConditions(error);
     if (!failed) throw error;
     if (failed.length > 0 && failed.every((index) => index > 2))
-      throw new ConflictError('linked_elsewhere', 'An item created with the user already exists.');
+      throw new ConflictError({
+        code: 'linked_elsewhere',
+        message: 'An item created with the user already exists.',
+      });
     const fields: Record<string, string[]> = {};
     if (failed.includes(0)) fields.username = ['A user with that username already exists.'];
     if (failed.includes(1)) fields.email = ['A user with that email already exists.'];
-    throw new ValidationError(fields, Object.values(fields).flat().join(' '), 'user_exists');
+    throw new ValidationError({
+      fields,
+      message: Object.values(fields).flat().join(' '),
+      code: 'user_exists',
+    });
   }
 }

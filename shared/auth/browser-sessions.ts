@@ -54,7 +54,10 @@ const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
 const epochOf = (deps: BrowserSessionDeps) => Math.floor(deps.clock().getTime() / 1000);
 
 function sessionNotValid(): AuthenticationError {
-  return new AuthenticationError('The session has expired or ended: sign in again.', 'session_not_valid');
+  return new AuthenticationError({
+    message: 'The session has expired or ended: sign in again.',
+    code: 'session_not_valid',
+  });
 }
 
 /**

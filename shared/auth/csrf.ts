@@ -38,7 +38,7 @@ function originOfReferer(referer: string | undefined): string | undefined {
 }
 
 function forgeryRefused(reason: string): PermissionDeniedError {
-  return new PermissionDeniedError(`CSRF Failed: ${reason}`, 'csrf_failed');
+  return new PermissionDeniedError({ message: `CSRF Failed: ${reason}`, code: 'csrf_failed' });
 }
 
 /**

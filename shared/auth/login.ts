@@ -85,7 +85,10 @@ export async function checkSignIn(
     checkCredentials(deps, credentials.username, credentials.password),
   );
   if (!user) {
-    throw new AuthenticationError('No active account found with the given credentials', 'no_active_account');
+    throw new AuthenticationError({
+      message: 'No active account found with the given credentials',
+      code: 'no_active_account',
+    });
   }
   return user;
 }

@@ -27,7 +27,10 @@ export function tokenIsCurrent(
 }
 
 function invalidToken(): AuthenticationError {
-  return new AuthenticationError('Given token not valid for any token type', 'token_not_valid');
+  return new AuthenticationError({
+    message: 'Given token not valid for any token type',
+    code: 'token_not_valid',
+  });
 }
 
 /** Throws the 401 of an invalid token unless the token is current for the user. */
@@ -66,7 +69,8 @@ export async function rotateSession(deps: SessionDeps, refresh: string): Promise
   const claims = await deps.tokens.verify(refresh, 'refresh');
   if (!claims.family) throw invalidToken();
   const user = await getSessionUser(deps.store, claims.userId);
-  if (!user?.is_active) throw new AuthenticationError('User not found or inactive.', 'user_inactive');
+  if (!user?.is_active)
+    throw new AuthenticationError({ message: 'User not found or inactive.', code: 'user_inactive' });
   requireCurrentToken(claims, user);
   const jti = randomUUID();
   try {

@@ -186,7 +186,10 @@ export class TokenService {
 
   private async verifySignedToken(token: string, type: TokenType): Promise<TokenClaims> {
     const invalid = () =>
-      new AuthenticationError('Given token not valid for any token type', 'token_not_valid');
+      new AuthenticationError({
+        message: 'Given token not valid for any token type',
+        code: 'token_not_valid',
+      });
     if (!wellFormed(token)) throw invalid();
     const verifier = await this.getVerifier();
     let payload: JwtPayload;
@@ -222,7 +225,10 @@ export class TokenService {
 function sessionClaims(payload: JwtPayload): Pick<TokenClaims, 'tokenVersion' | 'family'> {
   const tokenVersion = payload.ver === undefined ? 0 : payload.ver;
   if (typeof tokenVersion !== 'number' || !Number.isInteger(tokenVersion)) {
-    throw new AuthenticationError('Given token not valid for any token type', 'token_not_valid');
+    throw new AuthenticationError({
+      message: 'Given token not valid for any token type',
+      code: 'token_not_valid',
+    });
   }
   return { tokenVersion, family: typeof payload.fam === 'string' ? payload.fam : undefined };
 }

@@ -75,7 +75,11 @@ export function presentEdge(table: DataTable, row: Row): Edge {
 }
 
 export function edgeNotFound(id: string): NotFoundError {
-  return new NotFoundError(`No edge with id "${id}".`, 'edge_not_found', { title: 'Edge not found' });
+  return new NotFoundError({
+    message: `No edge with id "${id}".`,
+    code: 'edge_not_found',
+    title: 'Edge not found',
+  });
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -223,11 +227,11 @@ async function checkDuplicates(
   for (const edge of planned) {
     const slot = `${key(edge.from)}/${key(edge.to)}/${edge.type.name}`;
     if (seen.has(slot))
-      throw new ConflictError(
-        'edge_exists',
-        `"${String(edge.from)}" already has a "${edge.type.name}" edge to "${String(edge.to)}".`,
-        { title: 'Edge exists' },
-      );
+      throw new ConflictError({
+        code: 'edge_exists',
+        message: `"${String(edge.from)}" already has a "${edge.type.name}" edge to "${String(edge.to)}".`,
+        title: 'Edge exists',
+      });
     seen.add(slot);
   }
 }

@@ -6,39 +6,51 @@ import { type PgErrorFields, pgErrorFields, type Queryable } from './sql';
 /** The errors of the data API, in the envelope of doc 3 (shared/http/envelopes.ts, style `data`). */
 
 export function recordNotFound(id: unknown): NotFoundError {
-  return new NotFoundError(`No record with id "${String(id)}".`, 'record_not_found', {
+  return new NotFoundError({
+    message: `No record with id "${String(id)}".`,
+    code: 'record_not_found',
     title: 'Record not found',
   });
 }
 
 export function tableNotFound(name: string, app: string): NotFoundError {
-  return new NotFoundError(`App "${app}" has no table "${name}".`, 'table_not_found', {
+  return new NotFoundError({
+    message: `App "${app}" has no table "${name}".`,
+    code: 'table_not_found',
     title: 'Table not found',
   });
 }
 
 export function appNotFound(app: string): NotFoundError {
-  return new NotFoundError(`This site has no app "${app}".`, 'app_not_found', { title: 'App not found' });
+  return new NotFoundError({
+    message: `This site has no app "${app}".`,
+    code: 'app_not_found',
+    title: 'App not found',
+  });
 }
 
 export function deleteRefused(detail: string): AppError {
-  return new AppError(403, 'delete_restricted', detail, { title: 'Cannot delete record' });
+  return new AppError(403, { code: 'delete_restricted', message: detail, title: 'Cannot delete record' });
 }
 
 /** 422: a valid request the table's definition or data does not allow (`{error, detail}`). */
 export function unprocessable(code: string, title: string, detail: string): AppError {
-  return new AppError(422, code, detail, { title });
+  return new AppError(422, { code, message: detail, title });
 }
 
 export function foreignKeyViolation(field: string, detail: string): BadRequestError {
-  return new BadRequestError('foreign_key_violation', detail, {
+  return new BadRequestError({
+    code: 'foreign_key_violation',
+    message: detail,
     title: 'Foreign key violation',
     extra: { field },
   });
 }
 
 export function uniqueViolation(field: string, detail: string): ConflictError {
-  return new ConflictError('unique_violation', detail, {
+  return new ConflictError({
+    code: 'unique_violation',
+    message: detail,
     title: 'Unique constraint violation',
     extra: { field },
   });
@@ -121,7 +133,7 @@ function notNullError(pg: PgErrorFields, context: SqlErrorContext) {
     context.operation === 'schema'
       ? 'Existing records have no value for this field: give it a default.'
       : 'This field is required.';
-  return new ValidationError({ [field]: [message] }, `${field}: a value is required.`);
+  return new ValidationError({ fields: { [field]: [message] }, message: `${field}: a value is required.` });
 }
 
 async function checkError(pg: PgErrorFields, context: SqlErrorContext) {
@@ -139,11 +151,15 @@ async function checkError(pg: PgErrorFields, context: SqlErrorContext) {
 const unstorable: Mapper = (pg) =>
   ValidationError.field(pg.column_name ?? 'non_field_errors', 'PostgreSQL cannot store this value.');
 const exists: Mapper = () =>
-  new ConflictError('already_exists', 'A table or index with this name already exists.', {
+  new ConflictError({
+    code: 'already_exists',
+    message: 'A table or index with this name already exists.',
     title: 'Already exists',
   });
 const concurrent: Mapper = () =>
-  new ConflictError('concurrent_change', 'A concurrent change got in the way: try again.', {
+  new ConflictError({
+    code: 'concurrent_change',
+    message: 'A concurrent change got in the way: try again.',
     title: 'Concurrent change',
   });
 
@@ -166,19 +182,17 @@ const bySqlState: Readonly<Record<string, Mapper>> = {
     ValidationError.field('constraints.pattern', 'The pattern is not a valid regular expression.'),
   '42P07': exists,
   '42710': exists,
-  '2BP01': () => new ConflictError('in_use', 'Other tables depend on it.', { title: 'In use' }),
+  '2BP01': () =>
+    new ConflictError({ code: 'in_use', message: 'Other tables depend on it.', title: 'In use' }),
   '40001': concurrent,
   '40P01': concurrent,
   // statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS): the database's limit, not a server fault.
   '57014': () =>
-    new AppError(
-      503,
-      'statement_timeout',
-      'The query took longer than the database allows: narrow it down.',
-      {
-        title: 'Query too slow',
-      },
-    ),
+    new AppError(503, {
+      code: 'statement_timeout',
+      message: 'The query took longer than the database allows: narrow it down.',
+      title: 'Query too slow',
+    }),
 };
 
 /**

@@ -43,7 +43,9 @@ export function asksForGraph(query: GraphQuery): boolean {
 export function checkDepth(query: GraphQuery, maxDepth: number): number {
   const depth = query.depth ?? Math.min(defaultDepth, maxDepth);
   if (depth > maxDepth)
-    throw new BadRequestError('depth_exceeded', `depth exceeds maximum allowed (${maxDepth})`, {
+    throw new BadRequestError({
+      code: 'depth_exceeded',
+      message: `depth exceeds maximum allowed (${maxDepth})`,
       title: 'Validation failed',
     });
   return depth;

@@ -36,11 +36,11 @@ export async function changeGraph(
     const [used] = await tx`SELECT DISTINCT type FROM ${qualified(tx, schema, layout.edges)}
       WHERE type <> ALL(${kept}::text[]) LIMIT 1`;
     if (used)
-      throw new ConflictError(
-        'relationship_type_in_use',
-        `Edges of type "${String(used.type)}" exist: delete them before removing the type.`,
-        { title: 'Relationship type in use' },
-      );
+      throw new ConflictError({
+        code: 'relationship_type_in_use',
+        message: `Edges of type "${String(used.type)}" exist: delete them before removing the type.`,
+        title: 'Relationship type in use',
+      });
   } else if (hasGraph(definition)) {
     for (const statement of planEdgesTable(schema, entry.physical_name, definition))
       await runDdl(tx, statement);

@@ -43,7 +43,8 @@ export function filtersFromQuery(table: DataTable, params: URLSearchParams): Con
     else if ('problem' in condition) errors[name] = [condition.problem];
     else conditions.push(condition.value);
   }
-  if (Object.keys(errors).length > 0) throw new ValidationError(errors, 'Invalid filter.');
+  if (Object.keys(errors).length > 0)
+    throw new ValidationError({ fields: errors, message: 'Invalid filter.' });
   return conditions;
 }
 
@@ -94,7 +95,8 @@ export function filtersFromObject(table: DataTable, filter: unknown, key = 'filt
     );
     if (condition) conditions.push(condition);
   }
-  if (Object.keys(errors).length > 0) throw new ValidationError(errors, 'Invalid filter.');
+  if (Object.keys(errors).length > 0)
+    throw new ValidationError({ fields: errors, message: 'Invalid filter.' });
   return conditions;
 }
 

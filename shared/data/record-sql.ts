@@ -68,7 +68,7 @@ export function isObject(value: unknown): value is Row {
 }
 
 export function fail(errors: FieldErrors): never {
-  throw new ValidationError(errors, summarize(errors));
+  throw new ValidationError({ fields: errors, message: summarize(errors) });
 }
 
 /** Validates bodies against the table schema; bulk errors are keyed `<index>.<field>`. */

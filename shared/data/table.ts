@@ -147,10 +147,10 @@ export async function readTable<T>(
     }
     table = undefined;
   }
-  throw new ConflictError(
-    'schema_changing',
-    `The schema of table "${name}" changed during the request: try again.`,
-  );
+  throw new ConflictError({
+    code: 'schema_changing',
+    message: `The schema of table "${name}" changed during the request: try again.`,
+  });
 }
 
 export type Row = Record<string, unknown>;

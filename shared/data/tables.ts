@@ -38,7 +38,7 @@ export function tableView(scope: TableScope, entry: CatalogEntry): TableView {
 }
 
 function fail(errors: FieldErrors): never {
-  throw new ValidationError(errors, summarize(errors));
+  throw new ValidationError({ fields: errors, message: summarize(errors) });
 }
 
 function prefixed(errors: FieldErrors, prefix: string): FieldErrors {
@@ -118,13 +118,11 @@ export async function createTable(sql: Sql, scope: TableScope, input: NewTable):
   await checkPatterns(sql, input.schema.fields, (index) => `schema.fields.${index}`);
   return change(sql, scope, async (tx, schema) => {
     if (await findTable(tx, schema, scope.app.id, input.name))
-      throw new ConflictError(
-        'table_exists',
-        `App "${scope.app.slug}" already has a table "${input.name}".`,
-        {
-          title: 'Table exists',
-        },
-      );
+      throw new ConflictError({
+        code: 'table_exists',
+        message: `App "${scope.app.slug}" already has a table "${input.name}".`,
+        title: 'Table exists',
+      });
     const others = new Map((await listTables(tx, schema, scope.app.id)).map((entry) => [entry.name, entry]));
     const checked = checkTableSchema(input.schema, input.name, (name) => others.get(name)?.definition);
     if (Object.keys(checked.errors).length > 0) fail(prefixed(checked.errors, 'schema.'));
@@ -185,11 +183,11 @@ export async function dropTable(sql: Sql, scope: TableScope, name: string): Prom
     const entry = await lockedTable(tx, scope, schema, name);
     const using = referrers(await listTables(tx, schema, scope.app.id), name);
     if (using.length > 0)
-      throw new ConflictError(
-        'table_referenced',
-        `Table "${name}" is referenced by ${using.map((use) => `"${use.table}"`).join(', ')}: drop or change those tables first.`,
-        { title: 'Table is referenced' },
-      );
+      throw new ConflictError({
+        code: 'table_referenced',
+        message: `Table "${name}" is referenced by ${using.map((use) => `"${use.table}"`).join(', ')}: drop or change those tables first.`,
+        title: 'Table is referenced',
+      });
     // The edge table references the records: it goes first.
     if (entry.layout.edges) await runDdl(tx, ddl`DROP TABLE ${ident(schema)}.${ident(entry.layout.edges)}`);
     await runDdl(tx, ddl`DROP TABLE ${ident(schema)}.${ident(entry.physical_name)}`);
@@ -277,12 +275,16 @@ export async function dropField(
     const entry = await lockedTable(tx, scope, schema, name);
     const definition = entry.definition;
     if (!definition.fields.some((field) => field.name === fieldName))
-      throw new NotFoundError(`Table "${name}" has no field "${fieldName}".`, 'field_not_found', {
+      throw new NotFoundError({
+        message: `Table "${name}" has no field "${fieldName}".`,
+        code: 'field_not_found',
         title: 'Field not found',
       });
     const uses = fieldUses(definition, fieldName, await listTables(tx, schema, scope.app.id), name);
     if (uses.length > 0)
-      throw new ConflictError('field_in_use', `Field "${fieldName}" cannot be dropped: ${uses.join('; ')}.`, {
+      throw new ConflictError({
+        code: 'field_in_use',
+        message: `Field "${fieldName}" cannot be dropped: ${uses.join('; ')}.`,
         title: 'Field in use',
       });
     await runDdl(
@@ -350,7 +352,9 @@ export async function dropIndex(
     const entry = await lockedTable(tx, scope, schema, name);
     const definition = entry.definition;
     if (!definition.indexes.some((other) => other.name === index))
-      throw new NotFoundError(`Table "${name}" has no index "${index}".`, 'index_not_found', {
+      throw new NotFoundError({
+        message: `Table "${name}" has no index "${index}".`,
+        code: 'index_not_found',
         title: 'Index not found',
       });
     const physical = indexName(entry.physical_name, index);

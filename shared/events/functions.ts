@@ -20,7 +20,7 @@ export interface NewFunction {
 }
 
 export const functionNotFound = (id: number | string) =>
-  new NotFoundError(`Function ${id} does not exist in this app.`, 'function_not_found');
+  new NotFoundError({ message: `Function ${id} does not exist in this app.`, code: 'function_not_found' });
 
 /** Registers a function in an app after checking its target; the slug is unique within the app. */
 export async function createFunction(
@@ -57,10 +57,10 @@ export async function createFunction(
     );
   } catch (error) {
     if (failedConditions(error)?.includes(0))
-      throw new BadRequestError(
-        'function_exists',
-        `A function with the slug "${slug}" already exists in this app.`,
-      );
+      throw new BadRequestError({
+        code: 'function_exists',
+        message: `A function with the slug "${slug}" already exists in this app.`,
+      });
     throw error;
   }
   return fn;

@@ -61,7 +61,9 @@ export function subscriberRefusal(
   message: string,
   code = 'subscriber_refused',
 ): AppError {
-  return new AppError(422, code, message, {
+  return new AppError(422, {
+    code,
+    message,
     title: 'Refused by an event subscriber',
     extra: { event, function_id: subscriber.function_id, function_name: subscriber.function_name },
   });

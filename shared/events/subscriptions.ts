@@ -13,14 +13,14 @@ import { type CreationScope, type EventName, eventNames, isEventName, type Subsc
 /** The event type a path names, or the 400 the spec shows for any other. */
 export function eventOf(name: string): EventName {
   if (isEventName(name)) return name;
-  throw new BadRequestError(
-    'invalid_event',
-    `Invalid event type "${name}". Valid event types: ${eventNames.join(', ')}.`,
-  );
+  throw new BadRequestError({
+    code: 'invalid_event',
+    message: `Invalid event type "${name}". Valid event types: ${eventNames.join(', ')}.`,
+  });
 }
 
 const unknownFunction = (id: number) =>
-  new BadRequestError('function_not_found', `Function ${id} does not exist.`);
+  new BadRequestError({ code: 'function_not_found', message: `Function ${id} does not exist.` });
 
 /**
  * Subscribes a function of the site to an event. The put is conditional on the pair's key, so two parallel
@@ -59,7 +59,10 @@ export async function subscribe(
     );
   } catch (error) {
     if (isConditionalCheckFailure(error))
-      throw new BadRequestError('already_subscribed', `Function ${fn.id} is already subscribed to ${event}.`);
+      throw new BadRequestError({
+        code: 'already_subscribed',
+        message: `Function ${fn.id} is already subscribed to ${event}.`,
+      });
     throw error;
   }
   return subscription;
@@ -82,10 +85,10 @@ export async function unsubscribe(
     );
   } catch (error) {
     if (isConditionalCheckFailure(error))
-      throw new NotFoundError(
-        `Function ${functionId} is not subscribed to ${event}.`,
-        'subscription_not_found',
-      );
+      throw new NotFoundError({
+        message: `Function ${functionId} is not subscribed to ${event}.`,
+        code: 'subscription_not_found',
+      });
     throw error;
   }
 }

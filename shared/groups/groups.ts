@@ -30,7 +30,10 @@ function groupSlug(name: string, given: string | undefined): string {
 }
 
 const nameTaken = (name: string) =>
-  new ConflictError('group_exists', `A group named "${name}" already exists in this organization.`);
+  new ConflictError({
+    code: 'group_exists',
+    message: `A group named "${name}" already exists in this organization.`,
+  });
 
 /** The name sentinel of a group: its item, conditioned on the name being free. */
 function nameSentinel(table: string, group: Group) {
@@ -73,10 +76,10 @@ export async function createGroup(
     const failed = failedConditions(error);
     if (failed?.includes(1)) throw nameTaken(name);
     if (failed?.includes(0)) {
-      throw new ConflictError(
-        'group_slug_exists',
-        `A group with the slug "${slug}" already exists in this organization: give another slug.`,
-      );
+      throw new ConflictError({
+        code: 'group_slug_exists',
+        message: `A group with the slug "${slug}" already exists in this organization: give another slug.`,
+      });
     }
     throw error;
   }
@@ -148,7 +151,10 @@ export async function renameGroup(deps: AccountsDeps, group: Group, newName: str
     const failed = failedConditions(error);
     if (failed?.includes(1)) throw nameTaken(name);
     if (failed) {
-      throw new ConflictError('group_changed', 'The group changed meanwhile: read it again and retry.');
+      throw new ConflictError({
+        code: 'group_changed',
+        message: 'The group changed meanwhile: read it again and retry.',
+      });
     }
     throw error;
   }
@@ -183,7 +189,10 @@ export async function deleteGroup(deps: AccountsDeps, group: Group): Promise<voi
   } catch (error) {
     if (!failedConditions(error)) throw error;
     if (!(await getGroup(deps.store, org, group.slug))) throw new NotFoundError();
-    throw new ConflictError('group_changed', 'The group changed meanwhile: read it again and retry.');
+    throw new ConflictError({
+      code: 'group_changed',
+      message: 'The group changed meanwhile: read it again and retry.',
+    });
   }
   await removeGroupMemberships(deps.store, org, group.id);
 }

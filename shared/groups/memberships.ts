@@ -60,7 +60,8 @@ export async function addGroupMember(
   } catch (error) {
     const failed = failedConditions(error);
     if (failed?.includes(0)) throw notAMember();
-    if (failed?.includes(1)) throw new ConflictError('group_changed', 'The group was deleted meanwhile.');
+    if (failed?.includes(1))
+      throw new ConflictError({ code: 'group_changed', message: 'The group was deleted meanwhile.' });
     if (failed?.includes(2))
       return { membership: await existingMembership(deps.store, group, userId), added: false };
     throw error;
@@ -78,7 +79,8 @@ async function existingMembership(store: Store, group: Group, userId: number): P
     }),
   );
   // Removed again between the two requests: the caller retries.
-  if (!result.Item) throw new ConflictError('group_changed', 'The group changed meanwhile: retry.');
+  if (!result.Item)
+    throw new ConflictError({ code: 'group_changed', message: 'The group changed meanwhile: retry.' });
   return strip<GroupMembership>(result.Item);
 }
 

@@ -17,16 +17,18 @@ const jsonMediaType = /^application\/(?:[\w.-]+\+)?json\s*(?:;.*)?$/i;
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function unsupportedMediaType(contentType: string | undefined): BadRequestError {
-  return new BadRequestError(
-    'unsupported_media_type',
-    `Unsupported media type "${contentType ?? ''}" in request: send application/json.`,
-    { fields: { non_field_errors: ['Send the body as application/json.'] } },
-  );
+  return new BadRequestError({
+    code: 'unsupported_media_type',
+    message: `Unsupported media type "${contentType ?? ''}" in request: send application/json.`,
+    fields: { non_field_errors: ['Send the body as application/json.'] },
+  });
 }
 
 function parseError(message: string, cause?: unknown): BadRequestError {
   const sentence = `${message.charAt(0).toLowerCase()}${message.slice(1)}`;
-  return new BadRequestError('parse_error', `JSON parse error: ${sentence}`, {
+  return new BadRequestError({
+    code: 'parse_error',
+    message: `JSON parse error: ${sentence}`,
     cause,
     fields: { non_field_errors: [message] },
   });
@@ -105,7 +107,8 @@ export function parseJsonText(text: string): unknown {
     throw parseError('The request body is not valid JSON.', error);
   }
   const problems = jsonValueProblems(value);
-  if (Object.keys(problems).length > 0) throw new ValidationError(problems, summarize(problems));
+  if (Object.keys(problems).length > 0)
+    throw new ValidationError({ fields: problems, message: summarize(problems) });
   return value;
 }
 
@@ -133,9 +136,9 @@ export function readJsonBody(
   if (contentType === undefined || !jsonMediaType.test(contentType)) throw unsupportedMediaType(contentType);
   const value = parseJsonText(event.isBase64Encoded ? decodeBase64(event.body) : event.body);
   if (value === null)
-    throw new ValidationError(
-      { non_field_errors: ['The request body may not be null: send a JSON object or array.'] },
-      'The request body may not be null: send a JSON object or array.',
-    );
+    throw new ValidationError({
+      fields: { non_field_errors: ['The request body may not be null: send a JSON object or array.'] },
+      message: 'The request body may not be null: send a JSON object or array.',
+    });
   return value;
 }

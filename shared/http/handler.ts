@@ -61,7 +61,10 @@ async function authenticate(
   }
   const token = bearerToken(header);
   if (!token) {
-    throw new AuthenticationError('Authentication credentials were not provided.', 'not_authenticated');
+    throw new AuthenticationError({
+      message: 'Authentication credentials were not provided.',
+      code: 'not_authenticated',
+    });
   }
   return deps.tokens.verify(token, 'access');
 }

@@ -45,8 +45,8 @@ export class Router {
         return { route: candidate.route, params };
       allowed.push(candidate.route.method);
     }
-    if (allowed.length > 0) throw new MethodNotAllowedError([...new Set(allowed)]);
-    throw new NotFoundError('Not found.', 'route_not_found');
+    if (allowed.length > 0) throw new MethodNotAllowedError({ allowed: [...new Set(allowed)] });
+    throw new NotFoundError({ message: 'Not found.', code: 'route_not_found' });
   }
 }
 

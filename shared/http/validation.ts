@@ -147,7 +147,7 @@ export function validate<T>(schema: JsonSchema, value: unknown, coerce = false):
   const run = compiled(schema, coerce);
   if (!run(value)) {
     const fields = fieldErrors(run.errors ?? []);
-    throw new ValidationError(fields, summarize(fields));
+    throw new ValidationError({ fields, message: summarize(fields) });
   }
   return value as T;
 }

@@ -22,7 +22,7 @@ export interface Acceptance {
 
 /** The answer to an invitation that is already used. */
 export const alreadyAccepted = () =>
-  new GoneError('This invitation has already been accepted.', 'invitation_used');
+  new GoneError({ message: 'This invitation has already been accepted.', code: 'invitation_used' });
 
 /** The invitee's account; a placeholder removed meanwhile is created again (inactive until the transaction). */
 async function inviteeOf(deps: InvitationDeps, invitation: StoredInvitation): Promise<User> {

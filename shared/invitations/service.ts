@@ -31,11 +31,13 @@ async function namedGroups(
 ): Promise<Group[]> {
   const { found, missing } = await groupsByName(deps.store, org, config?.group ?? []);
   if (missing.length > 0) {
-    throw new ValidationError(
-      { invitation_config: missing.map((name) => `Group "${name}" does not exist in this organization.`) },
-      `Group "${missing[0]}" does not exist in this organization.`,
-      'unknown_group',
-    );
+    throw new ValidationError({
+      fields: {
+        invitation_config: missing.map((name) => `Group "${name}" does not exist in this organization.`),
+      },
+      message: `Group "${missing[0]}" does not exist in this organization.`,
+      code: 'unknown_group',
+    });
   }
   return found;
 }

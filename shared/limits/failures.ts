@@ -59,7 +59,7 @@ async function readCounter(deps: LimitDeps, policy: FailurePolicy, subject: stri
 }
 
 function throttled(lockedUntil: number, now: number): TooManyRequestsError {
-  return new TooManyRequestsError(Math.max(1, lockedUntil - now));
+  return new TooManyRequestsError({ retryAfterSeconds: Math.max(1, lockedUntil - now) });
 }
 
 /** Throws a 429 with the seconds left while the subject is locked. */
@@ -112,7 +112,7 @@ export async function reserveAttempt(
       if (!isConditionalCheckFailure(error)) throw error;
     }
   }
-  throw new TooManyRequestsError(1);
+  throw new TooManyRequestsError({ retryAfterSeconds: 1 });
 }
 
 /** Counts a failure after the fact (atomic), locking the subject once the threshold is reached; returns the count. */

@@ -33,7 +33,8 @@ const cache = new Map<string, Buffer | string>();
 /** One whitelisted file of the explorer with its content type; 404 for any other name. */
 export function explorerAsset(name: string): { contentType: string; body: Buffer | string } {
   const contentType = explorerAssets[name];
-  if (!contentType || !Object.hasOwn(explorerAssets, name)) throw new NotFoundError('Not found.');
+  if (!contentType || !Object.hasOwn(explorerAssets, name))
+    throw new NotFoundError({ message: 'Not found.' });
   let body = cache.get(name);
   if (body === undefined) {
     root ??= assetRoot();

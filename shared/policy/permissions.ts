@@ -189,7 +189,8 @@ export function enforce(permission: Permission, principal: Principal, input: Rul
     return;
   }
   const user = signedIn(principal);
-  if (!user.is_active) throw new AuthenticationError('User not found or inactive.', 'user_inactive');
+  if (!user.is_active)
+    throw new AuthenticationError({ message: 'User not found or inactive.', code: 'user_inactive' });
   if (permission === 'authenticated') return;
   if (permission === 'superuser') {
     if (!user.is_superuser) throw new PermissionDeniedError();

@@ -27,7 +27,9 @@ export interface SiteRoleChanges {
 export function siteRoleOf(catalog: RoleCatalog, slug: string): StoredSiteRole {
   const role = catalog.get(slug);
   if (role?.kind !== 'site_role') {
-    throw new NotFoundError(`No site role with the slug "${slug}" exists in this site.`, 'role_not_found', {
+    throw new NotFoundError({
+      message: `No site role with the slug "${slug}" exists in this site.`,
+      code: 'role_not_found',
       title: 'Role not found',
     });
   }

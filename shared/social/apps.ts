@@ -140,7 +140,7 @@ export async function createSocialApp(
 ) {
   const input = { ...body, provider_id: body.provider === 'openid_connect' ? (body.provider_id ?? '') : '' };
   const fields = await appErrors(input, deps);
-  if (Object.keys(fields).length) throw new ValidationError(fields);
+  if (Object.keys(fields).length) throw new ValidationError({ fields });
   const id = await nextId(deps.store, 'social-app');
   const now = iso(deps.clock());
   const app: StoredSocialApp = {
@@ -218,7 +218,7 @@ export async function updateSocialApp(deps: SocialDeps, site: string, id: number
   const settings = mergedSettings(before.settings, body.settings);
   const providerId = provider === 'openid_connect' ? (body.provider_id ?? before.provider_id) : '';
   const fields = await appErrors({ ...body, provider, provider_id: providerId, settings }, deps);
-  if (Object.keys(fields).length) throw new ValidationError(fields);
+  if (Object.keys(fields).length) throw new ValidationError({ fields });
   const after: StoredSocialApp = {
     ...before,
     provider: provider as StoredSocialApp['provider'],
@@ -249,7 +249,9 @@ export async function deleteSocialApp(deps: SocialDeps, site: string, id: number
   const activeUsers = await countLinkedUsers(deps.store, site, providerKeyOf(app));
   if (activeUsers > 0) {
     const message = `Cannot delete this social app: ${activeUsers} user(s) sign in with it.`;
-    throw new BadRequestError('social_app_in_use', message, {
+    throw new BadRequestError({
+      code: 'social_app_in_use',
+      message,
       body: {
         success: false,
         message,

@@ -47,7 +47,9 @@ function remember<T>(cache: Map<string, Cached<T>>, key: string, value: T): T {
 
 /** The provider could not be used: a 502 whose message names what failed, never a secret. */
 export function providerFailure(what: string, reason: string): AppError {
-  return new AppError(502, 'provider_unavailable', `The provider's ${what} ${reason}.`, {
+  return new AppError(502, {
+    code: 'provider_unavailable',
+    message: `The provider's ${what} ${reason}.`,
     title: 'Bad gateway',
   });
 }

@@ -57,7 +57,8 @@ async function linkedUserId(deps: UserCreationDeps, target: LinkTarget, subject:
 
 async function activeUser(deps: UserCreationDeps, id: number): Promise<SessionUser> {
   const user = await getSessionUser(deps.store, id);
-  if (!user?.is_active) throw new AuthenticationError('User not found or inactive.', 'user_inactive');
+  if (!user?.is_active)
+    throw new AuthenticationError({ message: 'User not found or inactive.', code: 'user_inactive' });
   return user;
 }
 
@@ -89,7 +90,8 @@ async function attach(
   } catch (error) {
     const failed = failedConditions(error);
     if (!failed) throw error;
-    if (failed.includes(1)) throw new AuthenticationError('User not found or inactive.', 'user_inactive');
+    if (failed.includes(1))
+      throw new AuthenticationError({ message: 'User not found or inactive.', code: 'user_inactive' });
     return false;
   }
 }
@@ -144,23 +146,27 @@ export async function userForIdentity(
   identity: ProviderIdentity,
 ): Promise<{ user: SessionUser; created: boolean }> {
   if (!identity.subject || identity.subject.length > maxSubjectLength)
-    throw new BadRequestError('provider_account_invalid', 'The provider did not name the account.');
+    throw new BadRequestError({
+      code: 'provider_account_invalid',
+      message: 'The provider did not name the account.',
+    });
   for (let attempt = 0; attempt < attempts; attempt++) {
     const linked = await linkedUserId(deps, target, identity.subject);
     if (linked !== undefined) return { user: await activeUser(deps, linked), created: false };
     const email = identity.email?.trim();
     if (!email || email.length > 254 || !email.includes('@'))
-      throw new BadRequestError(
-        'email_required',
-        'The provider did not share an e-mail address for this account.',
-      );
+      throw new BadRequestError({
+        code: 'email_required',
+        message: 'The provider did not share an e-mail address for this account.',
+      });
     const existing = await findUserByEmail(deps.store, email);
     if (existing) {
       if (!identity.emailVerified)
-        throw new BadRequestError(
-          'email_not_verified',
-          'An account with this e-mail address exists, and the provider does not assert that the address is verified: sign in with that account instead.',
-        );
+        throw new BadRequestError({
+          code: 'email_not_verified',
+          message:
+            'An account with this e-mail address exists, and the provider does not assert that the address is verified: sign in with that account instead.',
+        });
       if (await attach(deps, target, identity, existing.id))
         return { user: await activeUser(deps, existing.id), created: false };
       continue;
@@ -168,5 +174,8 @@ export async function userForIdentity(
     const id = await create(deps, target, identity, email, attempt);
     if (id !== undefined) return { user: await activeUser(deps, id), created: true };
   }
-  throw new ConflictError('login_conflict', 'Another sign-in with this account is under way: try again.');
+  throw new ConflictError({
+    code: 'login_conflict',
+    message: 'Another sign-in with this account is under way: try again.',
+  });
 }

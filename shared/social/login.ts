@@ -50,9 +50,12 @@ async function configuredApp(
   providerKey: string,
 ): Promise<StoredSocialApp> {
   const app = await appByProviderKey(deps.store, site, providerKey);
-  if (!app) throw new NotFoundError('Provider not found.', 'provider_not_found');
+  if (!app) throw new NotFoundError({ message: 'Provider not found.', code: 'provider_not_found' });
   if (!isConfigured(app))
-    throw new BadRequestError('provider_not_configured', 'This provider is not configured.');
+    throw new BadRequestError({
+      code: 'provider_not_configured',
+      message: 'This provider is not configured.',
+    });
   return app;
 }
 
@@ -225,7 +228,10 @@ async function identityOf(
     claims = await verifyIdToken(tokens.id_token, endpoints, app.client_id, state.nonce, deps.config);
   } catch (error) {
     if (error instanceof IdTokenError)
-      throw new BadRequestError('invalid_id_token', `The provider's ID token was refused: ${error.message}.`);
+      throw new BadRequestError({
+        code: 'invalid_id_token',
+        message: `The provider's ID token was refused: ${error.message}.`,
+      });
     throw error;
   }
   if (claims.email === undefined && endpoints.userInfo) {

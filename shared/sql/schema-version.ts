@@ -18,15 +18,15 @@ export class SchemaBehindError extends AppError {
   readonly expected: number;
   readonly applied: number;
 
-  constructor(expected: number, applied: number) {
-    super(
-      503,
-      'schema_behind',
-      'The database is not ready for this version of the service (its migrations have not been applied). Try again later.',
-      { title: 'Service unavailable' },
-    );
-    this.expected = expected;
-    this.applied = applied;
+  constructor(details: { expected: number; applied: number }) {
+    super(503, {
+      code: 'schema_behind',
+      message:
+        'The database is not ready for this version of the service (its migrations have not been applied). Try again later.',
+      title: 'Service unavailable',
+    });
+    this.expected = details.expected;
+    this.applied = details.applied;
   }
 }
 
@@ -48,7 +48,7 @@ export async function appliedSchemaVersion(sql: Sql): Promise<number> {
 /** Throws SchemaBehindError when the database has not applied `expected`. */
 export async function assertSchemaCurrent(sql: Sql, expected = expectedSchemaVersion): Promise<void> {
   const applied = await appliedSchemaVersion(sql);
-  if (applied < expected) throw new SchemaBehindError(expected, applied);
+  if (applied < expected) throw new SchemaBehindError({ expected, applied });
 }
 
 /** Per data-plane client (one per container): the check that passed, or the one under way. */

@@ -77,7 +77,7 @@ async function siteAccessOf(
   user: User | null,
 ): Promise<SiteAccess> {
   const site = itemOf<Site>(lookup, keys.site(slug));
-  if (!site) throw new NotFoundError('Site not found.', 'site_not_found');
+  if (!site) throw new NotFoundError({ message: 'Site not found.', code: 'site_not_found' });
   if (!user) return { site, user: null, organizationRole: null, permissions: new Set() };
   const memberKey = keys.member(site.organization_slug, user.id);
   let membership = itemOf<OrganizationMember>(lookup, memberKey);
@@ -109,7 +109,7 @@ export async function loadRequest(store: Store, target: RequestTarget): Promise<
     target.userId === null ? null : (itemOf<StoredUser>(lookup, keys.user(target.userId)) ?? null);
   // A token whose user is gone or inactive is refused before anything about the site or organization is said.
   if (target.userId !== null && !storedUser?.is_active)
-    throw new AuthenticationError('User not found or inactive.', 'user_inactive');
+    throw new AuthenticationError({ message: 'User not found or inactive.', code: 'user_inactive' });
   const user = storedUser ? publicUser(storedUser) : null;
   const site = target.site === null ? null : await siteAccessOf(store, lookup, target.site, user);
   const organization =

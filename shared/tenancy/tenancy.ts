@@ -21,8 +21,8 @@ export function siteSlugOf(headers: Record<string, string | undefined>, settings
     }
   }
   if (settings.defaultSite) return settings.defaultSite;
-  throw new BadRequestError(
-    'site_required',
-    'No site was named: send the X-Site header, use a site host name, or configure DEFAULT_SITE.',
-  );
+  throw new BadRequestError({
+    code: 'site_required',
+    message: 'No site was named: send the X-Site header, use a site host name, or configure DEFAULT_SITE.',
+  });
 }

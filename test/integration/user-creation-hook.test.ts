@@ -17,7 +17,10 @@ beforeAll(async () => {
         beforeCreate: async (user) => {
           proposed.push(user);
           if (user.email.startsWith('veto'))
-            throw new AppError(422, 'subscriber_refused', 'A subscriber refused this user.');
+            throw new AppError(422, {
+              code: 'subscriber_refused',
+              message: 'A subscriber refused this user.',
+            });
         },
         afterCreate: (user) => {
           created.push(user);
