@@ -62,7 +62,6 @@ async function runScenario(
 /** The servers' memory once the runs are over, with the figures taken before them. */
 function memoryAfterRuns(
   project: Server,
-  floor: Server,
   scenarios: readonly ScenarioResult[],
   before: Pick<MemoryResult, 'projectIdleMb' | 'projectLoadPeakMb' | 'projectPeakReset'>,
 ): MemoryResult {
@@ -131,7 +130,7 @@ async function main(): Promise<void> {
     results.push(summarize(scenario, runs, peaks));
   }
 
-  const memoryResult = memoryAfterRuns(project, floor, results, {
+  const memoryResult = memoryAfterRuns(project, results, {
     projectIdleMb,
     projectLoadPeakMb,
     projectPeakReset,
