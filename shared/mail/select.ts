@@ -1,15 +1,33 @@
 import { join } from 'node:path';
-import { SESClient } from '@aws-sdk/client-ses';
-import { SesMailer } from '../adapters/aws/ses-mailer';
 import { OutboxMailer } from '../adapters/local/outbox';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { Mailer } from './mailer';
 
+/**
+ * Sends through SES, loading the SDK client on the first message: most groups never send mail, and a static
+ * import would put the SES client (about 25 KiB minified) in every Lambda's cold start.
+ */
+function lazySesMailer(region: string, sender: string): Mailer {
+  let mailer: Promise<Mailer> | undefined;
+  const load = async (): Promise<Mailer> => {
+    const [{ SESClient }, { SesMailer }] = await Promise.all([
+      import('@aws-sdk/client-ses'),
+      import('../adapters/aws/ses-mailer'),
+    ]);
+    return new SesMailer(new SESClient({ region }), sender);
+  };
+  return {
+    async send(message) {
+      mailer ??= load();
+      await (await mailer).send(message);
+    },
+  };
+}
+
 /** SES when a sender identity is configured (MAIL_SES_SENDER), the local outbox otherwise. */
 export function createMailer(config: Config, log: Logger, clock: Clock): Mailer {
-  if (config.mail.sesSender)
-    return new SesMailer(new SESClient({ region: config.region }), config.mail.sesSender);
+  if (config.mail.sesSender) return lazySesMailer(config.region, config.mail.sesSender);
   return new OutboxMailer(join(config.dataDir, 'outbox'), config.mail.from, log, clock);
 }

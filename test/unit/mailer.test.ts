@@ -93,9 +93,22 @@ describe('OutboxMailer', () => {
 describe('createMailer', () => {
   const log = recordingLogger([]);
   const clock = () => new Date();
-  it('chooses SES when a sender identity is configured', () => {
+  it('chooses SES when a sender identity is configured', async () => {
+    ses.on(SendEmailCommand).resolves({ MessageId: 'm-1' });
     const config = loadConfig({ MAIL_SES_SENDER: 'invites@example.com' });
-    expect(createMailer(config, log, clock)).toBeInstanceOf(SesMailer);
+    const mailer = createMailer(config, log, clock);
+    expect(mailer).not.toBeInstanceOf(OutboxMailer);
+    await mailer.send({ to: 'ann@example.com', subject: 's', text: 't' });
+    await mailer.send({ to: 'bob@example.com', subject: 's', text: 't' });
+    const calls = ses.commandCalls(SendEmailCommand);
+    expect(calls.map((call) => call.args[0].input.Source)).toEqual([
+      'invites@example.com',
+      'invites@example.com',
+    ]);
+    expect(calls.map((call) => call.args[0].input.Destination?.ToAddresses)).toEqual([
+      ['ann@example.com'],
+      ['bob@example.com'],
+    ]);
   });
   it('chooses the local outbox otherwise', () => {
     expect(createMailer(loadConfig({}), log, clock)).toBeInstanceOf(OutboxMailer);
