@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { KMSClient } from '@aws-sdk/client-kms';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { KmsKeys } from './adapters/aws/kms-keys';
+import { kmsClientOnFirstUse, lazyKmsKeys } from './adapters/aws/lazy-kms';
 import { jwtKeys } from './adapters/jwt-keys';
 import { LocalKeyring } from './adapters/local/keyring';
 import { TokenService } from './auth/tokens';
@@ -42,7 +41,7 @@ function createStore(config: Config): Store {
 
 /** The secret store's keys: KMS in the cloud, a master key file under the data directory locally. */
 function createKeys(config: Config): Keys {
-  if (config.secretsKeyId) return new KmsKeys(new KMSClient({ region: config.region }), config.secretsKeyId);
+  if (config.secretsKeyId) return lazyKmsKeys(kmsClientOnFirstUse(config.region), config.secretsKeyId);
   // Only the secrets and auth functions are given a key in the cloud; the others never ask for one.
   if (config.runtime === 'aws') return unconfiguredKeys;
   return new LocalKeyring(join(config.dataDir, 'keys', 'secrets-master.key'));

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { OutboxMailer } from '../adapters/local/outbox';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
+import { onFirstUse } from '../lazy';
 import type { Logger } from '../log';
 import type { Mailer } from './mailer';
 
@@ -10,18 +11,16 @@ import type { Mailer } from './mailer';
  * import would put the SES client (about 25 KiB minified) in every Lambda's cold start.
  */
 function lazySesMailer(region: string, sender: string): Mailer {
-  let mailer: Promise<Mailer> | undefined;
-  const load = async (): Promise<Mailer> => {
+  const mailer = onFirstUse(async (): Promise<Mailer> => {
     const [{ SESClient }, { SesMailer }] = await Promise.all([
       import('@aws-sdk/client-ses'),
       import('../adapters/aws/ses-mailer'),
     ]);
     return new SesMailer(new SESClient({ region }), sender);
-  };
+  });
   return {
     async send(message) {
-      mailer ??= load();
-      await (await mailer).send(message);
+      await (await mailer()).send(message);
     },
   };
 }

@@ -1,6 +1,5 @@
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SecretsManagerPassword } from '../adapters/aws/database-password';
 import type { Config } from '../config';
+import { onFirstUse } from '../lazy';
 import { createSql, type Sql, type SqlEndpoint } from './client';
 
 /** Where the data plane is: DATABASE_URL, or the cloud's proxy endpoint with the password from its secret. */
@@ -10,8 +9,15 @@ function sqlTarget(config: Config): string | SqlEndpoint {
   if (!endpoint)
     throw new Error('No database is configured: set DATABASE_URL, or DATABASE_HOST and DATABASE_SECRET_ARN');
   const { secretArn, ...rest } = endpoint;
-  const secret = new SecretsManagerPassword(new SecretsManagerClient({ region: config.region }), secretArn);
-  return { ...rest, password: () => secret.get() };
+  // The Secrets Manager client loads when the first connection opens, not at cold start.
+  const secret = onFirstUse(async () => {
+    const [{ SecretsManagerClient }, { SecretsManagerPassword }] = await Promise.all([
+      import('@aws-sdk/client-secrets-manager'),
+      import('../adapters/aws/database-password'),
+    ]);
+    return new SecretsManagerPassword(new SecretsManagerClient({ region: config.region }), secretArn);
+  });
+  return { ...rest, password: async () => (await secret()).get() };
 }
 
 /**
