@@ -2,84 +2,88 @@ import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { build, type Plugin } from 'esbuild';
 import type { RouteDef } from '../shared/http/route';
 import { createRouteAjv } from '../shared/http/schema-compiler';
-import { coerces, type SchemaPart, validatorName } from '../shared/http/validation';
+import { coerces, schemaParts } from '../shared/http/validation';
 
 // ajv's standalone module is CommonJS with a default export: under ESM interop it may sit on `default`.
 const standaloneCode = ((standaloneCodeModule as unknown as { default?: typeof standaloneCodeModule })
   .default ?? standaloneCodeModule) as typeof standaloneCodeModule;
 
-/** Where `npm run validators` writes a group's validators (imported by functions/<group>/handler.ts). */
-export function validatorsPath(group: string): string {
-  return `functions/${group}/validators.generated.ts`;
+/**
+ * Route validators generated ahead of time (`npm run validators`): one module per route, holding ajv's standalone
+ * code of its body, query and path schemas, and an index of loaders that the group's handler registers. A Lambda
+ * imports a route's module on the route's first request, so its cold start loads no validator code but that of
+ * the request it serves, and compiles nothing.
+ */
+
+/** Where a group's generated validators live. */
+export function validatorsDirectory(group: string): string {
+  return `functions/${group}/validators`;
 }
 
-const parts: readonly SchemaPart[] = ['body', 'query', 'params'];
+/** The module that maps each route of the group to the loader of its validators. */
+export const validatorsIndexFile = 'index.generated.ts';
 
-/**
- * ajv's standalone ESM code of the routes' schemas of one kind (JSON bodies, or coerced text). A schema several
- * routes declare alike is compiled once; `aliases` names the other routes' validators after the first.
- */
-function standaloneOf(routes: readonly RouteDef[], coerce: boolean, aliases: Map<string, string>): string {
+/** The generated module of one route. */
+export function routeValidatorsFile(operationId: string): string {
+  return `${operationId}.generated.ts`;
+}
+
+/** The run-time helpers, as a generated module imports them (shared/http/validator-runtime.ts). */
+const runtimeImport = '../../../shared/http/validator-runtime';
+
+/** ajv's run-time `require()`s and what they become in a generated module. */
+const runtimeHelpers: Record<string, string> = {
+  'require("ajv/dist/runtime/ucs2length").default': 'validatorRuntime.ucs2length',
+  'require("ajv-formats/dist/formats").fullFormats': 'validatorRuntime.fullFormats',
+};
+
+function withRuntimeImports(code: string, operationId: string): string {
+  let rewritten = code;
+  for (const [call, helper] of Object.entries(runtimeHelpers)) rewritten = rewritten.split(call).join(helper);
+  const unknown = /require\([^)]*\)/.exec(rewritten);
+  if (unknown)
+    throw new Error(`${operationId}: the generated code needs ${unknown[0]}, which no helper provides`);
+  return `import * as validatorRuntime from '${runtimeImport}';\n${rewritten}`;
+}
+
+/** ajv's standalone ESM code of a route's schemas of one kind (a JSON body, or coerced text), exported by part. */
+function standaloneOf(route: RouteDef, coerce: boolean): string {
   const ajv = createRouteAjv(coerce, { code: { source: true, esm: true } });
   const refs: Record<string, string> = {};
-  const seen = new Map<string, string>();
-  for (const route of routes) {
-    for (const part of parts) {
-      const schema = route[part];
-      if (!schema || coerces(part) !== coerce) continue;
-      const name = validatorName(route.operationId, part);
-      const shape = JSON.stringify(schema);
-      const first = seen.get(shape);
-      if (first) {
-        aliases.set(name, first);
-        continue;
-      }
-      seen.set(shape, name);
-      ajv.addSchema(schema, name);
-      refs[name] = name;
-    }
+  for (const part of schemaParts(route)) {
+    if (coerces(part) !== coerce) continue;
+    ajv.addSchema(route[part] as object, part);
+    refs[part] = part;
   }
   if (Object.keys(refs).length === 0) return 'export {};';
-  return standaloneCode(ajv, refs);
+  return withRuntimeImports(standaloneCode(ajv, refs), route.operationId);
 }
 
-/** Serves the two standalone sources as modules, resolved from the project root (ajv's runtime helpers). */
-function sources(routes: readonly RouteDef[], root: string): Plugin {
-  const aliases = new Map<string, string>();
-  const json = standaloneOf(routes, false, aliases);
-  const text = standaloneOf(routes, true, aliases);
+/** Serves a route's two standalone sources as modules, and an entry that exports both. */
+function sources(route: RouteDef): Plugin {
   const code: Record<string, string> = {
-    'validators:json': json,
-    'validators:text': text,
-    'validators:entry': [
-      "import * as json from 'validators:json';",
-      "import * as text from 'validators:text';",
-      'const generated = { ...json, ...text };',
-      `export const validators = { ...generated${[...aliases].map(([name, first]) => `, ${name}: generated.${first}`).join('')} };`,
-    ].join('\n'),
+    'validators:json': standaloneOf(route, false),
+    'validators:text': standaloneOf(route, true),
+    'validators:entry': "export * from 'validators:json';\nexport * from 'validators:text';",
   };
   return {
     name: 'validator-sources',
     setup(builder) {
       builder.onResolve({ filter: /^validators:/ }, (args) => ({ path: args.path, namespace: 'validators' }));
+      builder.onResolve({ filter: /validator-runtime$/ }, (args) => ({ path: args.path, external: true }));
       builder.onLoad({ filter: /.*/, namespace: 'validators' }, (args) => ({
         contents: code[args.path] ?? '',
         loader: 'js',
-        resolveDir: root,
       }));
     },
   };
 }
 
-/**
- * The validators module of a group: ajv's standalone code of each route schema, with ajv's few run-time helpers
- * inlined (no import), so a Lambda validates without compiling and without ajv's compiler in its bundle.
- */
-export async function validatorsSource(
-  group: string,
-  routes: readonly RouteDef[],
-  root = '.',
-): Promise<string> {
+const header = (what: string) =>
+  `// Generated by \`npm run validators\` (bin/validators.ts) from ${what}: do not edit.\n`;
+
+/** The generated module of one route: its validators, exported as `body`, `query` and `params`. */
+async function routeModule(route: RouteDef): Promise<string> {
   const result = await build({
     entryPoints: ['validators:entry'],
     bundle: true,
@@ -88,14 +92,38 @@ export async function validatorsSource(
     platform: 'node',
     target: 'node22',
     legalComments: 'none',
-    absWorkingDir: process.cwd(),
-    plugins: [sources(routes, root)],
+    plugins: [sources(route)],
     logLevel: 'silent',
   });
-  const code = result.outputFiles[0]?.text ?? '';
+  const code = (result.outputFiles[0]?.text ?? '').replace(/^\/\/ validators:.*\n/gm, '');
+  return `${header(`the schemas of route ${route.operationId}`)}// @ts-nocheck\n${code}`;
+}
+
+function indexModule(group: string, routes: readonly RouteDef[]): string {
+  const loaders = routes.map(
+    (route) =>
+      `  ${route.operationId}: () => import('./${routeValidatorsFile(route.operationId).replace(/\.ts$/, '')}'),`,
+  );
   return [
-    `// Generated by \`npm run validators\` (bin/validators.ts) from the ${group} group's route schemas: do not edit.`,
-    '// @ts-nocheck',
-    code,
+    header(`the ${group} group's route schemas`).trimEnd(),
+    "import type { RouteValidatorLoaders } from '../../../shared/http/validation';",
+    '',
+    "/** The loader of each route's validators: a route's module loads on its first request. */",
+    'export const validatorLoaders: RouteValidatorLoaders = {',
+    ...loaders,
+    '};',
+    '',
   ].join('\n');
+}
+
+/** Every generated file of a group (file name → source): one module per route with schemas, and the index. */
+export async function validatorFiles(
+  group: string,
+  routes: readonly RouteDef[],
+): Promise<Map<string, string>> {
+  const validated = routes.filter((route) => schemaParts(route).length > 0);
+  const files = new Map<string, string>();
+  for (const route of validated) files.set(routeValidatorsFile(route.operationId), await routeModule(route));
+  files.set(validatorsIndexFile, indexModule(group, validated));
+  return files;
 }

@@ -3,9 +3,9 @@ import { cloudDeps } from '../../shared/cloud';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
 import { accountOperations } from './operations';
-import { validators } from './validators.generated';
+import { validatorLoaders } from './validators/index.generated';
 
-// The route schemas were compiled at build time (`npm run validators`): the cold start only loads them.
-useGeneratedValidators(accountRoutes, validators);
+// The route schemas were compiled at build time (`npm run validators`): a route's module loads on its first request.
+useGeneratedValidators(accountRoutes, validatorLoaders);
 
 export const handler = createGroupHandler('accounts', accountOperations, cloudDeps(), accountRoutes);

@@ -5,11 +5,11 @@ import { useGeneratedValidators } from '../../shared/http/validation';
 import { socialRoutes } from '../../shared/social/routes';
 import { authOperations } from './operations';
 import { socialOperations } from './social-operations';
-import { validators } from './validators.generated';
+import { validatorLoaders } from './validators/index.generated';
 
-// The route schemas were compiled at build time (`npm run validators`): the cold start only loads them.
+// The route schemas were compiled at build time (`npm run validators`): a route's module loads on its first request.
 const routes = [...authRoutes, ...socialRoutes];
-useGeneratedValidators(routes, validators);
+useGeneratedValidators(routes, validatorLoaders);
 
 export const handler = createGroupHandler(
   'auth',

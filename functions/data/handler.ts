@@ -4,9 +4,9 @@ import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
 import { sqlPlane } from '../../shared/sql/plane';
 import { dataOperations } from './operations';
-import { validators } from './validators.generated';
+import { validatorLoaders } from './validators/index.generated';
 
-// The route schemas were compiled at build time (`npm run validators`): the cold start only loads them.
-useGeneratedValidators(dataRoutes, validators);
+// The route schemas were compiled at build time (`npm run validators`): a route's module loads on its first request.
+useGeneratedValidators(dataRoutes, validatorLoaders);
 
 export const handler = createGroupHandler('data', dataOperations, cloudDeps(sqlPlane), dataRoutes);

@@ -1,9 +1,6 @@
 import type { AggregationPlan } from '../../shared/data/aggregation';
 import { aggregationOf } from '../../shared/data/aggregation';
-import { listGraph } from '../../shared/data/graph-list';
 import { asksForGraph, checkDepth, graphRequestOf } from '../../shared/data/graph-query';
-import { recordGraph } from '../../shared/data/graph-reads';
-import type { FieldDef } from '../../shared/data/model';
 import { windowOf } from '../../shared/data/paging';
 import { populateOf } from '../../shared/data/populate';
 import { filtersFromObject, filtersFromQuery, visibilityOf } from '../../shared/data/query';
@@ -21,26 +18,12 @@ import { getRecord, listParameter, listRecords } from '../../shared/data/record-
 import { createRecords, upsertRecords } from '../../shared/data/record-writes';
 import type { dataRoutes } from '../../shared/data/routes';
 import type { DataTable } from '../../shared/data/table';
-import {
-  addField,
-  addIndex,
-  changeTable,
-  createTable,
-  dropField,
-  dropIndex,
-  dropTable,
-  getTable,
-  listTableViews,
-  type NewTable,
-  type TableChanges,
-} from '../../shared/data/tables';
 import { ValidationError } from '../../shared/errors';
 import { jsonDepth, maxJsonDepth } from '../../shared/http/body';
 import { created, noContent, type Operations, ok } from '../../shared/http/context';
+import { onFirstRequest } from '../../shared/http/lazy-operations';
 import type { TypedOperations } from '../../shared/http/typed-operations';
-
 import { tableAccess, tableName } from './access';
-import { edgeOperations } from './edge-operations';
 
 function parseFilter(text: string): unknown {
   if (jsonDepth(text, maxJsonDepth) > maxJsonDepth)
@@ -52,57 +35,24 @@ function parseFilter(text: string): unknown {
   }
 }
 
+/** The table schema management routes: their code (DDL, table-schema checks) loads on the first such request. */
+const tableOperationIds = [
+  'listDataTables',
+  'createDataTable',
+  'getDataTable',
+  'updateDataTable',
+  'dropDataTable',
+  'addDataTableField',
+  'dropDataTableField',
+  'addDataTableIndex',
+  'dropDataTableIndex',
+] as const;
+
+const edgeOperationIds = ['listEdges', 'createEdges', 'updateEdge', 'deleteEdges'] as const;
+
 export const dataOperations: Operations = {
-  ...edgeOperations,
-  async listDataTables(ctx) {
-    const { scope, sql } = await tableAccess(ctx);
-    const tables = await listTableViews(sql, scope);
-    return ok({ data: tables, total: tables.length });
-  },
-
-  async createDataTable(ctx) {
-    const { scope, sql } = await tableAccess(ctx);
-    // The route's schema leaves field types open so that the table-schema check can name the field it refuses.
-    return created({ data: await createTable(sql, scope, ctx.body as NewTable) });
-  },
-
-  async getDataTable(ctx) {
-    const { scope, sql } = await tableAccess(ctx);
-    return ok({ data: await getTable(sql, scope, tableName(ctx)) });
-  },
-
-  async updateDataTable(ctx) {
-    const { scope, sql } = await tableAccess(ctx);
-    return ok({ data: await changeTable(sql, scope, tableName(ctx), ctx.body as TableChanges) });
-  },
-
-  async dropDataTable(ctx) {
-    const { scope, sql } = await tableAccess(ctx);
-    await dropTable(sql, scope, tableName(ctx));
-    return noContent();
-  },
-
-  async addDataTableField(ctx) {
-    const { scope, sql } = await tableAccess(ctx);
-    // As for tables: the field's type is checked, with its name in the message, by the table-schema check.
-    return created({ data: await addField(sql, scope, tableName(ctx), ctx.body as FieldDef) });
-  },
-
-  async dropDataTableField(ctx) {
-    const { scope, sql } = await tableAccess(ctx);
-    return ok({ data: await dropField(sql, scope, tableName(ctx), ctx.params.field ?? '') });
-  },
-
-  async addDataTableIndex(ctx) {
-    const { scope, sql } = await tableAccess(ctx);
-    return created({ data: await addIndex(sql, scope, tableName(ctx), ctx.body) });
-  },
-
-  async dropDataTableIndex(ctx) {
-    const { scope, sql } = await tableAccess(ctx);
-    return ok({ data: await dropIndex(sql, scope, tableName(ctx), ctx.params.index ?? '') });
-  },
-
+  ...onFirstRequest(tableOperationIds, async () => (await import('./table-operations')).tableOperations),
+  ...onFirstRequest(edgeOperationIds, async () => (await import('./edge-operations')).edgeOperations),
   async listRecords(ctx) {
     const { scope, sql } = await tableAccess(ctx);
     // A depth beyond the server's maximum is refused whatever else the request asks (doc 3, Limits).
@@ -125,6 +75,8 @@ export const dataOperations: Operations = {
       return ok(result);
     }
     if (asksForGraph(ctx.query)) {
+      // The graph's reads load with the first request that asks for them.
+      const { listGraph } = await import('../../shared/data/graph-list');
       return listGraph(sql, scope, tableName(ctx), {
         query: ctx.query,
         params,
@@ -169,6 +121,7 @@ export const dataOperations: Operations = {
     if (asksForGraph(ctx.query)) {
       const request = (table: DataTable) =>
         graphRequestOf(table, ctx.query, ctx.searchParams, { maxDepth, visibility });
+      const { recordGraph } = await import('../../shared/data/graph-reads');
       return ok(await recordGraph(sql, scope, tableName(ctx), id, visibility, request));
     }
     const embed = (table: DataTable) => populateOf(table, ctx.searchParams);

@@ -3,9 +3,9 @@ import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
 import { invitationRoutes } from '../../shared/invitations/routes';
 import { invitationOperations } from './operations';
-import { validators } from './validators.generated';
+import { validatorLoaders } from './validators/index.generated';
 
-// The route schemas were compiled at build time (`npm run validators`): the cold start only loads them.
-useGeneratedValidators(invitationRoutes, validators);
+// The route schemas were compiled at build time (`npm run validators`): a route's module loads on its first request.
+useGeneratedValidators(invitationRoutes, validatorLoaders);
 
 export const handler = createGroupHandler('invitations', invitationOperations, cloudDeps(), invitationRoutes);

@@ -4,9 +4,9 @@ import { useGeneratedValidators } from '../../shared/http/validation';
 import { metaRoutes } from '../../shared/meta/routes';
 import { sqlPlane } from '../../shared/sql/plane';
 import { metaOperations } from './operations';
-import { validators } from './validators.generated';
+import { validatorLoaders } from './validators/index.generated';
 
-// The route schemas were compiled at build time (`npm run validators`): the cold start only loads them.
-useGeneratedValidators(metaRoutes, validators);
+// The route schemas were compiled at build time (`npm run validators`): a route's module loads on its first request.
+useGeneratedValidators(metaRoutes, validatorLoaders);
 
 export const handler = createGroupHandler('meta', metaOperations, cloudDeps(sqlPlane), metaRoutes);

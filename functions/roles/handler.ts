@@ -3,9 +3,9 @@ import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
 import { roleRoutes } from '../../shared/roles/routes';
 import { roleOperations } from './operations';
-import { validators } from './validators.generated';
+import { validatorLoaders } from './validators/index.generated';
 
-// The route schemas were compiled at build time (`npm run validators`): the cold start only loads them.
-useGeneratedValidators(roleRoutes, validators);
+// The route schemas were compiled at build time (`npm run validators`): a route's module loads on its first request.
+useGeneratedValidators(roleRoutes, validatorLoaders);
 
 export const handler = createGroupHandler('roles', roleOperations, cloudDeps(), roleRoutes);

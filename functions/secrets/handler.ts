@@ -3,9 +3,9 @@ import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
 import { secretRoutes } from '../../shared/secrets/routes';
 import { secretOperations } from './operations';
-import { validators } from './validators.generated';
+import { validatorLoaders } from './validators/index.generated';
 
-// The route schemas were compiled at build time (`npm run validators`): the cold start only loads them.
-useGeneratedValidators(secretRoutes, validators);
+// The route schemas were compiled at build time (`npm run validators`): a route's module loads on its first request.
+useGeneratedValidators(secretRoutes, validatorLoaders);
 
 export const handler = createGroupHandler('secrets', secretOperations, cloudDeps(), secretRoutes);

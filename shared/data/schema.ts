@@ -16,6 +16,7 @@ import {
 import { nameProblem } from './names';
 import { patternProblem } from './patterns';
 import { typeRule } from './types';
+import { hasUniqueSet } from './unique-sets';
 import { checkValue } from './validator';
 
 /** What `checkTableSchema` needs to know about the other tables of the app (foreign-key targets). */
@@ -161,24 +162,6 @@ function checkSearch(schema: TableSchema, problems: Problems, at: (index: number
         problems.add(`${path}.fields`, `"${source}" is not a string field of this table.`);
     }
   });
-}
-
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((item) => b.includes(item));
-}
-
-/** The field sets that are unique in a table: its key, unique fields, unique keys and unique indexes. */
-export function uniqueSets(schema: TableSchema): string[][] {
-  return [
-    schema.primaryKey,
-    ...schema.fields.filter((field) => field.constraints?.unique).map((field) => [field.name]),
-    ...schema.uniqueKeys,
-    ...schema.indexes.filter((index) => index.unique).map((index) => index.fields),
-  ];
-}
-
-export function hasUniqueSet(schema: TableSchema, fields: readonly string[]): boolean {
-  return uniqueSets(schema).some((set) => sameSet(set, fields));
 }
 
 function checkFieldList(

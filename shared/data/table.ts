@@ -4,9 +4,9 @@ import { findTable } from './catalog';
 import { mapSqlError, tableNotFound } from './errors';
 import type { CatalogEntry, FieldDef, TableSchema } from './model';
 import { systemFields } from './model';
-import { uniqueSets } from './schema';
 import { type Fragment, type Queryable, sqlState } from './sql';
 import { typeRule } from './types';
+import { uniqueSets } from './unique-sets';
 import { compileRecordValidators, isReadOnly, type RecordValidators } from './validator';
 
 /** Where a request's tables live: the site's schema and the app. Built from the request's resolved site only. */

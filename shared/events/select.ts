@@ -1,25 +1,33 @@
-import { CloudEventRunner } from '../adapters/aws/cloud-event-runner';
-import { LocalEventRunner } from '../adapters/local/event-runner';
 import type { Config } from '../config';
+import { onFirstUse } from '../lazy';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
 import { subscribedUserCreationEvents } from './publisher';
+import type { EventRunner } from './runner';
 import type { UserCreationEvents } from './user-creation';
 
+/** The runner of this runtime: Step Functions and Lambda in the cloud, subscriber modules run in process locally. */
+async function runnerOf(config: Config, log: Logger): Promise<EventRunner> {
+  if (config.runtime !== 'aws')
+    return new (await import('../adapters/local/event-runner')).LocalEventRunner(config.events, log);
+  const { CloudEventRunner } = await import('../adapters/aws/cloud-event-runner');
+  return new CloudEventRunner(
+    async () => new (await import('@aws-sdk/client-sfn')).SFNClient({ region: config.region }),
+    async () => new (await import('@aws-sdk/client-lambda')).LambdaClient({ region: config.region }),
+    config.events.stateMachineArn,
+    config.events.functionTimeoutSeconds,
+    log,
+  );
+}
+
 /**
- * The user-creation events of this runtime: the cloud runner in Lambda (its AWS clients are loaded on the first
- * publish, so groups that never create users do not pay for them at cold start), the local runner otherwise.
+ * The user-creation events of this runtime. The runner and its AWS clients load on the first publish that has
+ * subscribers, so groups that never create users (or sites without subscribers) do not pay for them at cold start.
  */
 export function createUserCreationEvents(config: Config, store: Store, log: Logger): UserCreationEvents {
-  const runner =
-    config.runtime === 'aws'
-      ? new CloudEventRunner(
-          async () => new (await import('@aws-sdk/client-sfn')).SFNClient({ region: config.region }),
-          async () => new (await import('@aws-sdk/client-lambda')).LambdaClient({ region: config.region }),
-          config.events.stateMachineArn,
-          config.events.functionTimeoutSeconds,
-          log,
-        )
-      : new LocalEventRunner(config.events, log);
-  return subscribedUserCreationEvents(store, log, runner);
+  const runner = onFirstUse(() => runnerOf(config, log));
+  return subscribedUserCreationEvents(store, log, {
+    runBlocking: async (event, subscribers, data) => (await runner()).runBlocking(event, subscribers, data),
+    runDetached: async (event, subscribers, data) => (await runner()).runDetached(event, subscribers, data),
+  });
 }

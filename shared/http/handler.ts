@@ -22,7 +22,7 @@ import { groups } from './groups';
 import { loggedPath } from './logged-path';
 import type { GroupName, RouteDef } from './route';
 import { Router } from './router';
-import { precompile, validate } from './validation';
+import { prepareValidators, validate, validatorsLoaded } from './validation';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResponse = APIGatewayProxyStructuredResultV2;
@@ -201,9 +201,7 @@ export function createGroupHandler(
       throw new Error(`Group ${group} does not implement ${route.operationId}`);
     if (isSitePermission(route.permission) !== (route.scope === 'site'))
       throw new Error(`Route ${route.operationId}: a site permission goes with a site route, and only there`);
-    precompile(route.body, false);
-    precompile(route.query, true);
-    precompile(route.params, true);
+    prepareValidators(route);
   }
   const router = new Router(routes);
   const changesAccess = groups[group].changesAccess === true;
@@ -235,6 +233,8 @@ export function createGroupHandler(
     const { principal, app } = loaded;
     const ruleBased = route.permission.startsWith('rule:');
     if (!ruleBased) enforce(route.permission, principal, { params, body: undefined });
+    const loading = validatorsLoaded(route);
+    if (loading) await loading;
     const { searchParams, query, body } = validatedInput(route, params, event, headers);
     if (ruleBased) enforce(route.permission, principal, { params, body });
     const ctx: RequestContext = {

@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { type FieldErrors, ValidationError } from '../errors';
+import { onFirstUse } from '../lazy';
 import type { JsonSchema, RouteDef } from './route';
 
 /** A compiled route schema: ajv's validate function, compiled at start or generated ahead of time. */
@@ -8,12 +9,17 @@ export type SchemaValidator = ((data: unknown) => boolean) & { errors?: ErrorObj
 /** Where a route's schema sits in a request: bodies are JSON; query strings and path parameters are text. */
 export type SchemaPart = 'body' | 'query' | 'params';
 
-/** The validators generated ahead of time for a group's routes, keyed by `validatorName`. */
-export type GeneratedValidators = Readonly<Record<string, SchemaValidator>>;
+/** A route's validators generated ahead of time: one per schema part it declares. */
+export type RouteValidators = Readonly<Partial<Record<SchemaPart, SchemaValidator>>>;
 
-/** The name of a route's generated validator (an identifier: the generated module exports it). */
-export function validatorName(operationId: string, part: SchemaPart): string {
-  return `${operationId}_${part}`;
+/** Per operation id, the loader of its route's generated module (functions/<group>/validators/). */
+export type RouteValidatorLoaders = Readonly<Record<string, () => Promise<RouteValidators>>>;
+
+const schemaPartNames: readonly SchemaPart[] = ['body', 'query', 'params'];
+
+/** The schema parts a route declares. */
+export function schemaParts(route: RouteDef): SchemaPart[] {
+  return schemaPartNames.filter((part) => route[part] !== undefined);
 }
 
 /** Text inputs are coerced (a query string's `?page=2` is a number), JSON bodies are not. */
@@ -25,6 +31,8 @@ export function coerces(part: SchemaPart): boolean {
 const bodyValidators = new WeakMap<JsonSchema, SchemaValidator>();
 const textValidators = new WeakMap<JsonSchema, SchemaValidator>();
 let compiler: ((schema: JsonSchema, coerce: boolean) => SchemaValidator) | undefined;
+/** Routes whose generated validators have not loaded yet: they load on the route's first request. */
+const unloaded = new WeakMap<RouteDef, () => Promise<void>>();
 
 /**
  * Lets schemas without a generated validator compile at start (shared/http/schema-compiler.ts): the local server
@@ -34,18 +42,41 @@ export function useSchemaCompiler(compile: (schema: JsonSchema, coerce: boolean)
   compiler = compile;
 }
 
-/** Registers the generated validators of a group's routes; throws at cold start if one is missing. */
-export function useGeneratedValidators(routes: readonly RouteDef[], generated: GeneratedValidators): void {
-  for (const route of routes) {
-    for (const part of ['body', 'query', 'params'] as const) {
-      const schema = route[part];
-      if (!schema) continue;
-      const validator = generated[validatorName(route.operationId, part)];
-      if (!validator)
-        throw new Error(`No generated validator for ${route.operationId} ${part}: run npm run validators`);
-      (coerces(part) ? textValidators : bodyValidators).set(schema, validator);
-    }
+function register(route: RouteDef, validators: RouteValidators): void {
+  for (const part of schemaParts(route)) {
+    const validator = validators[part];
+    if (!validator)
+      throw new Error(`No generated validator for ${route.operationId} ${part}: run npm run validators`);
+    (coerces(part) ? textValidators : bodyValidators).set(route[part] as JsonSchema, validator);
   }
+}
+
+/**
+ * Registers the loaders of a group's generated validators (a Lambda's handler); throws at cold start if a route
+ * with schemas has none. Each route's module loads on its first request (`validatorsLoaded`).
+ */
+export function useGeneratedValidators(routes: readonly RouteDef[], loaders: RouteValidatorLoaders): void {
+  for (const route of routes) {
+    if (schemaParts(route).length === 0) continue;
+    const load = loaders[route.operationId];
+    if (!load) throw new Error(`No generated validators for ${route.operationId}: run npm run validators`);
+    unloaded.set(
+      route,
+      onFirstUse(async () => register(route, await load())),
+    );
+  }
+}
+
+/**
+ * Loads a route's generated validators if they have not loaded yet: a promise on the route's first request,
+ * undefined afterwards (and where the schemas compile at start), so that later requests do not wait.
+ */
+export function validatorsLoaded(route: RouteDef): Promise<void> | undefined {
+  const load = unloaded.get(route);
+  if (!load) return undefined;
+  return load().then(() => {
+    unloaded.delete(route);
+  });
 }
 
 function compiled(schema: JsonSchema, coerce: boolean): SchemaValidator {
@@ -59,9 +90,10 @@ function compiled(schema: JsonSchema, coerce: boolean): SchemaValidator {
   return validate;
 }
 
-/** Finds (or compiles) a schema's validator ahead of the first request, so requests only run it. */
-export function precompile(schema: JsonSchema | undefined, coerce: boolean): void {
-  if (schema) compiled(schema, coerce);
+/** Compiles a route's schemas ahead of its first request where they are not generated (local server, tests). */
+export function prepareValidators(route: RouteDef): void {
+  if (unloaded.has(route)) return;
+  for (const part of schemaParts(route)) compiled(route[part] as JsonSchema, coerces(part));
 }
 
 function fieldOf(error: ErrorObject): string {

@@ -3,7 +3,7 @@ import { onFirstUse } from '../lazy';
 import { createSql, type Sql, type SqlEndpoint } from './client';
 
 /** Where the data plane is: DATABASE_URL, or the cloud's proxy endpoint with the password from its secret. */
-function sqlTarget(config: Config): string | SqlEndpoint {
+export function sqlTarget(config: Config): string | SqlEndpoint {
   if (config.databaseUrl) return config.databaseUrl;
   const endpoint = config.databaseEndpoint;
   if (!endpoint)

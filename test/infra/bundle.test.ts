@@ -117,12 +117,36 @@ describe('Lambda bundle', () => {
       ])
         expect(has(all, absent), absent).toBe(false);
       expect(has(cold, 'shared/adapters/aws/lambda-credentials.ts')).toBe(true);
-      expect(has(cold, `functions/${group}/validators.generated.ts`)).toBe(true);
+      // The index of the route validators loads at cold start; each route's module on its first request.
+      expect(has(cold, `functions/${group}/validators/index.generated.ts`)).toBe(true);
+      const routeModules = (files: readonly string[]) =>
+        files.filter(
+          (file) => file.includes(`functions/${group}/validators/`) && !file.endsWith('index.generated.ts'),
+        );
+      expect(routeModules(cold)).toEqual([]);
+      expect(routeModules(lazy).length).toBeGreaterThan(1);
       // Only the group's own route declarations: not the other groups'.
       for (const other of ['auth', 'accounts', 'roles', 'data', 'meta'].filter((name) => name !== group))
         expect(has(all, `shared/${other}/routes.ts`), other).toBe(false);
     },
   );
+
+  it("loads the data group's schema management, edges, graph reads and AWS clients only on first use", () => {
+    const data = sourcesOf('data');
+    for (const lazy of [
+      'functions/data/table-operations.ts',
+      'shared/data/tables.ts',
+      'shared/data/edges.ts',
+      'shared/data/graph-reads.ts',
+      '@aws-sdk/client-kms',
+      '@aws-sdk/client-secrets-manager',
+      'shared/adapters/aws/cloud-event-runner.ts',
+    ]) {
+      expect(has(data.cold, lazy), lazy).toBe(false);
+      expect(has(data.lazy, lazy), lazy).toBe(true);
+    }
+    expect(has(data.cold, 'node_modules/postgres/')).toBe(true);
+  });
 
   it('loads the password dictionaries and the route table only on first use', () => {
     const accounts = sourcesOf('accounts');

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogEntry, TableSchema } from '../../shared/data/model';
 import { filtersFromObject, filtersFromQuery } from '../../shared/data/query';
-import { checkTableSchema, hasUniqueSet, type RawTableSchema } from '../../shared/data/schema';
+import { checkTableSchema, type RawTableSchema } from '../../shared/data/schema';
 import { compileTable, keyFromText, present } from '../../shared/data/table';
+import { hasUniqueSet } from '../../shared/data/unique-sets';
 import { check, compileRecordValidators } from '../../shared/data/validator';
 
 const none = () => undefined;

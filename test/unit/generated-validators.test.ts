@@ -1,28 +1,32 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { validators as accounts } from '../../functions/accounts/validators.generated';
-import { validators as auth } from '../../functions/auth/validators.generated';
-import { validators as data } from '../../functions/data/validators.generated';
-import { validators as events } from '../../functions/events/validators.generated';
-import { validators as invitations } from '../../functions/invitations/validators.generated';
-import { validators as meta } from '../../functions/meta/validators.generated';
-import { validators as roles } from '../../functions/roles/validators.generated';
-import { validators as secrets } from '../../functions/secrets/validators.generated';
-import { validatorsPath, validatorsSource } from '../../infra/validators';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { validatorLoaders as accounts } from '../../functions/accounts/validators/index.generated';
+import { validatorLoaders as auth } from '../../functions/auth/validators/index.generated';
+import { validatorLoaders as data } from '../../functions/data/validators/index.generated';
+import { validatorLoaders as events } from '../../functions/events/validators/index.generated';
+import { validatorLoaders as invitations } from '../../functions/invitations/validators/index.generated';
+import { validatorLoaders as meta } from '../../functions/meta/validators/index.generated';
+import { validatorLoaders as roles } from '../../functions/roles/validators/index.generated';
+import { validatorLoaders as secrets } from '../../functions/secrets/validators/index.generated';
+import { validatorFiles, validatorsDirectory } from '../../infra/validators';
 import type { GroupName, JsonSchema, RouteDef } from '../../shared/http/route';
 import { groups, routesOf } from '../../shared/http/routes';
 import { compileSchema } from '../../shared/http/schema-compiler';
 import {
   coerces,
-  type GeneratedValidators,
+  type RouteValidatorLoaders,
+  type RouteValidators,
   type SchemaPart,
   type SchemaValidator,
+  schemaParts,
   useGeneratedValidators,
-  validatorName,
+  validatorsLoaded,
 } from '../../shared/http/validation';
+import { ucs2length } from '../../shared/http/validator-runtime';
 
-const generated: Record<GroupName, GeneratedValidators> = {
+const loaders: Record<GroupName, RouteValidatorLoaders> = {
   auth,
   accounts,
   roles,
@@ -32,19 +36,26 @@ const generated: Record<GroupName, GeneratedValidators> = {
   meta,
   invitations,
 };
-const parts: readonly SchemaPart[] = ['body', 'query', 'params'];
+
+const allRoutes = () => (Object.keys(groups) as GroupName[]).flatMap((group) => routesOf(group));
+
+/** Each route's generated validators, loaded as a Lambda loads them on the route's first request. */
+const generated = new Map<RouteDef, RouteValidators>();
+beforeAll(async () => {
+  for (const route of allRoutes()) {
+    const load = loaders[route.group][route.operationId];
+    if (load) generated.set(route, await load());
+  }
+});
 
 /** Every schema of the route table, with its part and the validator generated for it. */
 function schemas(): { route: RouteDef; part: SchemaPart; schema: JsonSchema; validator: SchemaValidator }[] {
-  return (Object.keys(groups) as GroupName[])
-    .flatMap((group) => routesOf(group))
-    .flatMap((route) =>
-      parts.flatMap((part) => {
-        const schema = route[part];
-        const validator = generated[route.group][validatorName(route.operationId, part)];
-        return schema && validator ? [{ route, part, schema, validator }] : [];
-      }),
-    );
+  return allRoutes().flatMap((route) =>
+    schemaParts(route).flatMap((part) => {
+      const validator = generated.get(route)?.[part];
+      return validator ? [{ route, part, schema: route[part] as JsonSchema, validator }] : [];
+    }),
+  );
 }
 
 /** What a validator says of a value: its verdict, its errors, and the value as it left it (defaults, coercion). */
@@ -73,20 +84,47 @@ describe('generated route validators', () => {
   it.each(Object.keys(groups))(
     'of the %s group are those of its current route schemas (run npm run validators)',
     async (group) => {
-      const committed = readFileSync(validatorsPath(group), 'utf8');
-      expect(committed).toBe(await validatorsSource(group, routesOf(group as GroupName)));
+      const directory = validatorsDirectory(group);
+      const expected = await validatorFiles(group, routesOf(group as GroupName));
+      expect(readdirSync(directory).sort()).toEqual([...expected.keys()].sort());
+      for (const [file, source] of expected)
+        expect(readFileSync(join(directory, file), 'utf8'), file).toBe(source);
     },
   );
 
   it('cover every schema of every route of each group', () => {
-    for (const group of Object.keys(groups) as GroupName[]) {
-      expect(() => useGeneratedValidators(routesOf(group), generated[group])).not.toThrow();
+    for (const route of allRoutes()) {
+      for (const part of schemaParts(route))
+        expect(generated.get(route)?.[part], `${route.operationId} ${part}`).toBeTypeOf('function');
     }
+    expect(schemas().length).toBeGreaterThan(100);
   });
 
-  it('refuse to start a group whose validators miss a route schema', () => {
+  it('refuse to start a group whose validators miss a route', () => {
     const route = routesOf('auth').find((candidate) => candidate.body) as RouteDef;
-    expect(() => useGeneratedValidators([route], {})).toThrow(/No generated validator/);
+    expect(() => useGeneratedValidators([route], {})).toThrow(/No generated validators/);
+  });
+
+  it("load a route's module on its first request only, and refuse one that misses a schema", async () => {
+    const route = { ...(routesOf('auth').find((candidate) => candidate.body) as RouteDef) };
+    let loads = 0;
+    useGeneratedValidators([route], {
+      [route.operationId]: async () => {
+        loads++;
+        return {};
+      },
+    });
+    await expect(validatorsLoaded(route)).rejects.toThrow(/No generated validator for .* body/);
+    const valid = { body: () => true };
+    useGeneratedValidators([route], {
+      [route.operationId]: async () => {
+        loads++;
+        return valid;
+      },
+    });
+    await Promise.all([validatorsLoaded(route), validatorsLoaded(route)]);
+    expect(loads).toBe(2);
+    expect(validatorsLoaded(route)).toBeUndefined();
   });
 
   it('validate, coerce and fill in defaults exactly as the schemas compiled at start', () => {
@@ -99,5 +137,22 @@ describe('generated route validators', () => {
         { numRuns: 60 },
       );
     }
+  });
+});
+
+describe('the run-time helpers of the generated validators', () => {
+  it('count code points as ajv does, lone surrogates included', async () => {
+    const ajvModule = (await import('ajv/dist/runtime/ucs2length')) as unknown as {
+      default: ((text: string) => number) | { default: (text: string) => number };
+    };
+    const ajvLength = typeof ajvModule.default === 'function' ? ajvModule.default : ajvModule.default.default;
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }), (binary, grapheme) => {
+        expect(ucs2length(binary)).toBe(ajvLength(binary));
+        expect(ucs2length(grapheme)).toBe(ajvLength(grapheme));
+      }),
+      { numRuns: 500 },
+    );
+    expect(ucs2length('a\ud83d\ude00\ud83db')).toBe(4);
   });
 });

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KmsSigner } from '../../shared/adapters/aws/kms-signer';
 import { jwtKeys } from '../../shared/adapters/jwt-keys';
 import { LocalKeySigner } from '../../shared/adapters/local/key-signer';
 import type { TokenSigner } from '../../shared/auth/signer';
@@ -148,12 +147,8 @@ describe('JWT key configuration', () => {
     expect(existsSync(join(dataDir, 'keys', 'jwt-signing-key.pem'))).toBe(true);
   });
 
-  it('uses KMS for any other key id, and a given signer over the configured one', () => {
+  it('uses a given signer over the configured one', () => {
     const config = loadConfig({ JWT_SIGNING_KEY_ID: 'key-a', JWT_VERIFICATION_KEY_IDS: 'key-b' });
-    const keys = jwtKeys(config);
-    expect(keys.signer).toBeInstanceOf(KmsSigner);
-    expect(keys.verificationKeys).toHaveLength(1);
-    expect(keys.verificationKeys[0]).toBeInstanceOf(KmsSigner);
     expect(jwtKeys(config, current).signer).toBe(current);
   });
 });
@@ -200,6 +195,22 @@ describe('KMS keys during a rotation', () => {
     );
     return new TokenService(signer, settings, clock, verificationKeys);
   };
+
+  it('uses KMS for any other key id, its client loaded on the first use of a key', async () => {
+    mockKms();
+    const keys = jwtKeys(
+      loadConfig({ JWT_SIGNING_KEY_ID: arn('key-old'), JWT_VERIFICATION_KEY_IDS: arn('key-new') }),
+    );
+    expect(keys.signer).not.toBeInstanceOf(LocalKeySigner);
+    expect(keys.verificationKeys).toHaveLength(1);
+    expect(kms.commandCalls(GetPublicKeyCommand)).toHaveLength(0);
+    expect((await keys.verificationKeys[0]?.publicJwk())?.kid).toBe('key-new');
+    expect((await keys.signer.publicJwk()).kid).toBe('key-old');
+    expect(kms.commandCalls(GetPublicKeyCommand).map((call) => call.args[0].input.KeyId)).toEqual([
+      arn('key-new'),
+      arn('key-old'),
+    ]);
+  });
 
   it('publishes both KMS keys with their key ids as kids, signs with the current one only', async () => {
     mockKms();

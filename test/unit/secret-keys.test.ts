@@ -6,6 +6,7 @@ import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/clie
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { KmsKeys } from '../../shared/adapters/aws/kms-keys';
+import { kmsClientOnFirstUse, lazyKmsKeys } from '../../shared/adapters/aws/lazy-kms';
 import { LocalKeyring } from '../../shared/adapters/local/keyring';
 import { open, seal } from '../../shared/keys/envelope';
 import type { EncryptionContext } from '../../shared/keys/keys';
@@ -65,6 +66,16 @@ describe('KmsKeys', () => {
       KeyId: keyArn,
       EncryptionContext: { site: 'acme', app: 'shop', key: 'stripe' },
     });
+  });
+
+  it('works the same with its KMS client loaded on the first call (lazyKmsKeys)', async () => {
+    fakeKms();
+    const keys = lazyKmsKeys(kmsClientOnFirstUse('eu-west-1'), keyArn);
+    expect(kms.commandCalls(GenerateDataKeyCommand)).toHaveLength(0);
+    const sealed = await seal(keys, { token: 'sk_live' }, context);
+    expect(await open(keys, sealed, context)).toEqual({ token: 'sk_live' });
+    await expect(open(keys, sealed, { ...context, key: 'other' })).rejects.toThrow();
+    expect(kms.commandCalls(GenerateDataKeyCommand)[0]?.args[0].input.KeyId).toBe(keyArn);
   });
 
   it('fails to open a value sealed for another secret', async () => {
