@@ -1,10 +1,8 @@
 import type { AggregationPlan } from '../../shared/data/aggregation';
-import { aggregationOf } from '../../shared/data/aggregation';
 import { asksForGraph, checkDepth, graphRequestOf } from '../../shared/data/graph-query';
 import { windowOf } from '../../shared/data/paging';
 import { populateOf } from '../../shared/data/populate';
 import { filtersFromObject, filtersFromQuery, visibilityOf } from '../../shared/data/query';
-import { aggregateRecords } from '../../shared/data/record-aggregates';
 import {
   deleteByKeys,
   deleteMatching,
@@ -62,6 +60,11 @@ export const dataOperations: Operations = {
     const window = windowOf(ctx.query);
     const visibility = visibilityOf(ctx.query);
     if (params.has('_aggregate') || params.has('_group_by') || params.has('_having')) {
+      // Aggregation's planner and reads load with the first request that aggregates.
+      const [{ aggregationOf }, { aggregateRecords }] = await Promise.all([
+        import('../../shared/data/aggregation'),
+        import('../../shared/data/record-aggregates'),
+      ]);
       const result = await aggregateRecords(
         sql,
         scope,
