@@ -14,7 +14,7 @@ import {
   write,
 } from './record-sql';
 import { checkReferences } from './references';
-import { identifiers, join, type Queryable } from './sql';
+import { identifiers, join, type Queryable, sqlState } from './sql';
 import {
   catalogVersionColumn,
   type DataTable,
@@ -61,6 +61,9 @@ export async function insertRows(tx: Queryable, table: DataTable, rows: readonly
   return inserted.map((row) => present(table, row));
 }
 
+/** SQLSTATE foreign_key_violation. */
+const foreignKeyViolation = '23503';
+
 /** Creates one record or, from an array, several in one transaction (all or nothing). */
 export async function createRecords(
   sql: Sql,
@@ -82,8 +85,10 @@ export async function createRecords(
  * One record inserted by one statement (no transaction, no catalog read) from the table's definition as this
  * container last saw it, its catalog version returned beside the row. Safe without a lock: a schema change can only
  * add fields (the database fills their defaults and enforces NOT NULL and uniqueness), drop fields (the statement
- * fails and the careful path runs) or add indexes (enforced by the database). Undefined when the careful path must
- * decide: no known definition, foreign keys to check, a body the known definition refuses, or a dropped column.
+ * fails and the careful path runs) or add indexes (enforced by the database). Foreign keys are the database's too:
+ * an insert that succeeds references existing records. Undefined when the careful path must decide: no known
+ * definition, a body the known definition refuses, a dropped column, or a reference to no record (the careful
+ * path's check names the field).
  */
 async function createWithKnownTable(
   sql: Sql,
@@ -92,7 +97,7 @@ async function createWithKnownTable(
   body: unknown,
 ): Promise<Row | undefined> {
   const table = knownTable(scope, name);
-  if (!table || Object.values(table.entry.layout.constraints).some((info) => info.kind === 'foreign')) return;
+  if (!table) return;
   let row: Row;
   try {
     [row] = validateRows(table, [body], 'create', false) as [Row];
@@ -109,7 +114,8 @@ async function createWithKnownTable(
         ? await sql`INSERT INTO ${from(sql, table)} DEFAULT VALUES ${returning}`
         : await sql`INSERT INTO ${from(sql, table)} ${sql([insertValues(sql, table, row)], names)} ${returning}`;
   } catch (error) {
-    if (isSchemaDrift(error)) return undefined;
+    // A reference to no record: the careful path names the field (checkReferences), as a 400.
+    if (isSchemaDrift(error) || sqlState(error) === foreignKeyViolation) return undefined;
     throw await mapSqlError(error, { sql, schema: scope.schema, operation: 'write', table: table.entry });
   }
   if (!inserted) return undefined;

@@ -4,6 +4,7 @@ import { siteSchemaName } from '../../shared/data/names';
 import { whereClause } from '../../shared/data/query';
 import { listPlanOf } from '../../shared/data/record-list';
 import { pageStatement } from '../../shared/data/record-reads';
+import { createRecords } from '../../shared/data/record-writes';
 import { openTable } from '../../shared/data/table';
 import { createTable, dataPath, insert, tablePath } from '../support/data';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
@@ -144,5 +145,55 @@ describe('the query language on indexes', () => {
     const range = await explain('points_between=500,520&ordering=points');
     expect(range).toMatch(/Index Scan|Index Cond/);
     expect(range).not.toMatch(/Seq Scan/);
+  });
+});
+
+describe('creating one record in a table with a foreign key', () => {
+  /** The platform's data plane, counting the transactions a write opens. */
+  function countingTransactions() {
+    const sql = platform.deps.sql();
+    const counted = { begins: 0 };
+    const proxy = new Proxy(sql, {
+      get(target, property, receiver) {
+        if (property === 'begin') counted.begins++;
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    return { sql: proxy, counted };
+  }
+
+  it('is one statement when the reference exists, and a 400 naming the field when it does not', async () => {
+    await createTable(tenant.owner, tenant.app.slug, 'makers', {
+      fields: [{ name: 'name', type: 'string' }],
+    });
+    await createTable(tenant.owner, tenant.app.slug, 'gadgets', {
+      fields: [
+        { name: 'title', type: 'string' },
+        { name: 'maker_id', type: 'string', format: 'uuid' },
+      ],
+      foreignKeys: [{ fields: ['maker_id'], reference: { resource: 'makers', fields: ['id'] } }],
+    });
+    const maker = await insert(tenant.owner, tenant.app.slug, 'makers', { name: 'Acme' });
+    const scope = {
+      schema: siteSchemaName(tenant.site.slug),
+      site: tenant.site.slug,
+      app: { ...tenant.app, description: '', site: '', created_at: '' },
+    };
+    const { sql, counted } = countingTransactions();
+    // The first write reads the catalog; the next ones use the definition this container knows.
+    await createRecords(sql, scope, 'gadgets', { title: 'first', maker_id: maker.id });
+    counted.begins = 0;
+    const { records } = await createRecords(sql, scope, 'gadgets', { title: 'second', maker_id: maker.id });
+    expect(records[0]).toMatchObject({ title: 'second', maker_id: maker.id });
+    expect(counted.begins).toBe(0);
+
+    const refused = await tenant.owner.post(dataPath(tenant.app.slug, 'gadgets'), {
+      title: 'x',
+      maker_id: 999999,
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('maker_id');
+    const listed = await tenant.owner.get(`${dataPath(tenant.app.slug, 'gadgets')}?title=x`);
+    expect(listed.body.total).toBe(0);
   });
 });
