@@ -4,6 +4,7 @@ import { findTable } from './catalog';
 import { mapSqlError, tableNotFound } from './errors';
 import type { CatalogEntry, FieldDef, TableSchema } from './model';
 import { systemFields } from './model';
+import { loadPatternEngineFor } from './patterns';
 import { type Fragment, type Queryable, sqlState } from './sql';
 import { typeRule } from './types';
 import { uniqueSets } from './unique-sets';
@@ -84,6 +85,8 @@ export async function openTable(
     latest.delete(latestKey(scope, name));
     throw tableNotFound(name, scope.app.slug);
   }
+  // Its records' patterns run on RE2, loaded with the first table that has one.
+  await loadPatternEngineFor(entry.definition.fields);
   const table = compileTable(scope.schema, entry);
   if (latest.size >= cacheLimit) latest.delete(latest.keys().next().value as string);
   latest.set(latestKey(scope, name), table);

@@ -13,7 +13,7 @@ import { hasGraph } from './graph-schema';
 import { indexName, indexStatement, planAddField, planCreateTable } from './layout';
 import type { CatalogEntry, FieldDef, TableLayout, TableSchema, TableView } from './model';
 import { nameProblem, physicalTableName } from './names';
-import { anchored, patternProblem } from './patterns';
+import { anchored, loadPatternEngineFor, patternProblem } from './patterns';
 import { checkTableSchema, type RawTableSchema } from './schema';
 import { qualified } from './sql';
 import type { TableScope } from './table';
@@ -50,6 +50,7 @@ function prefixed(errors: FieldErrors, prefix: string): FieldErrors {
  * accept it too (its dialect is not RE2's), before the DDL: the error then names the field.
  */
 async function checkPatterns(sql: Sql, fields: readonly FieldDef[], pathOf: (index: number) => string) {
+  await loadPatternEngineFor(fields);
   const errors = newFieldErrors();
   for (const [index, field] of fields.entries()) {
     const pattern = field.constraints?.pattern;
@@ -208,6 +209,7 @@ export async function addField(sql: Sql, scope: TableScope, name: string, raw: F
       fail({ name: [`Table "${name}" already has a field "${raw.name}".`] });
     const others = new Map((await listTables(tx, schema, scope.app.id)).map((other) => [other.name, other]));
     const position = definition.fields.length;
+    await loadPatternEngineFor(definition.fields);
     const checked = checkTableSchema(
       { ...definition, fields: [...definition.fields, raw] },
       name,
@@ -317,6 +319,7 @@ export async function addIndex(sql: Sql, scope: TableScope, name: string, raw: N
     const entry = await lockedTable(tx, scope, schema, name);
     const definition = entry.definition;
     const position = definition.indexes.length;
+    await loadPatternEngineFor(definition.fields);
     const checked = checkTableSchema(
       { ...definition, indexes: [...definition.indexes, raw] },
       name,

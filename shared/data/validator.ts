@@ -1,32 +1,20 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsPlugin from 'ajv-formats';
 import type { FieldErrors } from '../errors';
 import type { JsonSchema } from '../http/route';
 import { fieldErrors, newFieldErrors } from '../http/validation';
-import { isApiDate, isApiDateTime } from './datetimes';
 import type { FieldDef, TableSchema } from './model';
 import { systemFields } from './model';
-import { anchored, re2Engine } from './patterns';
-import { timeOfDay, typeRule } from './types';
+import { anchored } from './patterns';
+import { typeRule } from './types';
+import { compileRecordCheck, compileValueCheck, type Problem } from './value-checks';
 
-// ajv-formats ships CommonJS; under ESM interop the plugin may sit on `default`.
-const addFormats = ((addFormatsPlugin as unknown as { default?: typeof addFormatsPlugin }).default ??
-  addFormatsPlugin) as typeof addFormatsPlugin;
+/**
+ * Records are JSON: no coercion, and no defaults (the database applies them); patterns run on RE2, which the caller
+ * loads first (`loadPatternEngineFor`, shared/data/patterns.ts). The checks are compiled from each field's JSON
+ * Schema by shared/data/value-checks.ts.
+ */
 
-/** Records are JSON: no coercion, and no defaults (the database applies them); patterns run on RE2. */
-const ajv = new Ajv({
-  allErrors: true,
-  strict: false,
-  coerceTypes: false,
-  useDefaults: false,
-  code: { regExp: re2Engine },
-});
-addFormats(ajv);
-// PostgreSQL's `time` has no zone: ajv-formats' `time` demands one.
-ajv.addFormat('time', timeOfDay);
-// Dates and datetimes the API can show back as they were: years 0001-9999 (UTC), at most microseconds.
-ajv.addFormat('date-time', isApiDateTime);
-ajv.addFormat('date', isApiDate);
+/** A record's checks: what a value fails (empty when valid). */
+export type RecordCheck = (value: unknown) => Problem[];
 
 /** Fields the platform fills in: accepted in a body (clients send records back) but ignored. */
 export function isReadOnly(field: FieldDef): boolean {
@@ -68,9 +56,9 @@ export function fieldJsonSchema(field: FieldDef, primaryKey: boolean): JsonSchem
 
 export interface RecordValidators {
   /** A whole new record. */
-  create: ValidateFunction;
+  create: RecordCheck;
   /** Some fields of an existing record. */
-  patch: ValidateFunction;
+  patch: RecordCheck;
 }
 
 /** Builds and compiles the validators of a table schema (once per schema version: see catalog caching). */
@@ -84,15 +72,14 @@ export function compileRecordValidators(schema: TableSchema): RecordValidators {
     if ((field.constraints?.required || field.name === key) && !hasDatabaseDefault(field, schema))
       required.push(field.name);
   }
-  const create = { type: 'object', properties, required, additionalProperties: false };
-  const patch = { type: 'object', properties, additionalProperties: false };
-  return { create: ajv.compile(create), patch: ajv.compile(patch) };
+  return { create: compileRecordCheck(properties, required), patch: compileRecordCheck(properties, []) };
 }
 
 /** Runs a validator; the messages keyed by field, each key prefixed (bulk: the record's index). */
-export function check(validate: ValidateFunction, value: unknown, prefix = ''): FieldErrors | undefined {
-  if (validate(value)) return undefined;
-  const errors = fieldErrors(validate.errors ?? []);
+export function check(validate: RecordCheck, value: unknown, prefix = ''): FieldErrors | undefined {
+  const problems = validate(value);
+  if (problems.length === 0) return undefined;
+  const errors = fieldErrors(problems);
   if (!prefix) return errors;
   const prefixed = newFieldErrors();
   for (const [field, messages] of Object.entries(errors)) {
@@ -101,27 +88,27 @@ export function check(validate: ValidateFunction, value: unknown, prefix = ''): 
   return prefixed;
 }
 
-/** Whether a value is valid for a field (defaults of a table schema). */
-export function checkValue(field: FieldDef, primaryKey: boolean, value: unknown): string[] {
-  const validate = ajv.compile({
-    type: 'object',
-    properties: { value: fieldJsonSchema(field, primaryKey) },
-  });
-  return check(validate, { value })?.value ?? [];
+/** The messages of a single value's problems (reported at `/value`). */
+function messagesOf(check: ReturnType<typeof compileValueCheck>, value: unknown): string[] {
+  const problems: Problem[] = [];
+  check(value, '/value', problems);
+  return problems.length === 0 ? [] : (fieldErrors(problems).value ?? []);
 }
 
-const valueValidators = new Map<string, ValidateFunction>();
+/** Whether a value is valid for a field (defaults of a table schema). Empty when it is. */
+export function checkValue(field: FieldDef, primaryKey: boolean, value: unknown): string[] {
+  return messagesOf(compileValueCheck(fieldJsonSchema(field, primaryKey)), value);
+}
+
+const valueChecks = new Map<string, ReturnType<typeof compileValueCheck>>();
 
 /** Whether a value has the field's type and format (constraints aside): filter values. Empty when it has. */
 export function valueProblems(field: FieldDef, value: unknown): string[] {
   const cacheKey = `${field.type}/${field.format ?? ''}`;
-  let validate = valueValidators.get(cacheKey);
-  if (!validate) {
-    validate = ajv.compile({
-      type: 'object',
-      properties: { value: typeRule(field.type).json(field) },
-    });
-    valueValidators.set(cacheKey, validate);
+  let check = valueChecks.get(cacheKey);
+  if (!check) {
+    check = compileValueCheck(typeRule(field.type).json(field));
+    valueChecks.set(cacheKey, check);
   }
-  return check(validate, { value })?.value ?? [];
+  return messagesOf(check, value);
 }

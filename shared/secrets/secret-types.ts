@@ -45,7 +45,7 @@ export async function createSecretType(
   input: NewSecretType,
 ): Promise<SecretType> {
   const schema = input.schema ?? { type: 'object' };
-  checkSchema(schema);
+  await checkSchema(schema);
   const now = iso(deps.clock());
   const slug = nameSlug(input.name);
   const type: SecretType = {
@@ -94,7 +94,7 @@ export async function updateSecretType(
 ): Promise<SecretType> {
   const type = await secretTypeOf(deps, site, slug);
   refuseReclassification(type, changes);
-  if (changes.schema) checkSchema(changes.schema);
+  if (changes.schema) await checkSchema(changes.schema);
   const updated: SecretType = {
     ...type,
     name: changes.name ?? type.name,

@@ -141,11 +141,22 @@ describe('Lambda bundle', () => {
       '@aws-sdk/client-kms',
       '@aws-sdk/client-secrets-manager',
       'shared/adapters/aws/cloud-event-runner.ts',
+      'node_modules/re2js/',
     ]) {
       expect(has(data.cold, lazy), lazy).toBe(false);
       expect(has(data.lazy, lazy), lazy).toBe(true);
     }
     expect(has(data.cold, 'node_modules/postgres/')).toBe(true);
+    // Records are checked by checks compiled from the table schema, not by a schema compiler.
+    expect(has([...data.cold, ...data.lazy], 'ajv/dist/compile/')).toBe(false);
+  });
+
+  it("loads the secret store's schema compiler and RE2 with the first typed value, not at cold start", () => {
+    const secrets = sourcesOf('secrets');
+    for (const lazy of ['ajv/dist/compile/', 'node_modules/re2js/', '@aws-sdk/client-kms']) {
+      expect(has(secrets.cold, lazy), lazy).toBe(false);
+      expect(has(secrets.lazy, lazy), lazy).toBe(true);
+    }
   });
 
   it('loads the password dictionaries and the route table only on first use', () => {
