@@ -1,4 +1,4 @@
-import { fullFormats } from 'ajv-formats/dist/formats';
+import { ajvFormat } from './formats';
 
 /**
  * Dates and datetimes without `Date` pitfalls. `new Date('0001-01-01 00:00:00+00')` reads a two-digit year
@@ -7,15 +7,7 @@ import { fullFormats } from 'ajv-formats/dist/formats';
  * on input. docs/security.md, "Dates and times".
  */
 
-type FormatCheck = (text: string) => boolean;
-
-/** ajv-formats' own check of a format (a function, or a definition with `validate`): the syntax stays theirs. */
-function formatCheck(name: 'date' | 'date-time'): FormatCheck {
-  const format = fullFormats[name] as unknown as FormatCheck | { validate: FormatCheck };
-  return typeof format === 'function' ? format : format.validate;
-}
-
-const formats = { date: formatCheck('date'), 'date-time': formatCheck('date-time') };
+const formats = { date: ajvFormat('date'), 'date-time': ajvFormat('date-time') };
 
 /** Components of an RFC 3339 date-time (what the `date-time` format accepts). */
 const rfc3339 =

@@ -1,8 +1,8 @@
 import type { ErrorObject } from 'ajv';
-import { fullFormats } from 'ajv-formats/dist/formats';
 import type { JsonSchema } from '../http/route';
 import { ucs2length } from '../http/validator-runtime';
 import { isApiDate, isApiDateTime } from './datetimes';
+import { ajvFormat, type FormatTest } from './formats';
 import { patternTest } from './patterns';
 import { timeOfDay } from './types';
 
@@ -33,13 +33,6 @@ const isType: Record<JsonType, (value: unknown) => boolean> = {
   object: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
   array: (value) => Array.isArray(value),
 };
-
-type FormatTest = (text: string) => boolean;
-
-function ajvFormat(name: 'email' | 'uri' | 'uuid'): FormatTest {
-  const format = fullFormats[name] as unknown as RegExp | FormatTest;
-  return format instanceof RegExp ? (text) => format.test(text) : format;
-}
 
 /** The formats field types use, as the platform registers them (PostgreSQL's zone-less `time`, API dates). */
 const formats: Readonly<Record<string, FormatTest>> = {
