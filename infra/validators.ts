@@ -99,16 +99,29 @@ async function routeModule(route: RouteDef): Promise<string> {
   return `${header(`the schemas of route ${route.operationId}`)}// @ts-nocheck\n${code}`;
 }
 
-function indexModule(group: string, routes: readonly RouteDef[]): string {
-  const loaders = routes.map(
-    (route) =>
-      `  ${route.operationId}: () => import('./${routeValidatorsFile(route.operationId).replace(/\.ts$/, '')}'),`,
+/** The route whose module a route's validators come from: the first route with exactly the same schemas. */
+function moduleOwners(routes: readonly RouteDef[]): Map<RouteDef, RouteDef> {
+  const first = new Map<string, RouteDef>();
+  const owners = new Map<RouteDef, RouteDef>();
+  for (const route of routes) {
+    const shape = JSON.stringify(schemaParts(route).map((part) => [part, route[part]]));
+    const owner = first.get(shape) ?? route;
+    first.set(shape, owner);
+    owners.set(route, owner);
+  }
+  return owners;
+}
+
+function indexModule(group: string, owners: ReadonlyMap<RouteDef, RouteDef>): string {
+  const loaders = [...owners].map(
+    ([route, owner]) =>
+      `  ${route.operationId}: () => import('./${routeValidatorsFile(owner.operationId).replace(/\.ts$/, '')}'),`,
   );
   return [
     header(`the ${group} group's route schemas`).trimEnd(),
     "import type { RouteValidatorLoaders } from '../../../shared/http/validation';",
     '',
-    "/** The loader of each route's validators: a route's module loads on its first request. */",
+    "/** The loader of each route's validators, loaded on its first request (routes with the same schemas share one). */",
     'export const validatorLoaders: RouteValidatorLoaders = {',
     ...loaders,
     '};',
@@ -116,14 +129,15 @@ function indexModule(group: string, routes: readonly RouteDef[]): string {
   ].join('\n');
 }
 
-/** Every generated file of a group (file name → source): one module per route with schemas, and the index. */
+/** Every generated file of a group (file name → source): one module per distinct set of route schemas, and the index. */
 export async function validatorFiles(
   group: string,
   routes: readonly RouteDef[],
 ): Promise<Map<string, string>> {
-  const validated = routes.filter((route) => schemaParts(route).length > 0);
+  const owners = moduleOwners(routes.filter((route) => schemaParts(route).length > 0));
   const files = new Map<string, string>();
-  for (const route of validated) files.set(routeValidatorsFile(route.operationId), await routeModule(route));
-  files.set(validatorsIndexFile, indexModule(group, validated));
+  for (const owner of new Set(owners.values()))
+    files.set(routeValidatorsFile(owner.operationId), await routeModule(owner));
+  files.set(validatorsIndexFile, indexModule(group, owners));
   return files;
 }
