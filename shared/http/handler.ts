@@ -13,7 +13,7 @@ import {
   needsUser,
   readsUser,
 } from '../policy/permissions';
-import { loadRequest, type RequestTarget } from '../tenancy/principal';
+import { type LoadedRequest, loadRequest, type RequestTarget } from '../tenancy/principal';
 import { siteSlugOf } from '../tenancy/tenancy';
 import { readJsonBody } from './body';
 import type { HttpResult, Operations, RequestContext } from './context';
@@ -185,6 +185,84 @@ function logRequest(deps: Deps | undefined, event: HttpEvent, facts: RequestFact
   log.info('request', facts.log ? line : { request_id: facts.requestId, ...line });
 }
 
+/** A group's routes each have an operation, and a site permission exactly on the site routes. */
+function checkRoutes(group: GroupName, operations: Operations, routes: readonly RouteDef[]): void {
+  for (const route of routes) {
+    if (!operations[route.operationId])
+      throw new Error(`Group ${group} does not implement ${route.operationId}`);
+    if (isSitePermission(route.permission) !== (route.scope === 'site'))
+      throw new Error(`Route ${route.operationId}: a site permission goes with a site route, and only there`);
+    prepareValidators(route);
+  }
+}
+
+/**
+ * Who and where: the caller's credentials, then the user, site, organization and app the permission is decided on,
+ * in one DynamoDB round trip (or none, from the access cache).
+ */
+async function whoAndWhere(
+  deps: Deps,
+  route: RouteDef,
+  params: Record<string, string>,
+  headers: Record<string, string | undefined>,
+  fact: RequestFacts,
+): Promise<LoadedRequest> {
+  const claims = await authenticate(deps, route, headers);
+  if (claims) fact.userId = claims.userId;
+  const target = targetOf(deps, route, params, headers, claims?.userId ?? null);
+  if (target.site !== null) fact.site = target.site;
+  // A token issued after the remembered user item (a password change elsewhere) has the user read again.
+  const loaded = await deps.accessCache.get(
+    target,
+    () => loadRequest(deps.store, target),
+    (cached) => !claims || claims.tokenVersion <= (cached.storedUser?.token_version ?? 0),
+  );
+  // A password change or a deactivation raised the user's token version: earlier tokens stop here.
+  if (claims && loaded.storedUser) requireCurrentCredentials(claims, loaded.storedUser);
+  return loaded;
+}
+
+/**
+ * The request's input once the caller may send it: the route's permission first (a caller without it is refused
+ * whatever the body says), then validation; a rule-based permission, which reads the body, comes after.
+ */
+async function permittedInput(
+  route: RouteDef,
+  principal: LoadedRequest['principal'],
+  params: Record<string, string>,
+  event: HttpEvent,
+  headers: Record<string, string | undefined>,
+) {
+  const ruleBased = route.permission.startsWith('rule:');
+  if (!ruleBased) enforce(route.permission, principal, { params, body: undefined });
+  const loading = validatorsLoaded(route);
+  if (loading) await loading;
+  const input = validatedInput(route, params, event, headers);
+  if (ruleBased) enforce(route.permission, principal, { params, body: input.body });
+  return input;
+}
+
+/** The error middleware: any error becomes the group's envelope, and the request is logged all the same. */
+function errorsAnswered(group: GroupName, getDeps: () => Deps, facts: WeakMap<HttpEvent, RequestFacts>) {
+  return {
+    onError: async (request: { event: HttpEvent; context: Context; error: unknown; response: unknown }) => {
+      let deps: Deps | undefined;
+      try {
+        deps = getDeps();
+      } catch {
+        deps = undefined;
+      }
+      const fact = facts.get(request.event) ?? {
+        started: performance.now(),
+        requestId: requestIdOf(request.event, request.context),
+      };
+      const response = errorResponse(fact.log ?? deps?.log, group, request.error, fact.requestId);
+      request.response = response;
+      logRequest(deps, request.event, fact, response.statusCode ?? 500);
+    },
+  };
+}
+
 /**
  * The handler of one endpoint group (one Lambda): route, authenticate, load who and where in one DynamoDB round
  * trip, enforce the route's permission, validate, run the operation, shape the response, and log one line. The same
@@ -196,13 +274,7 @@ export function createGroupHandler(
   getDeps: () => Deps,
   routes: readonly RouteDef[],
 ): HttpHandler {
-  for (const route of routes) {
-    if (!operations[route.operationId])
-      throw new Error(`Group ${group} does not implement ${route.operationId}`);
-    if (isSitePermission(route.permission) !== (route.scope === 'site'))
-      throw new Error(`Route ${route.operationId}: a site permission goes with a site route, and only there`);
-    prepareValidators(route);
-  }
+  checkRoutes(group, operations, routes);
   const router = new Router(routes);
   const changesAccess = groups[group].changesAccess === true;
   const facts = new WeakMap<HttpEvent, RequestFacts>();
@@ -210,33 +282,15 @@ export function createGroupHandler(
   const run = async (event: HttpEvent, context: Context): Promise<HttpResponse> => {
     const deps = getDeps();
     const requestId = requestIdOf(event, context);
-    const fact: RequestFacts = { started: performance.now(), requestId };
-    facts.set(event, fact);
     const log = deps.log.child({ request_id: requestId });
-    fact.log = log;
+    const fact: RequestFacts = { started: performance.now(), requestId, log };
+    facts.set(event, fact);
     const { route, params } = router.match(event.requestContext.http.method, event.rawPath);
     fact.routeId = route.operationId;
     const headers = lowerHeaders(event);
     // Who and where come before what: an anonymous request is a 401 whatever its body says.
-    const claims = await authenticate(deps, route, headers);
-    if (claims) fact.userId = claims.userId;
-    const target = targetOf(deps, route, params, headers, claims?.userId ?? null);
-    if (target.site !== null) fact.site = target.site;
-    // A token issued after the remembered user item (a password change elsewhere) has the user read again.
-    const loaded = await deps.accessCache.get(
-      target,
-      () => loadRequest(deps.store, target),
-      (cached) => !claims || claims.tokenVersion <= (cached.storedUser?.token_version ?? 0),
-    );
-    // A password change or a deactivation raised the user's token version: earlier tokens stop here.
-    if (claims && loaded.storedUser) requireCurrentCredentials(claims, loaded.storedUser);
-    const { principal, app } = loaded;
-    const ruleBased = route.permission.startsWith('rule:');
-    if (!ruleBased) enforce(route.permission, principal, { params, body: undefined });
-    const loading = validatorsLoaded(route);
-    if (loading) await loading;
-    const { searchParams, query, body } = validatedInput(route, params, event, headers);
-    if (ruleBased) enforce(route.permission, principal, { params, body });
+    const { principal, app } = await whoAndWhere(deps, route, params, headers, fact);
+    const { searchParams, query, body } = await permittedInput(route, principal, params, event, headers);
     const ctx: RequestContext = {
       deps,
       log,
@@ -267,21 +321,6 @@ export function createGroupHandler(
   };
 
   return middy<HttpEvent, HttpResponse, Error, Context>()
-    .use({
-      onError: async (request) => {
-        let deps: Deps | undefined;
-        try {
-          deps = getDeps();
-        } catch {
-          deps = undefined;
-        }
-        const fact = facts.get(request.event) ?? {
-          started: performance.now(),
-          requestId: requestIdOf(request.event, request.context),
-        };
-        request.response = errorResponse(fact.log ?? deps?.log, group, request.error, fact.requestId);
-        logRequest(deps, request.event, fact, request.response.statusCode ?? 500);
-      },
-    })
+    .use(errorsAnswered(group, getDeps, facts))
     .handler(run);
 }

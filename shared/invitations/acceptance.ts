@@ -20,6 +20,12 @@ export interface Acceptance {
   last_name: string;
 }
 
+/** The permissions one site grants the invitee. */
+interface SiteGrant {
+  site: string;
+  permissions: SitePermission[];
+}
+
 /** The answer to an invitation that is already used. */
 export const alreadyAccepted = () =>
   new GoneError({ message: 'This invitation has already been accepted.', code: 'invitation_used' });
@@ -38,7 +44,7 @@ async function inviteeOf(deps: InvitationDeps, invitation: StoredInvitation): Pr
 /** The site permissions to grant: the organization's sites only, each merged with what the user already has. */
 async function grantsOf(deps: InvitationDeps, invitation: StoredInvitation, userId: number) {
   const sites = await organizationSiteSlugs(deps, invitation.organization_slug);
-  const grants: Array<{ site: string; permissions: SitePermission[] }> = [];
+  const grants: SiteGrant[] = [];
   for (const { slug, permissions } of siteGrants(invitation.config)) {
     if (!sites.has(slug)) continue;
     const current = await deps.store.doc.send(
@@ -68,6 +74,78 @@ async function groupUpdates(deps: InvitationDeps, invitation: StoredInvitation, 
   }));
 }
 
+/** The invitation becomes used, on condition that it exists and was not used (item 0 of the transaction). */
+function invitationUsed(table: string, invitation: StoredInvitation, now: string) {
+  return {
+    Update: {
+      TableName: table,
+      Key: invitationKeys.invitation(invitation.uuid),
+      UpdateExpression: 'SET used = :true, accepted_at = :now',
+      ConditionExpression: 'attribute_exists(PK) AND used = :false',
+      ExpressionAttributeValues: { ':true': true, ':false': false, ':now': now },
+    },
+  };
+}
+
+/** The invitee becomes active with the new names and password, ending earlier sessions (item 1). */
+async function inviteeActivated(table: string, user: User, input: Acceptance) {
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.user(user.id),
+      UpdateExpression:
+        'SET password_hash = :hash, first_name = :first, last_name = :last, is_active = :true ADD token_version :one',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: {
+        ':hash': await hashPassword(input.password),
+        ':first': input.first_name,
+        ':last': input.last_name,
+        ':true': true,
+        ':one': 1,
+      },
+    },
+  };
+}
+
+/** The invitee joins the organization, keeping an existing role and joining date. */
+function organizationJoined(table: string, org: string, userId: number, now: string) {
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.member(org, userId),
+      UpdateExpression:
+        'SET organization = :org, user_id = :uid, #role = if_not_exists(#role, :member), joined_at = if_not_exists(joined_at, :now), GSI1PK = :gpk, GSI1SK = :gsk',
+      ExpressionAttributeNames: { '#role': 'role' },
+      ExpressionAttributeValues: {
+        ':org': org,
+        ':uid': userId,
+        ':member': 'member',
+        ':now': now,
+        ':gpk': gsi.userMemberships(userId),
+        ':gsk': `ORG#${org}`,
+      },
+    },
+  };
+}
+
+/** One site's permissions, already merged with what the user held. */
+function sitePermissionsGranted(table: string, grant: SiteGrant, userId: number, now: string) {
+  return {
+    Put: {
+      TableName: table,
+      Item: {
+        ...keys.sitePermission(grant.site, userId),
+        GSI1PK: gsi.userSitePermissions(userId),
+        GSI1SK: `SITE#${grant.site}`,
+        site: grant.site,
+        user_id: userId,
+        permissions: grant.permissions,
+        updated_at: now,
+      },
+    },
+  };
+}
+
 /**
  * Accepts an invitation in one DynamoDB transaction: the invitation becomes used (on condition that it was not),
  * the user becomes active with the new names and password (ending earlier sessions), joins the organization
@@ -90,67 +168,14 @@ export async function acceptInvitation(
   const now = iso(deps.clock());
   const groups = await groupUpdates(deps, invitation, user.id, now);
   const table = deps.store.table;
-  const org = organization.slug;
   try {
     await deps.store.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Update: {
-              TableName: table,
-              Key: invitationKeys.invitation(invitation.uuid),
-              UpdateExpression: 'SET used = :true, accepted_at = :now',
-              ConditionExpression: 'attribute_exists(PK) AND used = :false',
-              ExpressionAttributeValues: { ':true': true, ':false': false, ':now': now },
-            },
-          },
-          {
-            Update: {
-              TableName: table,
-              Key: keys.user(user.id),
-              UpdateExpression:
-                'SET password_hash = :hash, first_name = :first, last_name = :last, is_active = :true ADD token_version :one',
-              ConditionExpression: 'attribute_exists(PK)',
-              ExpressionAttributeValues: {
-                ':hash': await hashPassword(input.password),
-                ':first': input.first_name,
-                ':last': input.last_name,
-                ':true': true,
-                ':one': 1,
-              },
-            },
-          },
-          {
-            Update: {
-              TableName: table,
-              Key: keys.member(org, user.id),
-              UpdateExpression:
-                'SET organization = :org, user_id = :uid, #role = if_not_exists(#role, :member), joined_at = if_not_exists(joined_at, :now), GSI1PK = :gpk, GSI1SK = :gsk',
-              ExpressionAttributeNames: { '#role': 'role' },
-              ExpressionAttributeValues: {
-                ':org': org,
-                ':uid': user.id,
-                ':member': 'member',
-                ':now': now,
-                ':gpk': gsi.userMemberships(user.id),
-                ':gsk': `ORG#${org}`,
-              },
-            },
-          },
-          ...grants.map((grant) => ({
-            Put: {
-              TableName: table,
-              Item: {
-                ...keys.sitePermission(grant.site, user.id),
-                GSI1PK: gsi.userSitePermissions(user.id),
-                GSI1SK: `SITE#${grant.site}`,
-                site: grant.site,
-                user_id: user.id,
-                permissions: grant.permissions,
-                updated_at: now,
-              },
-            },
-          })),
+          invitationUsed(table, invitation, now),
+          await inviteeActivated(table, user, input),
+          organizationJoined(table, organization.slug, user.id, now),
+          ...grants.map((grant) => sitePermissionsGranted(table, grant, user.id, now)),
           ...groups,
         ],
       }),
