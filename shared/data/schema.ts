@@ -1,23 +1,20 @@
 import type { FieldErrors } from '../errors';
-import { newFieldErrors } from '../http/validation';
+import { checkField, checkSystemField, normalizeField } from './field-checks';
 import { graphProblems } from './graph-schema';
 import {
   type FieldDef,
-  type FieldType,
   type ForeignKeyDef,
   fieldTypes,
   type IndexDef,
   type OnDelete,
   searchLanguages,
-  stringFormats,
   systemFields,
   type TableSchema,
 } from './model';
 import { nameProblem } from './names';
-import { patternProblem } from './patterns';
+import { Problems } from './schema-problems';
 import { typeRule } from './types';
 import { hasUniqueSet } from './unique-sets';
-import { checkValue } from './validator';
 
 /** What `checkTableSchema` needs to know about the other tables of the app (foreign-key targets). */
 export type TableLookup = (name: string) => TableSchema | undefined;
@@ -30,116 +27,6 @@ export interface SchemaCheck {
 function list(value: unknown): string[] {
   if (value === undefined) return [];
   return Array.isArray(value) ? value.map(String) : [String(value)];
-}
-
-class Problems {
-  readonly errors: FieldErrors = newFieldErrors();
-  add(path: string, message: string): void {
-    const messages = this.errors[path] ?? [];
-    if (!messages.includes(message)) messages.push(message);
-    this.errors[path] = messages;
-  }
-  get empty(): boolean {
-    return Object.keys(this.errors).length === 0;
-  }
-}
-
-const knownTypes: readonly string[] = fieldTypes.filter((type) => type !== 'tsvector');
-
-function checkField(field: FieldDef, path: string, key: boolean, problems: Problems): void {
-  const name = field.name;
-  const nameIssue = nameProblem(name, 'field');
-  if (nameIssue) problems.add(`${path}.name`, nameIssue);
-  if (!(fieldTypes as readonly string[]).includes(field.type)) {
-    problems.add(
-      `${path}.type`,
-      `Unknown type "${field.type}" for field "${name}". Use one of: ${knownTypes.join(', ')}.`,
-    );
-    return;
-  }
-  const rule = typeRule(field.type);
-  if (field.format !== undefined) {
-    const allowed: readonly string[] = field.type === 'string' ? stringFormats : ['default'];
-    if (!allowed.includes(field.format))
-      problems.add(
-        `${path}.format`,
-        field.type === 'string'
-          ? `Unknown format "${field.format}" for field "${name}". Use one of: ${stringFormats.join(', ')}.`
-          : `Field "${name}" of type ${field.type} takes no format.`,
-      );
-  }
-  const c = field.constraints ?? {};
-  for (const constraint of Object.keys(c)) {
-    if (constraint === 'required') continue;
-    const applies =
-      rule.constraints.includes(constraint) &&
-      !(field.format === 'uuid' && ['minLength', 'maxLength', 'pattern'].includes(constraint));
-    if (!applies)
-      problems.add(
-        `${path}.constraints.${constraint}`,
-        `The constraint ${constraint} does not apply to field "${name}" of type ${field.type}.`,
-      );
-  }
-  if (c.minLength !== undefined && c.maxLength !== undefined && c.minLength > c.maxLength)
-    problems.add(`${path}.constraints`, `Field "${name}": minLength is greater than maxLength.`);
-  if (c.minimum !== undefined && c.maximum !== undefined && c.minimum > c.maximum)
-    problems.add(`${path}.constraints`, `Field "${name}": minimum is greater than maximum.`);
-  const patternIssue = c.pattern === undefined ? undefined : patternProblem(name, c.pattern);
-  if (patternIssue) problems.add(`${path}.constraints.pattern`, patternIssue);
-  if (c.enum !== undefined && rule.constraints.includes('enum')) {
-    const wrong = c.enum.filter((value) => checkValue({ ...field, constraints: {} }, true, value).length > 0);
-    if (wrong.length > 0)
-      problems.add(
-        `${path}.constraints.enum`,
-        `Field "${name}": the enum values ${wrong.map((value) => JSON.stringify(value)).join(', ')} are not of type ${field.type}.`,
-      );
-  }
-  if (field.default !== undefined) {
-    if (key) problems.add(`${path}.default`, `Field "${name}" is the primary key: it takes no default.`);
-    else if (field.type !== 'tsvector') {
-      const messages = checkValue(field, false, field.default);
-      if (messages.length > 0)
-        problems.add(`${path}.default`, `Field "${name}": the default is not valid. ${messages.join(' ')}`);
-    }
-  }
-  if (field['x-search'] !== undefined && field.type !== 'tsvector')
-    problems.add(
-      `${path}.x-search`,
-      `Only the ${systemFields.searchVector} field (type tsvector) takes x-search.`,
-    );
-}
-
-function checkSystemField(field: FieldDef, path: string, problems: Problems): void {
-  const managed = (type: FieldType, what: string) => {
-    if (field.type !== type)
-      problems.add(`${path}.type`, `Field "${field.name}" ${what}: it must be of type ${type}.`);
-    if (field.constraints !== undefined || field.default !== undefined)
-      problems.add(`${path}`, `Field "${field.name}" ${what}: it takes no constraints and no default.`);
-  };
-  switch (field.name) {
-    case systemFields.createdAt:
-      managed('datetime', 'is set by the platform when a record is created');
-      return;
-    case systemFields.updatedAt:
-      managed('datetime', 'is set by the platform whenever a record changes');
-      return;
-    case systemFields.isDeleted:
-      managed('boolean', 'marks soft-deleted records');
-      return;
-    case systemFields.searchVector:
-      if (field.type !== 'tsvector')
-        problems.add(
-          `${path}.type`,
-          `Field "${field.name}" is the full-text index: it must be of type tsvector.`,
-        );
-      return;
-    default:
-      if (field.type === 'tsvector')
-        problems.add(
-          `${path}.type`,
-          `Only the field named ${systemFields.searchVector} may be of type tsvector (field "${field.name}").`,
-        );
-  }
 }
 
 function checkSearch(schema: TableSchema, problems: Problems, at: (index: number) => string): void {
@@ -249,23 +136,6 @@ function describeType(field: FieldDef): string {
   return field.format && field.format !== 'default' ? `${field.type}/${field.format}` : field.type;
 }
 
-/** Field definitions in a stable shape: constraints only when some are set. */
-function normalizeField(raw: FieldDef): FieldDef {
-  const field: FieldDef = { name: raw.name, type: raw.type };
-  if (raw.format !== undefined && raw.format !== 'default') field.format = raw.format;
-  if (raw.title !== undefined) field.title = raw.title;
-  if (raw.description !== undefined) field.description = raw.description;
-  if (raw.example !== undefined) field.example = raw.example;
-  if (raw.constraints && Object.keys(raw.constraints).length > 0) field.constraints = { ...raw.constraints };
-  if (raw.default !== undefined) field.default = raw.default;
-  if (raw['x-search'])
-    field['x-search'] = {
-      fields: [...raw['x-search'].fields],
-      language: raw['x-search'].language ?? 'english',
-    };
-  return field;
-}
-
 /** Raw input, as the route's JSON Schema lets it through. */
 export interface RawTableSchema {
   fields: FieldDef[];
@@ -282,16 +152,13 @@ export interface RawTableSchema {
 }
 
 /**
- * Normalizes a table schema and checks everything about it that JSON Schema cannot: names, types, formats,
- * constraints against types, defaults against constraints, system fields, keys, foreign keys (against the other
- * tables of the app) and indexes. Error keys are paths in the schema (`fields.2.type`); messages name the field.
- * A table without a declared key gets `id`: its `id` field when it has one, else a generated UUID.
+ * The schema as stored: lists for single names, default rules and index names. A table without a declared key gets
+ * `id`: its `id` field when it has one, else a generated UUID put first. `at` names a field's position as the client
+ * sent it, also when an `id` field was put in front.
  */
-export function checkTableSchema(raw: RawTableSchema, tableName: string, lookup: TableLookup): SchemaCheck {
-  const problems = new Problems();
+function normalizeTableSchema(raw: RawTableSchema): { schema: TableSchema; at: (index: number) => string } {
   const fields = raw.fields.map(normalizeField);
   let primaryKey = list(raw.primaryKey);
-  // Error paths name the client's field positions, also when an `id` field is put in front of them.
   let shift = 0;
   if (primaryKey.length === 0) {
     if (!fields.some((field) => field.name === 'id')) {
@@ -300,7 +167,6 @@ export function checkTableSchema(raw: RawTableSchema, tableName: string, lookup:
     }
     primaryKey = ['id'];
   }
-  const at = (index: number) => `fields.${index - shift}`;
   const schema: TableSchema = {
     fields,
     primaryKey,
@@ -320,7 +186,50 @@ export function checkTableSchema(raw: RawTableSchema, tableName: string, lookup:
   };
   if (raw.hierarchy !== undefined) schema.hierarchy = raw.hierarchy;
   if (raw.graph !== undefined) schema.graph = raw.graph;
+  return { schema, at: (index) => `fields.${index - shift}` };
+}
 
+/** One primary key, a string or integer field of the client's own; unique keys name fields of the table. */
+function checkKeys(schema: TableSchema, problems: Problems): void {
+  const { primaryKey } = schema;
+  if (primaryKey.length > 1)
+    problems.add(
+      'primaryKey',
+      'Composite primary keys are not supported: use one key field and declare the combination in uniqueKeys.',
+    );
+  const key = schema.fields.find((field) => field.name === primaryKey[0]);
+  if (!key) problems.add('primaryKey', `The primary key "${primaryKey[0]}" is not a field of the table.`);
+  else if (key.type !== 'string' && key.type !== 'integer')
+    problems.add('primaryKey', `The primary key "${key.name}" must be of type string or integer.`);
+  else if (Object.values(systemFields).includes(key.name as never))
+    problems.add('primaryKey', `The platform field "${key.name}" cannot be the primary key.`);
+  schema.uniqueKeys.forEach((unique, index) => {
+    checkFieldList(schema, unique, `uniqueKeys.${index}`, problems, 'a unique key');
+  });
+}
+
+/** Index names are valid and distinct, and each index names fields of the table. */
+function checkIndexes(schema: TableSchema, problems: Problems): void {
+  const indexNames = new Set<string>();
+  schema.indexes.forEach((index, position) => {
+    const path = `indexes.${position}`;
+    const issue = nameProblem(index.name, 'index');
+    if (issue) problems.add(`${path}.name`, issue);
+    if (indexNames.has(index.name)) problems.add(`${path}.name`, `Index "${index.name}" is declared twice.`);
+    indexNames.add(index.name);
+    checkFieldList(schema, index.fields, `${path}.fields`, problems, 'an index');
+  });
+}
+
+/**
+ * Normalizes a table schema and checks everything about it that JSON Schema cannot: names, types, formats,
+ * constraints against types, defaults against constraints, system fields, keys, foreign keys (against the other
+ * tables of the app) and indexes. Error keys are paths in the schema (`fields.2.type`); messages name the field.
+ */
+export function checkTableSchema(raw: RawTableSchema, tableName: string, lookup: TableLookup): SchemaCheck {
+  const problems = new Problems();
+  const { schema, at } = normalizeTableSchema(raw);
+  const { fields, primaryKey } = schema;
   const seen = new Map<string, number>();
   fields.forEach((field, index) => {
     const path = at(index);
@@ -332,29 +241,8 @@ export function checkTableSchema(raw: RawTableSchema, tableName: string, lookup:
   });
   if (!problems.empty) return { schema, errors: problems.errors };
 
-  if (primaryKey.length > 1)
-    problems.add(
-      'primaryKey',
-      'Composite primary keys are not supported: use one key field and declare the combination in uniqueKeys.',
-    );
-  const key = fields.find((field) => field.name === primaryKey[0]);
-  if (!key) problems.add('primaryKey', `The primary key "${primaryKey[0]}" is not a field of the table.`);
-  else if (key.type !== 'string' && key.type !== 'integer')
-    problems.add('primaryKey', `The primary key "${key.name}" must be of type string or integer.`);
-  else if (Object.values(systemFields).includes(key.name as never))
-    problems.add('primaryKey', `The platform field "${key.name}" cannot be the primary key.`);
-  schema.uniqueKeys.forEach((unique, index) => {
-    checkFieldList(schema, unique, `uniqueKeys.${index}`, problems, 'a unique key');
-  });
-  const indexNames = new Set<string>();
-  schema.indexes.forEach((index, position) => {
-    const path = `indexes.${position}`;
-    const issue = nameProblem(index.name, 'index');
-    if (issue) problems.add(`${path}.name`, issue);
-    if (indexNames.has(index.name)) problems.add(`${path}.name`, `Index "${index.name}" is declared twice.`);
-    indexNames.add(index.name);
-    checkFieldList(schema, index.fields, `${path}.fields`, problems, 'an index');
-  });
+  checkKeys(schema, problems);
+  checkIndexes(schema, problems);
   checkSearch(schema, problems, at);
   for (const [path, message] of graphProblems(schema)) problems.add(path, message);
   if (fields.filter((field) => field.type === 'tsvector').length > 1)
