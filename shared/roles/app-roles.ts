@@ -73,6 +73,69 @@ function unchanged(table: string, site: string, role: StoredRole) {
 }
 
 /**
+ * Writes the items in one transaction; a failed condition means the catalog changed since it was read
+ * (`StaleCatalog`, which `optimistic` retries on a fresh read).
+ */
+async function writeOrStale(deps: RolesDeps, items: readonly object[]): Promise<void> {
+  try {
+    await deps.store.doc.send(new TransactWriteCommand({ TransactItems: items as never }));
+  } catch (error) {
+    cancelled(error);
+    throw new StaleCatalog();
+  }
+}
+
+/** The role's new description, parent and version, on condition of the version it was read at. */
+function roleUpdate(table: string, role: StoredAppRole, updated: StoredAppRole) {
+  const check = versionCheck(role.version);
+  return {
+    Update: {
+      TableName: table,
+      Key: roleKeys.role(role.site, role.slug),
+      UpdateExpression:
+        'SET description = :description, parent_slug = :parent, parent_id = :parentId, updated_at = :now, #version = :next',
+      ...check,
+      ExpressionAttributeValues: {
+        ...check.ExpressionAttributeValues,
+        ':description': updated.description,
+        ':parent': updated.parent_slug,
+        ':parentId': updated.parent_id,
+        ':now': updated.updated_at,
+        ':next': updated.version,
+      },
+    },
+  };
+}
+
+/** A child of a deleted role moves to the deleted role's parent (the root when there is none). */
+function reparent(table: string, child: StoredAppRole, parent: StoredAppRole | undefined, now: string) {
+  const check = versionCheck(child.version);
+  return {
+    Update: {
+      TableName: table,
+      Key: roleKeys.role(child.site, child.slug),
+      UpdateExpression:
+        'SET parent_slug = :parent, parent_id = :parentId, updated_at = :now, #version = #version + :one',
+      ...check,
+      ExpressionAttributeValues: {
+        ...check.ExpressionAttributeValues,
+        ':parent': parent?.slug ?? null,
+        ':parentId': parent?.id ?? null,
+        ':now': now,
+        ':one': 1,
+      },
+    },
+  };
+}
+
+/** A role removed, on condition of the version it was read at. */
+function removal(table: string, role: StoredAppRole) {
+  return {
+    Delete: { TableName: table, Key: roleKeys.role(role.site, role.slug), ...versionCheck(role.version) },
+  };
+}
+
+/**
  * Creates an application role. The slug is unique across every role of the site (both kinds share the catalog's
  * key space), which also makes the name unique within the app; the parent's version is bumped in the same
  * transaction, so a concurrent delete of the parent cannot miss the new child.
@@ -103,19 +166,10 @@ export async function createAppRole(deps: RolesDeps, app: App, input: NewAppRole
       version: 1,
     };
     const table = deps.store.table;
-    try {
-      await deps.store.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            putNew(table, { ...roleKeys.role(site, slug), ...role }),
-            ...(parent ? [bump(table, site, parent)] : []),
-          ],
-        }),
-      );
-    } catch (error) {
-      cancelled(error);
-      throw new StaleCatalog();
-    }
+    await writeOrStale(deps, [
+      putNew(table, { ...roleKeys.role(site, slug), ...role }),
+      ...(parent ? [bump(table, site, parent)] : []),
+    ]);
     return role;
   });
 }
@@ -137,12 +191,7 @@ export async function updateAppRole(
     const catalog = await loadCatalog(deps.store, site);
     const role = appRoleOf(catalog, app, slug);
     const current = catalog.parentOf(role);
-    let parent = current;
-    if (changes.parent_role_slug === '') parent = undefined;
-    else if (typeof changes.parent_role_slug === 'string') {
-      parent = parentIn(catalog, app, changes.parent_role_slug);
-      if (catalog.wouldCycle(role.slug, parent.slug)) throw roleErrors.cycle(role.slug, parent.slug);
-    }
+    const parent = newParent(catalog, app, role, changes.parent_role_slug, current);
     if (changes.description === undefined && parent?.slug === current?.slug) return role;
     const updated: StoredAppRole = {
       ...role,
@@ -153,46 +202,34 @@ export async function updateAppRole(
       version: role.version + 1,
     };
     const moved = parent !== undefined && parent.slug !== current?.slug;
-    const check = versionCheck(role.version);
-    try {
-      await deps.store.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: table,
-                Key: roleKeys.role(site, role.slug),
-                UpdateExpression:
-                  'SET description = :description, parent_slug = :parent, parent_id = :parentId, updated_at = :now, #version = :next',
-                ...check,
-                ExpressionAttributeValues: {
-                  ...check.ExpressionAttributeValues,
-                  ':description': updated.description,
-                  ':parent': updated.parent_slug,
-                  ':parentId': updated.parent_id,
-                  ':now': updated.updated_at,
-                  ':next': updated.version,
-                },
-              },
-            },
-            ...(moved && parent
-              ? [
-                  bump(table, site, parent),
-                  ...catalog
-                    .ancestors(parent.slug)
-                    .slice(0, transactionLimit - 2)
-                    .map((ancestor) => unchanged(table, site, ancestor)),
-                ]
-              : []),
-          ],
-        }),
-      );
-    } catch (error) {
-      cancelled(error);
-      throw new StaleCatalog();
-    }
+    // A moved role's new parent and its whole line of ancestors are held to the versions checked for a cycle.
+    const line = moved
+      ? [
+          bump(table, site, parent),
+          ...catalog
+            .ancestors(parent.slug)
+            .slice(0, transactionLimit - 2)
+            .map((ancestor) => unchanged(table, site, ancestor)),
+        ]
+      : [];
+    await writeOrStale(deps, [roleUpdate(table, role, updated), ...line]);
     return updated;
   });
+}
+
+/** The parent a change asks for: empty for the root, a slug for a role of the app that would close no cycle. */
+function newParent(
+  catalog: RoleCatalog,
+  app: App,
+  role: StoredAppRole,
+  requested: string | null | undefined,
+  current: StoredAppRole | undefined,
+): StoredAppRole | undefined {
+  if (requested === '') return undefined;
+  if (typeof requested !== 'string') return current;
+  const parent = parentIn(catalog, app, requested);
+  if (catalog.wouldCycle(role.slug, parent.slug)) throw roleErrors.cycle(role.slug, parent.slug);
+  return parent;
 }
 
 export interface AppRoleDeletion {
@@ -220,17 +257,6 @@ export async function deleteAppRole(
   const deleted = new Map<string, StoredAppRole>();
   const moved = new Map<string, StoredAppRole>();
   let parent: StoredAppRole | undefined;
-  const send = async (items: object[]) => {
-    try {
-      await deps.store.doc.send(new TransactWriteCommand({ TransactItems: items as never }));
-    } catch (error) {
-      cancelled(error);
-      throw new StaleCatalog();
-    }
-  };
-  const remove = (role: StoredAppRole) => ({
-    Delete: { TableName: table, Key: roleKeys.role(site, role.slug), ...versionCheck(role.version) },
-  });
   const catalog = await optimistic(async () => {
     const catalog = await loadCatalog(deps.store, site);
     // The role itself goes last, so a retry after partial progress still finds it.
@@ -239,7 +265,10 @@ export async function deleteAppRole(
       // Breadth-first order reversed: the deepest level goes first, the role itself last.
       const doomed = [role, ...catalog.descendants(role.slug)].reverse();
       for (const chunk of chunks(doomed, transactionLimit)) {
-        await send(chunk.map(remove));
+        await writeOrStale(
+          deps,
+          chunk.map((gone) => removal(table, gone)),
+        );
         for (const gone of chunk) deleted.set(gone.slug, gone);
       }
       return catalog;
@@ -248,32 +277,14 @@ export async function deleteAppRole(
     let parentVersion = parent?.version ?? 0;
     for (const chunk of chunks(catalog.children(role.slug), transactionLimit - 1)) {
       const now = iso(deps.clock());
-      await send([
-        ...chunk.map((child) => {
-          const check = versionCheck(child.version);
-          return {
-            Update: {
-              TableName: table,
-              Key: roleKeys.role(site, child.slug),
-              UpdateExpression:
-                'SET parent_slug = :parent, parent_id = :parentId, updated_at = :now, #version = #version + :one',
-              ...check,
-              ExpressionAttributeValues: {
-                ...check.ExpressionAttributeValues,
-                ':parent': parent?.slug ?? null,
-                ':parentId': parent?.id ?? null,
-                ':now': now,
-                ':one': 1,
-              },
-            },
-          };
-        }),
+      await writeOrStale(deps, [
+        ...chunk.map((child) => reparent(table, child, parent, now)),
         ...(parent ? [bump(table, site, { ...parent, version: parentVersion })] : []),
       ]);
       parentVersion += 1;
       for (const child of chunk) moved.set(child.slug, child);
     }
-    await send([remove(role)]);
+    await writeOrStale(deps, [removal(table, role)]);
     deleted.set(role.slug, role);
     return catalog;
   });

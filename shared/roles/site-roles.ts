@@ -90,6 +90,29 @@ export async function createSiteRole(
   return role;
 }
 
+/** The role's new name, description, bundle and version, on condition of the version it was read at. */
+function siteRoleUpdate(table: string, role: StoredSiteRole, updated: StoredSiteRole) {
+  const check = versionCheck(role.version);
+  return {
+    Update: {
+      TableName: table,
+      Key: roleKeys.role(role.site, role.slug),
+      UpdateExpression:
+        'SET #name = :name, description = :description, bundle = :bundle, updated_at = :now, #version = :next',
+      ...check,
+      ExpressionAttributeNames: { ...check.ExpressionAttributeNames, '#name': 'name' },
+      ExpressionAttributeValues: {
+        ...check.ExpressionAttributeValues,
+        ':name': updated.name,
+        ':description': updated.description,
+        ':bundle': updated.bundle,
+        ':now': updated.updated_at,
+        ':next': updated.version,
+      },
+    },
+  };
+}
+
 /** Renames a site role (its slug stays), changes its description or replaces its bundle. */
 export async function updateSiteRole(
   deps: RolesDeps,
@@ -114,29 +137,11 @@ export async function updateSiteRole(
       version: role.version + 1,
     };
     const renamed = uniqueKey(name) !== uniqueKey(role.name);
-    const check = versionCheck(role.version);
     try {
       await deps.store.doc.send(
         new TransactWriteCommand({
           TransactItems: [
-            {
-              Update: {
-                TableName: table,
-                Key: roleKeys.role(site, slug),
-                UpdateExpression:
-                  'SET #name = :name, description = :description, bundle = :bundle, updated_at = :now, #version = :next',
-                ...check,
-                ExpressionAttributeNames: { ...check.ExpressionAttributeNames, '#name': 'name' },
-                ExpressionAttributeValues: {
-                  ...check.ExpressionAttributeValues,
-                  ':name': updated.name,
-                  ':description': updated.description,
-                  ':bundle': updated.bundle,
-                  ':now': updated.updated_at,
-                  ':next': updated.version,
-                },
-              },
-            },
+            siteRoleUpdate(table, role, updated),
             ...(renamed
               ? [
                   putNew(table, { ...roleKeys.siteRoleName(site, name), role_slug: slug }),
