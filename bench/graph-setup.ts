@@ -75,6 +75,40 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; seconds: nu
   return { value, seconds: (performance.now() - started) / 1000 };
 }
 
+/**
+ * The edges of the forest: in each tree (a heap of `treeSize` nodes) every node but the root has a `parent`; every
+ * `linkEvery`-th node below the first level also links to its parent's sibling, which makes the DAG.
+ */
+function graphEdges(trees: number, at: (tree: number, position: number) => string) {
+  const treeEdges: object[] = [];
+  const linkEdges: object[] = [];
+  for (let tree = 0; tree < trees; tree++)
+    for (let position = 1; position < treeSize; position++) {
+      const parent = Math.floor((position - 1) / 2);
+      treeEdges.push({ from_id: at(tree, position), to_id: at(tree, parent), type: 'parent' });
+      const uncle = parent % 2 === 1 ? parent + 1 : parent - 1;
+      if (position % linkEvery === 0 && parent > 0)
+        linkEdges.push({ from_id: at(tree, position), to_id: at(tree, uncle), type: 'link' });
+    }
+  return { treeEdges, linkEdges };
+}
+
+/** The graph table's physical node and edge tables, which the floor queries directly. */
+async function physicalNames(databaseUrl: string, site: string) {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [registry] = await sql`SELECT schema_name FROM platform.data_site_schemas WHERE site = ${site}`;
+    const [entry] = await sql`SELECT physical_name, layout FROM ${sql(String(registry?.schema_name))}.catalog
+      WHERE name = ${graphTable}`;
+    return {
+      physical: String(entry?.physical_name),
+      edgesPhysical: String((entry?.layout as { edges?: string } | undefined)?.edges),
+    };
+  } finally {
+    await sql.end();
+  }
+}
+
 /** Creates the graph table, its records and its edges through the API; the rates are the edges endpoint's. */
 export async function prepareGraph(
   baseUrl: string,
@@ -109,16 +143,7 @@ export async function prepareGraph(
     return (body.data as { id: string }[]).map((record) => record.id);
   })) as string[];
   const at = (tree: number, position: number) => nodes[tree * treeSize + position] as string;
-  const treeEdges: object[] = [];
-  const linkEdges: object[] = [];
-  for (let tree = 0; tree < trees; tree++)
-    for (let position = 1; position < treeSize; position++) {
-      const parent = Math.floor((position - 1) / 2);
-      treeEdges.push({ from_id: at(tree, position), to_id: at(tree, parent), type: 'parent' });
-      const uncle = parent % 2 === 1 ? parent + 1 : parent - 1;
-      if (position % linkEvery === 0 && parent > 0)
-        linkEdges.push({ from_id: at(tree, position), to_id: at(tree, uncle), type: 'link' });
-    }
+  const { treeEdges, linkEdges } = graphEdges(trees, at);
   const edgesPath = `${tables}${graphTable}/edges/`;
   const send = (items: object[], first: number) =>
     expectStatus(call('POST', edgesPath, items), 201, `edges at ${first}`).then(
@@ -131,25 +156,15 @@ export async function prepareGraph(
     seconds,
     edgesPerSecond: edges / seconds,
   });
-  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  try {
-    const [registry] =
-      await sql`SELECT schema_name FROM platform.data_site_schemas WHERE site = ${auth.site}`;
-    const [entry] = await sql`SELECT physical_name, layout FROM ${sql(String(registry?.schema_name))}.catalog
-      WHERE name = ${graphTable}`;
-    return {
-      physical: String(entry?.physical_name),
-      edgesPhysical: String((entry?.layout as { edges?: string } | undefined)?.edges),
-      roots: Array.from({ length: trees }, (_, t) => at(t, 0)),
-      leaves: Array.from({ length: trees }, (_, t) => at(t, treeSize - 1 - (t % 512))),
-      nodes,
-      load: {
-        nodes: nodes.length,
-        tree: rate(treeEdges.length, tree.seconds),
-        dag: rate(linkEdges.length, dag.seconds),
-      },
-    };
-  } finally {
-    await sql.end();
-  }
+  return {
+    ...(await physicalNames(databaseUrl, auth.site)),
+    roots: Array.from({ length: trees }, (_, t) => at(t, 0)),
+    leaves: Array.from({ length: trees }, (_, t) => at(t, treeSize - 1 - (t % 512))),
+    nodes,
+    load: {
+      nodes: nodes.length,
+      tree: rate(treeEdges.length, tree.seconds),
+      dag: rate(linkEdges.length, dag.seconds),
+    },
+  };
 }

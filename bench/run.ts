@@ -78,6 +78,48 @@ function memoryAfterRuns(
   };
 }
 
+/** The records every scenario reads, loaded through the project's own bulk create; the graph when a GR runs. */
+async function loadFixture(
+  project: Server,
+  databaseUrl: string,
+  password: string,
+  config: BenchConfig,
+  chosen: readonly Scenario[],
+): Promise<Fixture> {
+  say(`Project on ${project.baseUrl}; loading ${config.records} records through the bulk create`);
+  const fixture = await prepareProject(project.baseUrl, databaseUrl, password, config.records);
+  say(
+    `Loaded at ${fixture.load.recordsPerSecond.toFixed(0)} records/s (${fixture.load.seconds.toFixed(1)} s)`,
+  );
+  if (!chosen.some((scenario) => scenario.name.startsWith('GR'))) return fixture;
+  say(`Building the graph: ${config.graphNodes} records, a forest of trees and a DAG, through the edges API`);
+  const graph = await prepareGraph(project.baseUrl, databaseUrl, fixture, config.graphNodes);
+  say(graphLoadLine(graph.load));
+  return { ...fixture, graph };
+}
+
+/** Every chosen scenario, A/B alternated, with each server's memory peak during it. */
+async function runScenarios(
+  chosen: readonly Scenario[],
+  servers: { project: Server; floor: Server },
+  fixture: Fixture,
+  config: BenchConfig,
+): Promise<ScenarioResult[]> {
+  const results = [];
+  for (const scenario of chosen) {
+    say(`${scenario.name}: ${scenario.description}`);
+    resetPeakMemory(servers.project.pid);
+    resetPeakMemory(servers.floor.pid);
+    const runs = await runScenario(scenario, servers, fixture, config);
+    const peaks = {
+      projectPeakMb: memory(servers.project.pid).peakMb,
+      floorPeakMb: memory(servers.floor.pid).peakMb,
+    };
+    results.push(summarize(scenario, runs, peaks));
+  }
+  return results;
+}
+
 async function main(): Promise<void> {
   const config = loadBenchConfig();
   const chosen = selectScenarios(config.scenarios);
@@ -101,35 +143,11 @@ async function main(): Promise<void> {
   const shared: Shared = { dataDir, dynamodbEndpoint: dynamo.url };
   const project = await startProject(database.url, config, password, shared);
   const projectIdleMb = memory(project.pid).rssMb;
-  say(`Project on ${project.baseUrl}; loading ${config.records} records through the bulk create`);
-  let fixture = await prepareProject(project.baseUrl, database.url, password, config.records);
-  say(
-    `Loaded at ${fixture.load.recordsPerSecond.toFixed(0)} records/s (${fixture.load.seconds.toFixed(1)} s)`,
-  );
-  if (chosen.some((scenario) => scenario.name.startsWith('GR'))) {
-    say(
-      `Building the graph: ${config.graphNodes} records, a forest of trees and a DAG, through the edges API`,
-    );
-    fixture = {
-      ...fixture,
-      graph: await prepareGraph(project.baseUrl, database.url, fixture, config.graphNodes),
-    };
-    say(graphLoadLine(fixture.graph?.load));
-  }
+  const fixture = await loadFixture(project, database.url, password, config, chosen);
   const projectLoadPeakMb = memory(project.pid).peakMb;
   const projectPeakReset = resetPeakMemory(project.pid);
   const floor = await startFloor(database.url, config, fixture, shared);
-
-  const results = [];
-  for (const scenario of chosen) {
-    say(`${scenario.name}: ${scenario.description}`);
-    resetPeakMemory(project.pid);
-    resetPeakMemory(floor.pid);
-    const runs = await runScenario(scenario, { project, floor }, fixture, config);
-    const peaks = { projectPeakMb: memory(project.pid).peakMb, floorPeakMb: memory(floor.pid).peakMb };
-    results.push(summarize(scenario, runs, peaks));
-  }
-
+  const results = await runScenarios(chosen, { project, floor }, fixture, config);
   const memoryResult = memoryAfterRuns(project, results, {
     projectIdleMb,
     projectLoadPeakMb,
