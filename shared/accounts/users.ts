@@ -100,46 +100,63 @@ export async function passwordMatches(store: Store, id: number, password: string
   return ok && user !== undefined;
 }
 
-async function idBySentinel(store: Store, key: { PK: string; SK: string }): Promise<number | undefined> {
+/** The stored user a unique sentinel (username or e-mail) points at; undefined if none. */
+async function storedUserBySentinel(
+  store: Store,
+  key: { PK: string; SK: string },
+): Promise<StoredUser | undefined> {
   const result = await store.doc.send(new GetCommand({ TableName: store.table, Key: key }));
-  return result.Item ? Number(result.Item.user_id) : undefined;
+  return result.Item ? getStoredUser(store, Number(result.Item.user_id)) : undefined;
 }
 
 export async function findUserByEmail(store: Store, email: string): Promise<User | undefined> {
-  const id = await idBySentinel(store, keys.emailSentinel(uniqueKey(email)));
-  return id === undefined ? undefined : getUser(store, id);
+  const user = await storedUserBySentinel(store, keys.emailSentinel(uniqueKey(email)));
+  return user ? publicUser(user) : undefined;
 }
 
 export async function findUserByUsername(store: Store, username: string): Promise<User | undefined> {
-  const id = await idBySentinel(store, keys.usernameSentinel(uniqueKey(username)));
-  return id === undefined ? undefined : getUser(store, id);
+  const user = await storedUserBySentinel(store, keys.usernameSentinel(uniqueKey(username)));
+  return user ? publicUser(user) : undefined;
+}
+
+/**
+ * The user a login names (username, then e-mail address), read once for a sign-in: who to count the attempt
+ * against, and what `checkCredentials` checks the password of.
+ */
+export async function findLoginCandidate(store: Store, login: string): Promise<StoredUser | undefined> {
+  const key = uniqueKey(login);
+  return (
+    (await storedUserBySentinel(store, keys.usernameSentinel(key))) ??
+    (await storedUserBySentinel(store, keys.emailSentinel(key)))
+  );
 }
 
 /** Looks a user up by username, then by e-mail address. */
 export async function findUserByLogin(store: Store, login: string): Promise<User | undefined> {
-  return (await findUserByUsername(store, login)) ?? (await findUserByEmail(store, login));
+  const user = await findLoginCandidate(store, login);
+  return user ? publicUser(user) : undefined;
 }
 
-/** The active user whose login (username or e-mail) and password match; undefined otherwise. */
+/**
+ * The session user when `password` is the candidate's and the account is active, recording the sign-in time;
+ * undefined otherwise. The password is hashed even for no candidate, so that timing does not tell which logins exist.
+ */
 export async function checkCredentials(
   deps: AccountsDeps,
-  login: string,
+  candidate: StoredUser | undefined,
   password: string,
 ): Promise<SessionUser | undefined> {
-  const found = await findUserByLogin(deps.store, login);
-  const stored = found ? await getStoredUser(deps.store, found.id) : undefined;
-  // Hash even when the user is unknown, so that timing does not tell which usernames exist.
-  const ok = await verifyPassword(password, stored?.password_hash ?? DUMMY_HASH);
-  if (!stored || !ok || !stored.is_active) return undefined;
+  const ok = await verifyPassword(password, candidate?.password_hash ?? DUMMY_HASH);
+  if (!candidate || !ok || !candidate.is_active) return undefined;
   await deps.store.doc.send(
     new UpdateCommand({
       TableName: deps.store.table,
-      Key: keys.user(stored.id),
+      Key: keys.user(candidate.id),
       UpdateExpression: 'SET last_login = :now',
       ExpressionAttributeValues: { ':now': iso(deps.clock()) },
     }),
   );
-  return sessionUser(stored);
+  return sessionUser(candidate);
 }
 
 const DUMMY_HASH =

@@ -1,5 +1,5 @@
 import type { SessionUser } from '../accounts/model';
-import { checkCredentials, findUserByLogin, passwordMatches } from '../accounts/users';
+import { checkCredentials, findLoginCandidate, passwordMatches } from '../accounts/users';
 import type { Config } from '../config';
 import type { Deps } from '../deps';
 import { AuthenticationError } from '../errors';
@@ -79,10 +79,10 @@ export async function checkSignIn(
   clientIp: string | undefined,
 ): Promise<SessionUser> {
   // One counter per account whichever login names it; unknown logins get their own, so a lock says nothing.
-  const found = await findUserByLogin(deps.store, credentials.username);
-  const account = found ? `user:${found.id}` : `login:${uniqueKey(credentials.username)}`;
+  const candidate = await findLoginCandidate(deps.store, credentials.username);
+  const account = candidate ? `user:${candidate.id}` : `login:${uniqueKey(credentials.username)}`;
   const user = await throttledCheck<SessionUser>(deps, account, clientIp, () =>
-    checkCredentials(deps, credentials.username, credentials.password),
+    checkCredentials(deps, candidate, credentials.password),
   );
   if (!user) {
     throw new AuthenticationError({

@@ -142,3 +142,38 @@ describe('the access cache', () => {
     expect((await viewer.api.get(path)).status).toBe(403);
   });
 });
+
+describe('sign-in', () => {
+  let f: Fixture;
+  beforeAll(async () => {
+    f = await fixture({ ACCESS_CACHE_SECONDS: '0' });
+  });
+  afterAll(async () => {
+    await f.platform.stop();
+  });
+
+  /** The DynamoDB keys `GetCommand`s read during one sign-in by `login`. */
+  async function keysReadSigningIn(login: string, password: string) {
+    const send = vi.spyOn(f.platform.deps.store.doc, 'send');
+    try {
+      const response = await f.platform.api.post('/api/auth/jwt/token/', { username: login, password });
+      expect(response.status).toBe(200);
+      return send.mock.calls
+        .map(([command]) => command)
+        .filter((command) => command.constructor.name === 'GetCommand')
+        .map((command) => (command.input as { Key: { PK: string; SK: string } }).Key);
+    } finally {
+      send.mockRestore();
+    }
+  }
+
+  it('finds the user by the login and reads the user item once, by username or by e-mail', async () => {
+    const { user, password } = await createUser(f.platform);
+    const profile = { PK: `USER#${user.id}`, SK: 'PROFILE' };
+    for (const login of [user.username, user.email]) {
+      const read = await keysReadSigningIn(login, password);
+      expect(read.filter((key) => key.PK === profile.PK && key.SK === profile.SK)).toHaveLength(1);
+      expect(read.filter((key) => key.SK === 'UNIQUE').length).toBe(login === user.username ? 1 : 2);
+    }
+  });
+});
