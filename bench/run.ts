@@ -7,7 +7,7 @@ import { type BenchConfig, loadBenchConfig } from './config';
 import { prepareGraph } from './graph-setup';
 import { describeMachine } from './machine';
 import { measure, type RunResult } from './measure';
-import { openDatabase } from './postgres';
+import { openDatabase, settle } from './postgres';
 import { memory, resetPeakMemory, type Server } from './processes';
 import { graphLoadLine, renderSummary, writeResults } from './report';
 import { type BenchResults, type MemoryResult, type ScenarioResult, summarize } from './results';
@@ -78,7 +78,10 @@ function memoryAfterRuns(
   };
 }
 
-/** The records every scenario reads, loaded through the project's own bulk create; the graph when a GR runs. */
+/**
+ * The records every scenario reads, loaded through the project's own bulk create, and the graph when a GR runs;
+ * then the database is vacuumed and analyzed, so that no run meets autovacuum's first pass.
+ */
 async function loadFixture(
   project: Server,
   databaseUrl: string,
@@ -91,11 +94,18 @@ async function loadFixture(
   say(
     `Loaded at ${fixture.load.recordsPerSecond.toFixed(0)} records/s (${fixture.load.seconds.toFixed(1)} s)`,
   );
-  if (!chosen.some((scenario) => scenario.name.startsWith('GR'))) return fixture;
-  say(`Building the graph: ${config.graphNodes} records, a forest of trees and a DAG, through the edges API`);
-  const graph = await prepareGraph(project.baseUrl, databaseUrl, fixture, config.graphNodes);
-  say(graphLoadLine(graph.load));
-  return { ...fixture, graph };
+  let graph: Fixture['graph'];
+  if (chosen.some((scenario) => scenario.name.startsWith('GR'))) {
+    say(
+      `Building the graph: ${config.graphNodes} records, a forest of trees and a DAG, through the edges API`,
+    );
+    graph = await prepareGraph(project.baseUrl, databaseUrl, fixture, config.graphNodes);
+    say(graphLoadLine(graph.load));
+  }
+  const started = performance.now();
+  await settle(databaseUrl);
+  say(`VACUUM ANALYZE in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return graph ? { ...fixture, graph } : fixture;
 }
 
 /** Every chosen scenario, A/B alternated, with each server's memory peak during it. */
