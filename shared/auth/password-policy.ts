@@ -11,6 +11,14 @@ export const passwordMaxLength = 1024;
 /** zxcvbn score 3: about 10^8 guesses or more, out of reach of online guessing and costly offline on scrypt. */
 export const passwordMinScore = 3;
 
+/**
+ * The estimate looks at the first 64 characters: a longer password is judged by them, so a weak start stays
+ * refused. zxcvbn's default (256) let one check take about 220 ms of CPU for a 256-character random password
+ * (its l33t matching grows quickly with length), on the event loop of a request anyone setting a password can
+ * send; at 64 the slowest input found takes about 70 ms. Shorter passwords are scored exactly as before.
+ */
+const estimatorOptions = { maxLength: 64 } as const;
+
 let estimator: Promise<ZxcvbnFactory> | undefined;
 
 /** The estimator, built on first use: its dictionaries cost ~100 ms, which a cold start without passwords skips. */
@@ -20,7 +28,11 @@ function loadEstimator(): Promise<ZxcvbnFactory> {
       import('@zxcvbn-ts/core'),
       import('@zxcvbn-ts/language-common'),
     ]);
-    return new ZxcvbnFactory({ dictionary: { ...common.dictionary }, graphs: common.adjacencyGraphs });
+    return new ZxcvbnFactory({
+      dictionary: { ...common.dictionary },
+      graphs: common.adjacencyGraphs,
+      ...estimatorOptions,
+    });
   })();
   estimator.catch(() => {
     estimator = undefined;

@@ -38,4 +38,19 @@ describe('passwordProblem', () => {
   it('accepts the generated passwords of the bootstrap superuser', async () => {
     for (let i = 0; i < 20; i++) expect(await passwordProblem(generatePassword(), ['admin'])).toBeUndefined();
   });
+
+  it('judges a long password by its first characters: weak ones stay refused, whatever their length', async () => {
+    expect(await passwordProblem('ab'.repeat(400))).toMatch(/too easy to guess/);
+    // A strong tail does not save a weak start that fills the 64 characters scored (scored whole, it would).
+    expect(await passwordProblem(`${'a'.repeat(64)}plum-Kettle-Orbit-7`)).toMatch(/too easy/);
+    expect(await passwordProblem(`${'password'.repeat(8)}plum-Kettle-Orbit-7`)).toMatch(/too easy/);
+    expect(await passwordProblem(`plum-Kettle-Orbit-7 ${'x'.repeat(900)}`)).toBeUndefined();
+  });
+
+  it.each(['P@ssw0rd1234', 'l3tm31nPl3as3', 'pa55w0rd-2024', 'm0nk3yb4n4n4', 'sh4d0w123456'])(
+    'refuses the l33t spelling of a common password (%s)',
+    async (password) => {
+      expect(await passwordProblem(password)).toMatch(/too easy to guess/);
+    },
+  );
 });
