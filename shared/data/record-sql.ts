@@ -49,12 +49,31 @@ export async function write<T>(
   }
 }
 
+/**
+ * The fragments every statement on a table repeats (its qualified name, its column list), built once per table
+ * definition: a fragment holds only quoted identifiers, so statements can share it. A new definition (a schema
+ * change) is a new `DataTable`, hence new fragments.
+ */
+const tableFragments = new WeakMap<DataTable, { from: Fragment; columns: Fragment }>();
+
+function fragmentsOf(sql: Queryable, table: DataTable) {
+  let fragments = tableFragments.get(table);
+  if (!fragments) {
+    fragments = {
+      from: qualified(sql, table.schema, table.physical),
+      columns: identifiers(sql, visibleColumns(table)),
+    };
+    tableFragments.set(table, fragments);
+  }
+  return fragments;
+}
+
 export function from(sql: Queryable, table: DataTable): Fragment {
-  return qualified(sql, table.schema, table.physical);
+  return fragmentsOf(sql, table).from;
 }
 
 export function columns(sql: Queryable, table: DataTable): Fragment {
-  return identifiers(sql, visibleColumns(table));
+  return fragmentsOf(sql, table).columns;
 }
 
 /** A value as a bind parameter: JSON fields as JSON (a JS array must not become a PostgreSQL array). */
