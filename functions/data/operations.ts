@@ -121,13 +121,13 @@ export const dataOperations: Operations = {
     checkDepth(ctx.query, maxDepth);
     const id = ctx.params.id ?? '';
     const visibility = visibilityOf(ctx.query);
+    const embed = (table: DataTable) => populateOf(table, ctx.searchParams);
     if (asksForGraph(ctx.query)) {
       const request = (table: DataTable) =>
         graphRequestOf(table, ctx.query, ctx.searchParams, { maxDepth, visibility });
       const { recordGraph } = await import('../../shared/data/graph-reads');
-      return ok(await recordGraph(sql, scope, tableName(ctx), id, visibility, request));
+      return ok(await recordGraph(sql, scope, tableName(ctx), id, visibility, request, embed));
     }
-    const embed = (table: DataTable) => populateOf(table, ctx.searchParams);
     return ok({ data: await getRecord(sql, scope, tableName(ctx), id, visibility, embed) });
   },
 

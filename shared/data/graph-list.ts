@@ -1,10 +1,12 @@
 import type { HttpResult } from '../http/context';
 import type { Sql } from '../sql/client';
 import { type GraphTable, graphOf } from './edges';
-import { type GraphQuery, type GraphRequest, graphRequestOf } from './graph-query';
+import { checkGraphPopulate, populateGraph, treeNodes, withRelatives } from './graph-populate';
+import { type GraphQuery, type GraphRequest, graphRequestOf, relativeLabels } from './graph-query';
 import { embedRelatives, nodesAndEdges, pageGraph, pageTrees } from './graph-reads';
 import { systemFields } from './model';
 import type { Window } from './paging';
+import type { Relationship } from './populate';
 import type { Visibility } from './query';
 import { listPlanOf, listResponse } from './record-list';
 import { listRecords } from './record-reads';
@@ -47,6 +49,7 @@ export async function listGraph(
 ): Promise<HttpResult> {
   let request: GraphRequest | undefined;
   let listed: DataTable | undefined;
+  let embed: Relationship[] = [];
   const result = await listRecords(
     sql,
     scope,
@@ -55,6 +58,10 @@ export async function listGraph(
       listed = table;
       request = graphRequestOf(table, options.query, options.params, options);
       const plan = listPlanOf(table, options.params, options.visibility);
+      // `populate` applies to every record of the response, the relatives too: once, after the traversal.
+      embed = plan.populate ?? [];
+      checkGraphPopulate(embed, request, true);
+      plan.populate = [];
       if (request.format === 'tree') plan.where = naturalRoots(sql, graphOf(sql, table), table, request);
       return plan;
     },
@@ -64,12 +71,17 @@ export async function listGraph(
   const table = listed as DataTable;
   const keys = result.records.map((record) => record[table.key.name]);
   const rows = keys.length === 0 ? [] : (await pageGraph(sql, scope, name, keys, asked)).rows;
-  if (asked.format === 'tree')
-    return { status: 200, body: { data: pageTrees(table, result.records, rows), total: result.total } };
+  if (asked.format === 'tree') {
+    const data = pageTrees(table, result.records, rows);
+    await populateGraph(sql, scope, table, treeNodes(data), embed);
+    return { status: 200, body: { data, total: result.total } };
+  }
   if (asked.format === 'graph') {
     const data = nodesAndEdges(table, rows);
+    await populateGraph(sql, scope, table, data.nodes, embed);
     return { status: 200, body: { data, total: data.nodes.length } };
   }
   embedRelatives(table, result.records, rows, asked);
+  await populateGraph(sql, scope, table, withRelatives(result.records, relativeLabels(asked)), embed);
   return listResponse(result, options.window);
 }

@@ -1,5 +1,6 @@
 import { BadRequestError, ValidationError } from '../errors';
-import { hasGraph, relationshipTypes } from './graph-schema';
+import { ancestorsKey, descendantsKey, hasGraph, relationshipTypes } from './graph-schema';
+import type { Direction } from './graph-sql';
 import type { RelationshipType } from './model';
 import type { Visibility } from './query';
 import { listParameter } from './record-reads';
@@ -88,4 +89,25 @@ export function graphRequestOf(
     types: selectedTypes(table, params),
     deleted: options.visibility !== 'live',
   };
+}
+
+/** The walks `include` asks for: descendants walk down, ancestors up, both both. */
+export function directions(request: GraphRequest): Direction[] {
+  const include = request.include ?? 'descendants';
+  if (include === 'both') return ['down', 'up'];
+  return include === 'ancestors' ? ['up'] : ['down'];
+}
+
+/** The response keys of a type in the walked directions. */
+export function labels(type: RelationshipType, walked: readonly Direction[]): [Direction, string][] {
+  return walked.map((direction) => [
+    direction,
+    direction === 'down' ? descendantsKey(type) : ancestorsKey(type),
+  ]);
+}
+
+/** Every key a request's relatives are put under (one per selected type and walked direction). */
+export function relativeLabels(request: GraphRequest): string[] {
+  const walked = directions(request);
+  return request.types.flatMap((type) => labels(type, walked).map(([, label]) => label));
 }

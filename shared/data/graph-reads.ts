@@ -1,10 +1,11 @@
 import type { Sql } from '../sql/client';
 import { graphOf } from './edges';
 import { recordNotFound } from './errors';
-import type { GraphRequest } from './graph-query';
+import { checkGraphPopulate, populateGraph, treeNodes } from './graph-populate';
+import { directions, type GraphRequest, labels } from './graph-query';
 import { ancestorsKey, descendantsKey } from './graph-schema';
 import { type Direction, traversal, treeOfRecord, type Walk, walkColumns } from './graph-sql';
-import type { RelationshipType } from './model';
+import type { Relationship } from './populate';
 import { type Visibility, whereClause } from './query';
 import { comparable, keyCondition } from './record-sql';
 import type { Fragment } from './sql';
@@ -26,13 +27,6 @@ import { typeRule } from './types';
  */
 
 const c = walkColumns;
-
-/** The walks `include` asks for: descendants walk down, ancestors up, both both. */
-function directions(request: GraphRequest): Direction[] {
-  const include = request.include ?? 'descendants';
-  if (include === 'both') return ['down', 'up'];
-  return include === 'ancestors' ? ['up'] : ['down'];
-}
 
 function walksOf(request: GraphRequest, start: Fragment, typed: boolean): Walk[] {
   const types = request.types.map((type) => type.name);
@@ -68,14 +62,6 @@ const keyText = (table: DataTable, value: unknown) => comparable(table.key, valu
 /** A related record: the record, its distance and the type of the edge that reached it. */
 function related(table: DataTable, row: Row): Row {
   return { ...present(table, row), _depth: Number(row[c.depth]), _relationship_type: row[c.type] };
-}
-
-/** The response keys of a type in the walked directions. */
-function labels(type: RelationshipType, walked: readonly Direction[]): [Direction, string][] {
-  return walked.map((direction) => [
-    direction,
-    direction === 'down' ? descendantsKey(type) : ancestorsKey(type),
-  ]);
 }
 
 /**
@@ -150,7 +136,10 @@ export function nodesAndEdges(table: DataTable, rows: readonly Row[]): { nodes: 
   return { nodes: [...nodes.values()], edges: [...edges.values()] };
 }
 
-/** GET of one record with graph parameters: `{data, <labels>}`, a tree, or a graph. */
+/**
+ * GET of one record with graph parameters: `{data, <labels>}`, a tree, or a graph; `relationships` (`populate`)
+ * are embedded in every record of it.
+ */
 export async function recordGraph(
   sql: Sql,
   scope: TableScope,
@@ -158,12 +147,16 @@ export async function recordGraph(
   id: string,
   visibility: Visibility,
   request: (table: DataTable) => GraphRequest,
+  relationships: (table: DataTable) => Relationship[] = () => [],
 ): Promise<Row> {
   let asked: GraphRequest | undefined;
+  let embed: Relationship[] = [];
   const { table, rows } = await run(sql, scope, name, (table) => {
     const key = keyFromText(table, id);
     if (key === undefined) throw recordNotFound(id);
     asked = request(table);
+    embed = relationships(table);
+    checkGraphPopulate(embed, asked, false);
     const graph = graphOf(sql, table);
     const start = whereClause(sql, table, { conditions: [keyCondition(table, key)], visibility });
     const types = asked.types.map((type) => type.name);
@@ -179,15 +172,20 @@ export async function recordGraph(
   if (rows.length === 0) throw recordNotFound(id);
   if (graphRequest.format === 'tree') {
     const data = trees(table, rows);
+    await populateGraph(sql, scope, table, treeNodes(data), embed);
     return { data, total: data.length };
   }
   if (graphRequest.format === 'graph') {
     const data = nodesAndEdges(table, rows);
+    await populateGraph(sql, scope, table, data.nodes, embed);
     return { data, total: data.nodes.length };
   }
   const start = rows.find((row) => Number(row[c.depth]) === 0) as Row;
-  const relatives = relativesByRoot(table, rows, graphRequest).get(keyText(table, start[table.key.name]));
-  return { data: present(table, start), ...relatives };
+  const record = present(table, start);
+  const relatives =
+    relativesByRoot(table, rows, graphRequest).get(keyText(table, start[table.key.name])) ?? {};
+  await populateGraph(sql, scope, table, [record, ...(Object.values(relatives) as Row[][]).flat()], embed);
+  return { data: record, ...relatives };
 }
 
 /** The walk rows of the records of a page (their keys), in one statement. */

@@ -262,7 +262,7 @@ export const dataRoutes = [
     permission: 'site:view',
     method: 'GET',
     path: `${data}/{id}/`,
-    summary: 'One record, with populate of its foreign keys, or with its graph (relatives, tree or graph)',
+    summary: 'One record, with populate of its foreign keys and with its graph (relatives, tree or graph)',
     query: { type: 'object', properties: { ...visibility, ...graphQuery, populate: text } },
     responses: {
       200: json('The record, its relatives, its tree or its graph', schemas.recordRead),
