@@ -1,12 +1,12 @@
 import type { HttpResult } from '../http/context';
 import type { Sql } from '../sql/client';
 import { type GraphTable, graphOf } from './edges';
-import { checkGraphPopulate, populateGraph, treeNodes, withRelatives } from './graph-populate';
+import { checkGraphPopulate, treeNodes, withRelatives } from './graph-populate';
 import { type GraphQuery, type GraphRequest, graphRequestOf, relativeLabels } from './graph-query';
 import { embedRelatives, nodesAndEdges, pageGraph, pageTrees } from './graph-reads';
 import { systemFields } from './model';
 import type { Window } from './paging';
-import type { Relationship } from './populate';
+import { populate, type Relationship } from './populate';
 import type { Visibility } from './query';
 import { listPlanOf, listResponse } from './record-list';
 import { listRecords } from './record-reads';
@@ -73,15 +73,15 @@ export async function listGraph(
   const rows = keys.length === 0 ? [] : (await pageGraph(sql, scope, name, keys, asked)).rows;
   if (asked.format === 'tree') {
     const data = pageTrees(table, result.records, rows);
-    await populateGraph(sql, scope, table, treeNodes(data), embed);
+    await populate(sql, scope, table, treeNodes(data), embed);
     return { status: 200, body: { data, total: result.total } };
   }
   if (asked.format === 'graph') {
     const data = nodesAndEdges(table, rows);
-    await populateGraph(sql, scope, table, data.nodes, embed);
+    await populate(sql, scope, table, data.nodes, embed);
     return { status: 200, body: { data, total: data.nodes.length } };
   }
   embedRelatives(table, result.records, rows, asked);
-  await populateGraph(sql, scope, table, withRelatives(result.records, relativeLabels(asked)), embed);
+  await populate(sql, scope, table, withRelatives(result.records, relativeLabels(asked)), embed);
   return listResponse(result, options.window);
 }

@@ -1,13 +1,12 @@
 import { ValidationError } from '../errors';
-import type { Sql } from '../sql/client';
 import { type GraphRequest, relativeLabels } from './graph-query';
-import { populate, type Relationship } from './populate';
-import type { DataTable, Row, TableScope } from './table';
+import type { Relationship } from './populate';
+import type { Row } from './table';
 
 /**
  * `populate` with graph parameters (docs/graph.md): every record of the response carries its referenced records,
  * the start records and every record the walk reached (relatives, tree nodes at every depth, the graph's nodes),
- * with one query per relationship for the whole response.
+ * with one query per relationship for the whole response (`populate`, given all of them at once).
  */
 
 /** The keys graph output puts inside the records themselves; a relationship embedded there would replace them. */
@@ -44,16 +43,4 @@ export function withRelatives(records: readonly Row[], labels: readonly string[]
     record,
     ...labels.flatMap((label) => (record[label] as Row[] | undefined) ?? []),
   ]);
-}
-
-/** Embeds the relationships' records in every given record (in place); nothing to do without relationships. */
-export async function populateGraph(
-  sql: Sql,
-  scope: TableScope,
-  table: DataTable,
-  records: Row[],
-  relationships: readonly Relationship[],
-): Promise<void> {
-  if (relationships.length > 0 && records.length > 0)
-    await populate(sql, scope, table, records, relationships);
 }

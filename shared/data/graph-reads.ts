@@ -1,11 +1,11 @@
 import type { Sql } from '../sql/client';
 import { graphOf } from './edges';
 import { recordNotFound } from './errors';
-import { checkGraphPopulate, populateGraph, treeNodes } from './graph-populate';
+import { checkGraphPopulate, treeNodes } from './graph-populate';
 import { directions, type GraphRequest, labels } from './graph-query';
 import { ancestorsKey, descendantsKey } from './graph-schema';
 import { type Direction, traversal, treeOfRecord, type Walk, walkColumns } from './graph-sql';
-import type { Relationship } from './populate';
+import { populate, type Relationship } from './populate';
 import { type Visibility, whereClause } from './query';
 import { comparable, keyCondition } from './record-sql';
 import type { Fragment } from './sql';
@@ -172,19 +172,19 @@ export async function recordGraph(
   if (rows.length === 0) throw recordNotFound(id);
   if (graphRequest.format === 'tree') {
     const data = trees(table, rows);
-    await populateGraph(sql, scope, table, treeNodes(data), embed);
+    await populate(sql, scope, table, treeNodes(data), embed);
     return { data, total: data.length };
   }
   if (graphRequest.format === 'graph') {
     const data = nodesAndEdges(table, rows);
-    await populateGraph(sql, scope, table, data.nodes, embed);
+    await populate(sql, scope, table, data.nodes, embed);
     return { data, total: data.nodes.length };
   }
   const start = rows.find((row) => Number(row[c.depth]) === 0) as Row;
   const record = present(table, start);
   const relatives =
     relativesByRoot(table, rows, graphRequest).get(keyText(table, start[table.key.name])) ?? {};
-  await populateGraph(sql, scope, table, [record, ...(Object.values(relatives) as Row[][]).flat()], embed);
+  await populate(sql, scope, table, [record, ...(Object.values(relatives) as Row[][]).flat()], embed);
   return { data: record, ...relatives };
 }
 

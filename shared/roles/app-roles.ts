@@ -5,7 +5,7 @@ import { slugify } from '../slug';
 import { chunks, transactionLimit } from '../store/batch';
 import { nextId, putNew } from '../store/store';
 import { loadCatalog, type RoleCatalog } from './catalog';
-import { cancelled, optimistic, StaleCatalog, versionCheck } from './concurrency';
+import { cancelled, optimistic, StaleCatalog, versionCheck, versionedUpdate } from './concurrency';
 import { roleErrors } from './errors';
 import { roleKeys } from './keys';
 import { type RolesDeps, removeAllMembers } from './memberships';
@@ -54,15 +54,8 @@ function parentIn(catalog: RoleCatalog, app: App, slug: string): StoredAppRole {
 
 /** An update that only bumps a role's version: its children changed, or it must not change meanwhile. */
 function bump(table: string, site: string, role: StoredRole) {
-  const check = versionCheck(role.version);
   return {
-    Update: {
-      TableName: table,
-      Key: roleKeys.role(site, role.slug),
-      UpdateExpression: 'SET #version = #version + :one',
-      ...check,
-      ExpressionAttributeValues: { ...check.ExpressionAttributeValues, ':one': 1 },
-    },
+    Update: versionedUpdate(table, { ...role, site }, 'SET #version = #version + :one', { ':one': 1 }),
   };
 }
 
@@ -87,44 +80,31 @@ async function writeOrStale(deps: RolesDeps, items: readonly object[]): Promise<
 
 /** The role's new description, parent and version, on condition of the version it was read at. */
 function roleUpdate(table: string, role: StoredAppRole, updated: StoredAppRole) {
-  const check = versionCheck(role.version);
   return {
-    Update: {
-      TableName: table,
-      Key: roleKeys.role(role.site, role.slug),
-      UpdateExpression:
-        'SET description = :description, parent_slug = :parent, parent_id = :parentId, updated_at = :now, #version = :next',
-      ...check,
-      ExpressionAttributeValues: {
-        ...check.ExpressionAttributeValues,
+    Update: versionedUpdate(
+      table,
+      role,
+      'SET description = :description, parent_slug = :parent, parent_id = :parentId, updated_at = :now, #version = :next',
+      {
         ':description': updated.description,
         ':parent': updated.parent_slug,
         ':parentId': updated.parent_id,
         ':now': updated.updated_at,
         ':next': updated.version,
       },
-    },
+    ),
   };
 }
 
 /** A child of a deleted role moves to the deleted role's parent (the root when there is none). */
 function reparent(table: string, child: StoredAppRole, parent: StoredAppRole | undefined, now: string) {
-  const check = versionCheck(child.version);
   return {
-    Update: {
-      TableName: table,
-      Key: roleKeys.role(child.site, child.slug),
-      UpdateExpression:
-        'SET parent_slug = :parent, parent_id = :parentId, updated_at = :now, #version = #version + :one',
-      ...check,
-      ExpressionAttributeValues: {
-        ...check.ExpressionAttributeValues,
-        ':parent': parent?.slug ?? null,
-        ':parentId': parent?.id ?? null,
-        ':now': now,
-        ':one': 1,
-      },
-    },
+    Update: versionedUpdate(
+      table,
+      child,
+      'SET parent_slug = :parent, parent_id = :parentId, updated_at = :now, #version = #version + :one',
+      { ':parent': parent?.slug ?? null, ':parentId': parent?.id ?? null, ':now': now, ':one': 1 },
+    ),
   };
 }
 

@@ -1,5 +1,6 @@
 import { failedConditions } from '../store/store';
 import { roleErrors } from './errors';
+import { roleKeys } from './keys';
 
 /** Thrown inside an optimistic step when a write found the catalog changed since it was read. */
 export class StaleCatalog extends Error {
@@ -31,11 +32,33 @@ export function cancelled(error: unknown): number[] {
   return failed;
 }
 
-/** An update that bumps a role's version, on the condition that it is still the version that was read. */
+/** The condition that a role item is still at the version that was read. */
 export function versionCheck(version: number) {
   return {
     ConditionExpression: '#version = :version',
     ExpressionAttributeNames: { '#version': 'version' },
     ExpressionAttributeValues: { ':version': version },
+  };
+}
+
+/**
+ * The input of an update of a role item (`set`: its SET clause and values) on the condition that the item is still
+ * at the version that was read.
+ */
+export function versionedUpdate(
+  table: string,
+  role: { site: string; slug: string; version: number },
+  set: string,
+  values: Record<string, unknown>,
+  names: Record<string, string> = {},
+) {
+  const check = versionCheck(role.version);
+  return {
+    TableName: table,
+    Key: roleKeys.role(role.site, role.slug),
+    UpdateExpression: set,
+    ConditionExpression: check.ConditionExpression,
+    ExpressionAttributeNames: { ...check.ExpressionAttributeNames, ...names },
+    ExpressionAttributeValues: { ...check.ExpressionAttributeValues, ...values },
   };
 }

@@ -4,7 +4,7 @@ import { NotFoundError } from '../errors';
 import { slugify } from '../slug';
 import { isConditionalCheckFailure, nextId, putNew, uniqueKey } from '../store/store';
 import { loadCatalog, type RoleCatalog } from './catalog';
-import { cancelled, optimistic, StaleCatalog, versionCheck } from './concurrency';
+import { cancelled, optimistic, StaleCatalog, versionCheck, versionedUpdate } from './concurrency';
 import { roleErrors } from './errors';
 import { roleKeys } from './keys';
 import { type RolesDeps, removeAllMembers } from './memberships';
@@ -92,24 +92,20 @@ export async function createSiteRole(
 
 /** The role's new name, description, bundle and version, on condition of the version it was read at. */
 function siteRoleUpdate(table: string, role: StoredSiteRole, updated: StoredSiteRole) {
-  const check = versionCheck(role.version);
   return {
-    Update: {
-      TableName: table,
-      Key: roleKeys.role(role.site, role.slug),
-      UpdateExpression:
-        'SET #name = :name, description = :description, bundle = :bundle, updated_at = :now, #version = :next',
-      ...check,
-      ExpressionAttributeNames: { ...check.ExpressionAttributeNames, '#name': 'name' },
-      ExpressionAttributeValues: {
-        ...check.ExpressionAttributeValues,
+    Update: versionedUpdate(
+      table,
+      role,
+      'SET #name = :name, description = :description, bundle = :bundle, updated_at = :now, #version = :next',
+      {
         ':name': updated.name,
         ':description': updated.description,
         ':bundle': updated.bundle,
         ':now': updated.updated_at,
         ':next': updated.version,
       },
-    },
+      { '#name': 'name' },
+    ),
   };
 }
 
@@ -198,16 +194,16 @@ export async function pruneBundles(
   for (const siteRole of catalog.siteRoles()) {
     const bundle = siteRole.bundle.filter((entry) => !gone.has(entry.id));
     if (bundle.length === siteRole.bundle.length) continue;
-    const check = versionCheck(siteRole.version);
     try {
       await deps.store.doc.send(
-        new UpdateCommand({
-          TableName: deps.store.table,
-          Key: roleKeys.role(site, siteRole.slug),
-          UpdateExpression: 'SET bundle = :bundle, #version = #version + :one',
-          ...check,
-          ExpressionAttributeValues: { ...check.ExpressionAttributeValues, ':bundle': bundle, ':one': 1 },
-        }),
+        new UpdateCommand(
+          versionedUpdate(
+            deps.store.table,
+            { ...siteRole, site },
+            'SET bundle = :bundle, #version = #version + :one',
+            { ':bundle': bundle, ':one': 1 },
+          ),
+        ),
       );
     } catch (error) {
       if (!isConditionalCheckFailure(error)) throw error;
