@@ -98,12 +98,14 @@ export function directions(request: GraphRequest): Direction[] {
   return include === 'ancestors' ? ['up'] : ['down'];
 }
 
+/** The response key of a type's relatives in one direction: its inverse name down, its name up. */
+export function labelOf(type: RelationshipType, direction: Direction): string {
+  return direction === 'down' ? descendantsKey(type) : ancestorsKey(type);
+}
+
 /** The response keys of a type in the walked directions. */
 export function labels(type: RelationshipType, walked: readonly Direction[]): [Direction, string][] {
-  return walked.map((direction) => [
-    direction,
-    direction === 'down' ? descendantsKey(type) : ancestorsKey(type),
-  ]);
+  return walked.map((direction) => [direction, labelOf(type, direction)]);
 }
 
 /** Every key a request's relatives are put under (one per selected type and walked direction). */

@@ -2,8 +2,7 @@ import type { Sql } from '../sql/client';
 import { graphOf } from './edges';
 import { recordNotFound } from './errors';
 import { checkGraphPopulate, treeNodes } from './graph-populate';
-import { directions, type GraphRequest, labels } from './graph-query';
-import { ancestorsKey, descendantsKey } from './graph-schema';
+import { directions, type GraphRequest, labelOf, labels } from './graph-query';
 import { type Direction, traversal, treeOfRecord, type Walk, walkColumns } from './graph-sql';
 import { populate, type Relationship } from './populate';
 import { type Visibility, whereClause } from './query';
@@ -88,7 +87,7 @@ function relativesByRoot(table: DataTable, rows: readonly Row[], request: GraphR
     const type = request.types.find((candidate) => candidate.name === row[c.type]);
     if (!type) continue;
     const direction = row[c.direction] as Direction;
-    const label = direction === 'down' ? descendantsKey(type) : ancestorsKey(type);
+    const label = labelOf(type, direction);
     const node = keyText(table, row[table.key.name]);
     const once = `${root}/${direction}/${type.name}/${node}`;
     if (seen.has(once)) continue;

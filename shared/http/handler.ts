@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import middy from '@middy/core';
+import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { type Credentials, requireCurrentCredentials, sessionCredentials } from '../auth/browser-sessions';
 import { bearerToken } from '../auth/tokens';
@@ -243,9 +243,13 @@ async function permittedInput(
 }
 
 /** The error middleware: any error becomes the group's envelope, and the request is logged all the same. */
-function errorsAnswered(group: GroupName, getDeps: () => Deps, facts: WeakMap<HttpEvent, RequestFacts>) {
+function errorsAnswered(
+  group: GroupName,
+  getDeps: () => Deps,
+  facts: WeakMap<HttpEvent, RequestFacts>,
+): MiddlewareObj<HttpEvent, HttpResponse, Error, Context> {
   return {
-    onError: async (request: { event: HttpEvent; context: Context; error: unknown; response: unknown }) => {
+    onError: async (request) => {
       let deps: Deps | undefined;
       try {
         deps = getDeps();
