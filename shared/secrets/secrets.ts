@@ -107,7 +107,7 @@ async function storedForm(
   const type = await secretTypeOf(deps, site, input.secret_type).catch(() => {
     throw secretErrors.field('secret_type', `No secret type with the slug "${input.secret_type}" exists.`);
   });
-  await checkValue(type.schema, input.value);
+  await checkValue(type, input.value);
   const tags = await resolveTags(deps, site, input.tags ?? []);
   const base = {
     site,
