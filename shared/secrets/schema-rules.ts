@@ -16,7 +16,7 @@ export const schemaLimits = {
   /** Nesting levels of the schema's JSON (an object or array inside another is one level deeper). */
   depth: 32,
   /** Subschemas, each `$ref` counted as a copy of the schema it points at. */
-  subschemas: 256,
+  subschemas: 128,
   /** The largest `maxItems` a schema with `uniqueItems: true` may have. */
   uniqueItemsMaxItems: 100,
 } as const;
@@ -130,8 +130,9 @@ function walk(root: unknown): Walked | { problem: string } {
     for (const keyword of schemaListKeywords) {
       if (!(keyword in schema)) continue;
       const list = schema[keyword];
-      if (Array.isArray(list)) list.forEach((child, index) => add(`${pointer}/${keyword}/${index}`, child));
-      else if (keyword === 'items') add(`${pointer}/items`, list);
+      if (Array.isArray(list)) {
+        for (const [index, child] of list.entries()) add(`${pointer}/${keyword}/${index}`, child);
+      } else if (keyword === 'items') add(`${pointer}/items`, list);
       else return { problem: `${where(`${pointer}/${keyword}`)} must be an array of schemas` };
     }
     for (const keyword of schemaMapKeywords) {

@@ -8,11 +8,12 @@ import type { SecretType } from './model';
 import { schemaProblem } from './schema-rules';
 
 /**
- * The size of a secret value: bytes of its JSON (UTF-8). A private value is stored as base64 ciphertext (4/3 of
- * it), a public one as a DynamoDB map; with the other attributes the item stays far below DynamoDB's 400 KB. History
- * records never copy the value.
+ * The size of a secret value. Bytes of its JSON (UTF-8): a private value is stored as base64 ciphertext (4/3 of it),
+ * a public one as a DynamoDB map; with the other attributes the item stays far below DynamoDB's 400 KB (history
+ * records never copy the value). Nodes (every object, array and scalar in it): a validation's work grows with the
+ * value's nodes times the schema's subschemas, and both are bounded.
  */
-export const valueLimits = { bytes: 64 * 1024 } as const;
+export const valueLimits = { bytes: 64 * 1024, nodes: 1000 } as const;
 
 /** Compiled validators kept per container (one per site and type, the type's current schema). */
 export const maxCompiledValidators = 100;
@@ -37,7 +38,9 @@ const ajvModules = onFirstUse(async () => {
   const plugin = formatsModule.default as unknown as { default?: typeof formatsModule.default };
   const addFormats = (plugin.default ?? formatsModule.default) as typeof formatsModule.default;
   const options: Options = {
-    allErrors: true,
+    // The first failure ends a validation: with every failure collected, a failing `anyOf` under `items` costs
+    // the value's items times the branches in error objects.
+    allErrors: false,
     strict: false,
     coerceTypes: false,
     code: { regExp: re2Engine },
@@ -109,13 +112,31 @@ export async function checkSchema(schema: Record<string, unknown>): Promise<void
   }
 }
 
-/** Refuses a value larger than `valueLimits.bytes` (400 naming `value`). */
+/** The JSON nodes of a value, counting stops past `limit`. */
+function nodesOf(value: unknown, limit: number): number {
+  let count = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0 && count <= limit) {
+    const node = pending.pop();
+    count++;
+    if (typeof node === 'object' && node !== null)
+      for (const child of Object.values(node)) pending.push(child);
+  }
+  return count;
+}
+
+/** Refuses a value past `valueLimits` (400 naming `value`), before anything else looks at it. */
 export function checkValueSize(value: unknown): void {
   const bytes = Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
   if (bytes > valueLimits.bytes)
     throw secretErrors.field(
       'value',
       `The value is ${bytes} bytes of JSON; at most ${valueLimits.bytes} are allowed.`,
+    );
+  if (nodesOf(value, valueLimits.nodes) > valueLimits.nodes)
+    throw secretErrors.field(
+      'value',
+      `The value holds more than ${valueLimits.nodes} JSON values (objects, arrays, strings, numbers...).`,
     );
 }
 
@@ -137,7 +158,7 @@ async function validatorOf(type: Pick<SecretType, 'site' | 'slug' | 'schema'>): 
   return validate;
 }
 
-/** Validates a secret value against its type's schema: `Schema validation failed` with each failing field. */
+/** Validates a secret value against its type's schema: `Schema validation failed` naming the first failing field. */
 export async function checkValue(
   type: Pick<SecretType, 'site' | 'slug' | 'schema'>,
   value: unknown,
