@@ -13,7 +13,7 @@ import { secretTypeOf } from './secret-types';
 import { getItem, type SecretsDeps } from './store-helpers';
 import { resolveTags } from './tags';
 import { cacheId } from './value-cache';
-import { checkValue } from './values';
+import { checkValue, checkValueSize } from './values';
 
 export interface SecretInput {
   secret_type: string;
@@ -104,10 +104,11 @@ async function storedForm(
   key: string,
   input: SecretInput,
 ): Promise<Omit<StoredSecret, 'created_by' | 'created_at' | 'modified_at'>> {
+  checkValueSize(input.value);
   const type = await secretTypeOf(deps, site, input.secret_type).catch(() => {
     throw secretErrors.field('secret_type', `No secret type with the slug "${input.secret_type}" exists.`);
   });
-  await checkValue(type.schema, input.value);
+  await checkValue(type, input.value);
   const tags = await resolveTags(deps, site, input.tags ?? []);
   const base = {
     site,
