@@ -152,6 +152,8 @@ export class PlatformStack extends Stack {
           })
         : undefined;
     const sqlAccess = (group: GroupDef) => (group.usesSql ? this.dataPlane : undefined);
+    // The meta function's health check reads the migration version alone: a read-only login of its own.
+    const loginOf = (group: GroupDef) => (group.name === 'meta' ? 'health' : 'app');
 
     const gateway = gatewayRoutes(routeTable, Object.keys(routeThrottles));
     const created = new Map<string, HttpRoute>();
@@ -186,7 +188,7 @@ export class PlatformStack extends Stack {
           NODE_OPTIONS: '--enable-source-maps',
           ...(props.defaultSite ? { DEFAULT_SITE: props.defaultSite } : {}),
           ...(props.baseDomain ? { BASE_DOMAIN: props.baseDomain } : {}),
-          ...sqlAccess(group)?.environment(),
+          ...sqlAccess(group)?.environment(loginOf(group)),
           ...(usesSecretsKey(group.name) ? { SECRETS_KEY_ID: this.secretsKey.keyArn } : {}),
           ...(group.name === 'invitations' ? mailEnvironment(props) : {}),
         },
@@ -196,7 +198,7 @@ export class PlatformStack extends Stack {
       // Every group verifies tokens (public keys); only the auth group signs them.
       this.jwtKeys.grant(fn, group.name === 'auth');
       if (usesSecretsKey(group.name)) grantSecretsKey(this.secretsKey, fn);
-      sqlAccess(group)?.grantConnect(fn);
+      sqlAccess(group)?.grantConnect(fn, loginOf(group));
       if (group.name === 'invitations' && props.mailSender)
         fn.addToRolePolicy(this.sendMailAs(props.mailSender));
 

@@ -199,7 +199,7 @@ describe('DataPlane', () => {
       const group = Object.values(groups).find((g) => g.description === fn.Properties.Description);
       if (group?.usesSql) expect(all[id]?.DependsOn, id).toContain(triggerId);
     }
-    const rotation = Object.entries(all).find(([id]) => id.startsWith('DataPlaneClusterLoginRotation'));
+    const rotation = Object.entries(all).find(([id]) => id.startsWith('DataPlaneLoginRotation'));
     expect(rotation?.[1].DependsOn).toContain(triggerId);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('login role and applies the SQL migrations'),
