@@ -69,6 +69,11 @@ export interface PlatformStackProps extends StackProps {
   readonly databaseCapacity?: { min: number; max: number };
   /** Event subscribers: the name prefix (default `tenant-fn-`) and account of the Lambda functions tenants may register. */
   readonly eventFunctions?: { prefix?: string; account?: string; timeoutSeconds?: number };
+  /**
+   * USER_CREATION_HOOK_TIMEOUT_SECONDS: the whole PRE_USER_CREATE execution's limit (default 10, at most 25, so
+   * that user creation answers within the API's 29 s); the same setting and meaning as the local runner's.
+   */
+  readonly userCreationHookTimeoutSeconds?: number;
   /** Which JWT key generation signs, and which others are published (default: key 1 alone; infra/jwt-keys.ts). */
   readonly jwtKeys?: JwtKeySettings;
 }
@@ -197,7 +202,7 @@ export class PlatformStack extends Stack {
       grantTableAccess(this.table, fn, group.name);
       // Every group verifies tokens (public keys); only the auth group signs them.
       this.jwtKeys.grant(fn, group.name === 'auth');
-      if (usesSecretsKey(group.name)) grantSecretsKey(this.secretsKey, fn);
+      if (usesSecretsKey(group.name)) grantSecretsKey(this.secretsKey, fn, group.name);
       sqlAccess(group)?.grantConnect(fn, loginOf(group));
       if (group.name === 'invitations' && props.mailSender)
         fn.addToRolePolicy(this.sendMailAs(props.mailSender));
@@ -234,6 +239,8 @@ export class PlatformStack extends Stack {
       dataPlane: this.dataPlane,
       alarmEmail: props.alarmEmail,
       name: this.stackName,
+      stateMachine: this.userCreationEvents.stateMachine,
+      migrationFunction: this.migration?.function,
     });
     acknowledgeFindings(this);
 
@@ -260,6 +267,7 @@ export class PlatformStack extends Stack {
       functionPrefix: props.eventFunctions?.prefix ?? 'tenant-fn-',
       functionAccount: props.eventFunctions?.account,
       timeoutSeconds: props.eventFunctions?.timeoutSeconds,
+      executionTimeoutSeconds: props.userCreationHookTimeoutSeconds,
       logRetention,
       logRemoval,
     });
