@@ -26,7 +26,7 @@ beforeAll(() => {
     alarmEmail: 'ops@example.com',
   });
   template = Template.fromStack(stack);
-});
+}, 240_000);
 
 const all = () => template.toJSON().Resources as Record<string, Resource>;
 const ofType = (type: string) => Object.entries(all()).filter(([, r]) => r.Type === type);
