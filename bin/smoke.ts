@@ -23,6 +23,7 @@ export interface SmokeOptions {
 
 interface Answer {
   status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: JSON answers of every group's shape, read field by field.
   body: any;
 }
 
@@ -148,7 +149,9 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeCheck[]> {
       if (list.status !== 200) return `list: ${list.status}`;
       if (!JSON.stringify(list.body).includes('hello')) return 'the list does not hold the record';
       const removed = await call('DELETE', `${data}${id}/`);
-      return removed.status === 200 || removed.status === 204 ? undefined : `delete record: ${removed.status}`;
+      return removed.status === 200 || removed.status === 204
+        ? undefined
+        : `delete record: ${removed.status}`;
     });
     if (tableCreated)
       await check('data: drop the table', async () => {

@@ -54,7 +54,10 @@ export const healthUser = 'platform_health';
  * instead of CDK's log-retention helper function adjusting the group Aurora creates.
  */
 export function clusterIdentifier(stackName: string): string {
-  return `${stackName}-database`.toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 63);
+  return `${stackName}-database`
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .slice(0, 63);
 }
 
 const postgresPort = 5432;

@@ -15,9 +15,9 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { DataPlane } from './data-plane';
 
@@ -171,7 +171,12 @@ export class Observability extends Construct {
         conditions: {
           StringEquals: { 'aws:SourceAccount': stack.account },
           ArnLike: {
-            'aws:SourceArn': stack.formatArn({ service: 'cloudwatch', resource: 'alarm', resourceName: '*', arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+            'aws:SourceArn': stack.formatArn({
+              service: 'cloudwatch',
+              resource: 'alarm',
+              resourceName: '*',
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
           },
         },
       }),
@@ -228,7 +233,12 @@ export class Observability extends Construct {
     const refusedClients = proxyMetric('ClientConnectionsSetupFailedAuth');
     const failedToDatabase = proxyMetric('DatabaseConnectionsSetupFailed');
     this.alarm('ProxyClientAuthFailures', refusedClients, 0, 'RDS Proxy refused client logins');
-    this.alarm('ProxyDatabaseConnectionFailures', failedToDatabase, 0, 'RDS Proxy could not connect to Aurora');
+    this.alarm(
+      'ProxyDatabaseConnectionFailures',
+      failedToDatabase,
+      0,
+      'RDS Proxy could not connect to Aurora',
+    );
     // The rotation functions (Secrets Manager's applications): an error is a rotation that did not complete.
     dataPlane.rotationFunctionNames.forEach((name, index) => {
       const errors = new Metric({

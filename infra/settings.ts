@@ -56,7 +56,9 @@ function requirePinned(stage: string, block: Record<string, unknown>, context: C
   }
   const missing: string[] = [];
   if (!block.issuer && !block.domainName)
-    missing.push('issuer or domainName (with certificateArn): without them the JWT issuer changes on a redeploy');
+    missing.push(
+      'issuer or domainName (with certificateArn): without them the JWT issuer changes on a redeploy',
+    );
   if (!block.alarmEmail) missing.push('alarmEmail: without it no alarm reaches anyone');
   if (block.corsOrigins === undefined)
     missing.push('corsOrigins: the browser origins, explicitly (an empty list for none)');

@@ -102,10 +102,13 @@ export class PlatformStack extends Stack {
   readonly migration: Migration | undefined;
   /** The JWT issuer every function is configured with. */
   readonly issuer: string;
+  /** Whether the table, cluster, keys and logs are protected (the deletionProtection setting). */
+  readonly deletionProtection: boolean;
 
   constructor(scope: Construct, id: string, props: PlatformStackProps = {}) {
     super(scope, id, props);
     const protect = props.deletionProtection ?? true;
+    this.deletionProtection = protect;
     const stage = props.stage ?? 'dev';
     // Logs are kept like the data they describe: a protected stage retains them when the stack goes.
     const logRemoval = protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;

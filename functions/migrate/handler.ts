@@ -41,7 +41,10 @@ async function withConnectionRetry<T>(step: () => Promise<T>): Promise<T> {
       const code = (error as { code?: unknown }).code;
       const connection =
         typeof code === 'string' &&
-        (code.startsWith('CONNECT') || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT' ||
+        (code.startsWith('CONNECT') ||
+          code === 'ECONNREFUSED' ||
+          code === 'ECONNRESET' ||
+          code === 'ETIMEDOUT' ||
           code === '57P03');
       if (!connection || attempt >= connectAttempts) throw error;
       console.log(JSON.stringify({ message: 'database not reachable yet, retrying', attempt, code }));

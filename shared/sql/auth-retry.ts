@@ -36,7 +36,10 @@ function retryingQuery(make: () => Thenable, refresh: () => Promise<void>): Then
   };
   // Only awaiting changes: a query passed into another as a fragment is read by the driver as it is.
   Object.defineProperties(query, {
-    then: { value: (ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) => settle().then(ok, fail) },
+    // biome-ignore lint/suspicious/noThenProperty: the query is a thenable on purpose (the driver's own queries are).
+    then: {
+      value: (ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) => settle().then(ok, fail),
+    },
     catch: { value: (fail?: (e: unknown) => unknown) => settle().catch(fail) },
     finally: { value: (done?: () => void) => settle().finally(done) },
   });
@@ -46,7 +49,10 @@ function retryingQuery(make: () => Thenable, refresh: () => Promise<void>): Then
 /** The client with tagged-template queries, `unsafe` and `begin` retried once after an authentication failure. */
 export function retryAuthentication(sql: Sql, refresh: () => Promise<void>): Sql {
   const call = sql as unknown as (...args: unknown[]) => Thenable;
-  const target = sql as unknown as Record<string, (...args: unknown[]) => Thenable>;
+  const target = sql as unknown as {
+    unsafe: (...args: unknown[]) => Thenable;
+    begin: (...args: unknown[]) => Thenable;
+  };
   return new Proxy(sql, {
     apply(fn, thisArg, args: unknown[]) {
       const tagged = Array.isArray(args[0]) && 'raw' in (args[0] as object);
@@ -55,7 +61,8 @@ export function retryAuthentication(sql: Sql, refresh: () => Promise<void>): Sql
       return retryingQuery(() => call(...args), refresh);
     },
     get(fn, key, receiver) {
-      if (key === 'unsafe') return (...args: unknown[]) => retryingQuery(() => target.unsafe(...args), refresh);
+      if (key === 'unsafe')
+        return (...args: unknown[]) => retryingQuery(() => target.unsafe(...args), refresh);
       if (key === 'begin')
         return (...args: unknown[]) =>
           Promise.resolve(target.begin(...args)).catch(async (error: unknown) => {

@@ -23,7 +23,8 @@ export async function prepareDatabase(
 ): Promise<number[]> {
   // A migration that waits for a lock held by live requests fails after this long (the deployment rolls back)
   // instead of queueing every later request behind its own lock request.
-  if (lockTimeoutMs !== undefined) await sql.unsafe(`SET lock_timeout = ${Math.max(1, Math.trunc(lockTimeoutMs))}`);
+  if (lockTimeoutMs !== undefined)
+    await sql.unsafe(`SET lock_timeout = ${Math.max(1, Math.trunc(lockTimeoutMs))}`);
   const role = identifier(login.user);
   await upsertRole(sql, login);
   const [{ database }] = (await sql`SELECT current_database() AS database`) as unknown as [

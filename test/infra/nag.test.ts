@@ -1,7 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import { stackSettings } from '../../infra/settings';
 import { PlatformStack } from '../../infra/stack';
 
@@ -40,7 +40,11 @@ describe('cdk-nag AwsSolutions checks', () => {
     expect(check).not.toThrow();
   }, 120_000);
 
-  it.each(['dev', 'prod'])('pass on the %s block of the committed cdk.json', (stage) => {
-    expect(synthWithChecks(committedStage(stage))).not.toThrow();
-  }, 240_000);
+  it.each(['dev', 'prod'])(
+    'pass on the %s block of the committed cdk.json',
+    (stage) => {
+      expect(synthWithChecks(committedStage(stage))).not.toThrow();
+    },
+    240_000,
+  );
 });

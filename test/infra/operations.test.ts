@@ -204,7 +204,11 @@ describe('stages, issuer and custom domain', () => {
     const context: Record<string, unknown> = {
       stage: 'staging',
       stages: {
-        staging: { deletionProtection: 'true', reservedConcurrency: { auth: 50 }, domainName: 'a.example.com' },
+        staging: {
+          deletionProtection: 'true',
+          reservedConcurrency: { auth: 50 },
+          domainName: 'a.example.com',
+        },
       },
       certificateArn: 'arn:aws:acm:eu-west-1:1:certificate/y',
       reservedConcurrency: 'auth=10,data=30',

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clusterIdentifier, healthUser, loginUser } from '../../infra/data-plane';
 import { retriedLambdaErrors } from '../../infra/events';
@@ -125,9 +125,9 @@ describe('3. production settings are pinned', () => {
   it('refuses to synthesise prod without an issuer or domain, an alarm e-mail or explicit CORS origins', () => {
     const without = (...keys: string[]) =>
       Object.fromEntries(Object.entries(prodBlock).filter(([key]) => !keys.includes(key)));
-    expect(() =>
-      stackSettings(context({}, without('domainName', 'certificateArn', 'issuer'))),
-    ).toThrow(/issuer or domainName/);
+    expect(() => stackSettings(context({}, without('domainName', 'certificateArn', 'issuer')))).toThrow(
+      /issuer or domainName/,
+    );
     expect(() => stackSettings(context({}, without('alarmEmail')))).toThrow(/alarmEmail/);
     expect(() => stackSettings(context({}, without('corsOrigins')))).toThrow(/corsOrigins/);
   });
@@ -193,11 +193,13 @@ describe('6. the user-creation hook retries Lambda hiccups and stays inside the 
   it('times the whole execution out after USER_CREATION_HOOK_TIMEOUT_SECONDS (default 10), under the 29 s API', () => {
     const body = definition();
     expect(body.TimeoutSeconds).toBe(10);
-    expect(body.States.Subscribers.ItemProcessor.States.InvokeSubscriber.TimeoutSeconds).toBeLessThanOrEqual(10);
+    expect(body.States.Subscribers.ItemProcessor.States.InvokeSubscriber.TimeoutSeconds).toBeLessThanOrEqual(
+      10,
+    );
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    expect(
-      () => new PlatformStack(app, 'TooLong', { userCreationHookTimeoutSeconds: 26 }),
-    ).toThrow(/USER_CREATION_HOOK_TIMEOUT_SECONDS/);
+    expect(() => new PlatformStack(app, 'TooLong', { userCreationHookTimeoutSeconds: 26 })).toThrow(
+      /USER_CREATION_HOOK_TIMEOUT_SECONDS/,
+    );
   });
 });
 
