@@ -37,6 +37,20 @@ export function acknowledgeFindings(stack: PlatformStack): void {
   }
   if (stack.dataPlane) {
     acknowledge(
+      stack.dataPlane.healthSecret,
+      'AwsSolutions-SMG4',
+      "The read-only health login's password is set again from its secret by every run of the migration step, " +
+        'and the login can read only the applied migration version; a scheduled rotation would add a third ' +
+        'rotation function for no data it could protect.',
+    );
+    if (!stack.deletionProtection)
+      acknowledge(
+        stack.dataPlane.cluster,
+        'AwsSolutions-RDS10',
+        'A stage without deletion protection (dev) is disposable by design: `cdk destroy` removes it whole. ' +
+          'Protected stages (prod) keep deletion protection on the cluster.',
+      );
+    acknowledge(
       stack.dataPlane.cluster,
       'AwsSolutions-RDS6',
       'The functions reach the cluster only through RDS Proxy, which authenticates to it with Secrets Manager ' +

@@ -1,4 +1,4 @@
-import { Duration, Names, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, Names, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
   FlowLogDestination,
   FlowLogTrafficType,
@@ -23,7 +23,7 @@ import {
   type DatabaseProxy,
   DatabaseSecret,
 } from 'aws-cdk-lib/aws-rds';
-import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { type ISecret, SecretRotation, SecretRotationApplication } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct, type IConstruct } from 'constructs';
 
 export interface DataPlaneProps {
@@ -45,6 +45,20 @@ export const databaseName = 'platform';
 export const databaseUser = 'platform_admin';
 /** The functions' login role (created by the migration step): no superuser powers, owns the site schemas. */
 export const loginUser = 'platform_app';
+/** The meta function's login (created by the migration step): may read the applied migration version, nothing else. */
+export const healthUser = 'platform_health';
+
+/**
+ * The cluster's identifier, fixed (from the stack name) rather than generated, so that the stack can create the log
+ * group Aurora exports its PostgreSQL log to (`/aws/rds/cluster/<identifier>/postgresql`) with its retention,
+ * instead of CDK's log-retention helper function adjusting the group Aurora creates.
+ */
+export function clusterIdentifier(stackName: string): string {
+  return `${stackName}-database`
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .slice(0, 63);
+}
 
 const postgresPort = 5432;
 
@@ -64,6 +78,12 @@ export class DataPlane extends Construct {
   readonly secret: ISecret;
   /** The functions' login role's credentials. */
   readonly loginSecret: DatabaseSecret;
+  /** The meta function's read-only login (the health check). */
+  readonly healthSecret: DatabaseSecret;
+  /** The names of the two rotation functions (master, login): their errors are alarmed on. */
+  readonly rotationFunctionNames: string[] = [];
+  /** The log group of the cluster's PostgreSQL log. */
+  readonly databaseLogs: LogGroup;
   /** Attached to every function that uses SQL. */
   readonly functionSecurityGroup: SecurityGroup;
   readonly proxySecurityGroup: SecurityGroup;
@@ -149,7 +169,15 @@ export class DataPlane extends Construct {
       });
     }
 
+    const identifier = clusterIdentifier(Stack.of(this).stackName);
+    // Created before the cluster, so that Aurora writes into it rather than creating it without a retention.
+    this.databaseLogs = new LogGroup(this, 'PostgresqlLogs', {
+      logGroupName: `/aws/rds/cluster/${identifier}/postgresql`,
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      removalPolicy: props.logRemoval ?? RemovalPolicy.RETAIN,
+    });
     this.cluster = new DatabaseCluster(this, 'Cluster', {
+      clusterIdentifier: identifier,
       engine: DatabaseClusterEngine.auroraPostgres({ version: AuroraPostgresEngineVersion.VER_16_4 }),
       credentials: Credentials.fromGeneratedSecret(databaseUser),
       defaultDatabaseName: databaseName,
@@ -164,7 +192,6 @@ export class DataPlane extends Construct {
       iamAuthentication: false,
       backup: { retention: Duration.days(7) },
       cloudwatchLogsExports: ['postgresql'],
-      cloudwatchLogsRetention: props.logRetention ?? RetentionDays.ONE_MONTH,
       deletionProtection: protect,
       removalPolicy: protect ? RemovalPolicy.SNAPSHOT : RemovalPolicy.DESTROY,
     });
@@ -173,21 +200,28 @@ export class DataPlane extends Construct {
     // Secrets Manager's single-user rotation, in the VPC (it reaches the database and the Secrets Manager
     // endpoint); RDS Proxy reads the secret for each new connection, so a rotation needs no redeploy.
     this.rotationGroup = this.rotationSecurityGroup(endpointSecurityGroup, pg);
-    this.cluster.addRotationSingleUser({
+    this.cluster.node.addDependency(this.databaseLogs);
+    const masterRotation = this.cluster.addRotationSingleUser({
       automaticallyAfter: Duration.days(30),
       securityGroup: this.rotationGroup,
     });
+    this.rotationFunctionNames.push(rotationFunctionName(masterRotation));
 
     this.loginSecret = new DatabaseSecret(this, 'LoginSecret', {
       username: loginUser,
       masterSecret: this.secret,
     });
     const loginAttached = this.loginSecret.attach(this.cluster);
+    this.healthSecret = new DatabaseSecret(this, 'HealthSecret', {
+      username: healthUser,
+      masterSecret: this.secret,
+    });
+    const healthAttached = this.healthSecret.attach(this.cluster);
 
     this.proxy = this.cluster.addProxy('Proxy', {
       // Proxy names are unique per account and region: derive it from the construct path.
       dbProxyName: Names.uniqueResourceName(this, { maxLength: 60 }),
-      secrets: [this.secret, loginAttached],
+      secrets: [this.secret, loginAttached, healthAttached],
       vpc: this.vpc,
       vpcSubnets: this.subnets,
       securityGroups: [this.proxySecurityGroup],
@@ -216,13 +250,14 @@ export class DataPlane extends Construct {
    * What a SQL function needs besides its VPC placement: where the proxy is and which secret holds the
    * credentials (read once per container; TLS required by the proxy).
    */
-  environment(): Record<string, string> {
+  environment(login: 'app' | 'health' = 'app'): Record<string, string> {
+    const health = login === 'health';
     return {
       DATABASE_HOST: this.proxy.endpoint,
       DATABASE_PORT: String(postgresPort),
       DATABASE_NAME: databaseName,
-      DATABASE_USER: loginUser,
-      DATABASE_SECRET_ARN: this.loginSecret.secretArn,
+      DATABASE_USER: health ? healthUser : loginUser,
+      DATABASE_SECRET_ARN: (health ? this.healthSecret : this.loginSecret).secretArn,
       DATABASE_SSL: 'verify-full',
     };
   }
@@ -232,21 +267,35 @@ export class DataPlane extends Construct {
     return { vpc: this.vpc, vpcSubnets: this.subnets, securityGroups: [this.functionSecurityGroup] };
   }
 
-  /** Lets a function read the login role's credentials (never the master's). */
-  grantConnect(fn: IFunction): void {
-    this.loginSecret.grantRead(fn);
+  /** Lets a function read its login's credentials (never the master's). */
+  grantConnect(fn: IFunction, login: 'app' | 'health' = 'app'): void {
+    (login === 'health' ? this.healthSecret : this.loginSecret).grantRead(fn);
   }
 
   /**
-   * Rotates the login role's password with the master credentials (Secrets Manager's multi-user rotation), once
-   * the migration step has created the role.
+   * Rotates the login role's password as the role itself (Secrets Manager's single-user rotation), once the
+   * migration step has created the role. Single-user, not alternating users: the secret keeps naming
+   * `platform_app`, the role that owns every site schema, which the functions log in as (a clone user would own
+   * nothing, and RDS Proxy would refuse the functions' fixed user name with the clone's password). The health login
+   * is read-only and re-passworded by every migration run; it is not rotated on a schedule.
    */
   rotateLogin(after: IConstruct): void {
-    const rotation = this.cluster.addRotationMultiUser('LoginRotation', {
+    const rotation = new SecretRotation(this, 'LoginRotation', {
+      application: SecretRotationApplication.POSTGRES_ROTATION_SINGLE_USER,
       secret: this.loginSecret,
-      automaticallyAfter: Duration.days(30),
+      target: this.cluster,
+      vpc: this.vpc,
+      vpcSubnets: this.subnets,
       securityGroup: this.rotationGroup,
+      automaticallyAfter: Duration.days(30),
     });
     rotation.node.addDependency(after);
+    this.rotationFunctionNames.push(rotationFunctionName(rotation));
   }
+}
+
+/** The name CDK gives a rotation's function (the last 64 characters of the construct's unique id). */
+function rotationFunctionName(rotation: SecretRotation): string {
+  const id = Names.uniqueId(rotation);
+  return id.substring(Math.max(id.length - 64, 0));
 }

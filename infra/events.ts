@@ -22,24 +22,46 @@ export const userCreatingGroups: readonly GroupName[] = ['accounts', 'invitation
 /** The synchronous Express limit: StartSyncExecution waits at most five minutes. */
 export const syncLimitSeconds = 300;
 
+/**
+ * USER_CREATION_HOOK_TIMEOUT_SECONDS: how long the whole PRE_USER_CREATE execution may take (default 10, at most
+ * 25), so that the user-creating request answers within API Gateway's 29 s integration limit, retries included.
+ */
+export const userCreationHook = { defaultSeconds: 10, maxSeconds: 25 } as const;
+
+/** Lambda's transient errors (service faults, throttling): retried with back-off before a subscriber fails. */
+export const retriedLambdaErrors = [
+  'Lambda.ServiceException',
+  'Lambda.AWSLambdaException',
+  'Lambda.SdkClientException',
+  'Lambda.TooManyRequestsException',
+] as const;
+
 export interface UserCreationEventsProps {
   /** The name prefix of the Lambda functions tenants may register (EVENT_FUNCTION_PREFIX). */
   readonly functionPrefix: string;
   /** The account of those functions (EVENT_FUNCTION_ACCOUNT); default the stack's. */
   readonly functionAccount?: string;
-  /** Each subscriber's timeout in seconds (default and maximum 300). */
+  /** Each subscriber's timeout in seconds (default and maximum: the execution's). */
   readonly timeoutSeconds?: number;
+  /** The whole execution's timeout in seconds (USER_CREATION_HOOK_TIMEOUT_SECONDS, default 10, at most 25). */
+  readonly executionTimeoutSeconds?: number;
   readonly logRetention: RetentionDays;
   readonly logRemoval: RemovalPolicy;
 }
 
-/** The state machine's definition (Amazon States Language), input `{event, subscribers: [WorkflowTask]}`. */
-export function userCreationDefinition(timeoutSeconds: number): Record<string, unknown> {
+/**
+ * The state machine's definition (Amazon States Language), input `{event, subscribers: [WorkflowTask]}`: each
+ * subscriber within `timeoutSeconds`, the whole execution within `executionTimeoutSeconds`.
+ */
+export function userCreationDefinition(
+  timeoutSeconds: number,
+  executionTimeoutSeconds = timeoutSeconds,
+): Record<string, unknown> {
   return {
     Comment:
       'PRE_USER_CREATE: every subscriber concurrently; any failure fails the execution and no user is saved',
     StartAt: 'Subscribers',
-    TimeoutSeconds: syncLimitSeconds,
+    TimeoutSeconds: executionTimeoutSeconds,
     States: {
       Subscribers: {
         Type: 'Map',
@@ -54,6 +76,11 @@ export function userCreationDefinition(timeoutSeconds: number): Record<string, u
               Resource: 'arn:aws:states:::lambda:invoke',
               Parameters: { 'FunctionName.$': '$.function_arn', 'Payload.$': '$.payload' },
               TimeoutSeconds: timeoutSeconds,
+              // Lambda's own hiccups, not the subscriber's errors: at most two more tries, 1 s then 2 s apart,
+              // all within the execution's timeout.
+              Retry: [
+                { ErrorEquals: [...retriedLambdaErrors], IntervalSeconds: 1, MaxAttempts: 2, BackoffRate: 2 },
+              ],
               ResultPath: null,
               Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'DescribeFailure' }],
               End: true,
@@ -89,11 +116,19 @@ export class UserCreationEvents extends Construct {
   readonly functionArns: string[];
   readonly functionAccount: string;
   readonly functionPrefix: string;
+  /** USER_CREATION_HOOK_TIMEOUT_SECONDS. */
+  readonly executionTimeoutSeconds: number;
 
   constructor(scope: Construct, id: string, props: UserCreationEventsProps) {
     super(scope, id);
     const stack = Stack.of(this);
-    const timeout = Math.min(props.timeoutSeconds ?? syncLimitSeconds, syncLimitSeconds);
+    const execution = props.executionTimeoutSeconds ?? userCreationHook.defaultSeconds;
+    if (!Number.isInteger(execution) || execution < 1 || execution > userCreationHook.maxSeconds)
+      throw new Error(
+        `USER_CREATION_HOOK_TIMEOUT_SECONDS must be a whole number of seconds from 1 to ${userCreationHook.maxSeconds} (the API answers within 29 s), got ${execution}`,
+      );
+    this.executionTimeoutSeconds = execution;
+    const timeout = Math.min(props.timeoutSeconds ?? execution, execution);
     this.functionAccount = props.functionAccount ?? stack.account;
     this.functionPrefix = props.functionPrefix;
     const functionArn = (suffix: string) =>
@@ -106,8 +141,8 @@ export class UserCreationEvents extends Construct {
     });
     this.stateMachine = new StateMachine(this, 'StateMachine', {
       stateMachineType: StateMachineType.EXPRESS,
-      definitionBody: DefinitionBody.fromString(JSON.stringify(userCreationDefinition(timeout))),
-      timeout: Duration.seconds(syncLimitSeconds),
+      definitionBody: DefinitionBody.fromString(JSON.stringify(userCreationDefinition(timeout, execution))),
+      timeout: Duration.seconds(execution),
       // Every event, without the execution data: the proposed user is personal data.
       logs: { destination: logs, level: LogLevel.ALL, includeExecutionData: false },
       tracingEnabled: true,
@@ -147,6 +182,7 @@ export class UserCreationEvents extends Construct {
    */
   grantPublish(fn: LambdaFunction): void {
     fn.addEnvironment('EVENT_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
+    fn.addEnvironment('USER_CREATION_HOOK_TIMEOUT_SECONDS', String(this.executionTimeoutSeconds));
     fn.addToRolePolicy(
       new PolicyStatement({
         actions: ['states:StartSyncExecution'],

@@ -1,5 +1,5 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
-import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Trigger } from 'aws-cdk-lib/triggers';
@@ -7,6 +7,9 @@ import { Construct, type IConstruct } from 'constructs';
 import { esmBanner, localOnly, nodeTarget } from './bundling';
 import { type DataPlane, databaseName } from './data-plane';
 import { functionRole } from './function-role';
+
+/** How long a migration statement waits for a lock before it fails (PostgreSQL's lock_timeout). */
+export const migrationLockTimeoutMs = 5000;
 
 export interface MigrationProps {
   readonly dataPlane: DataPlane;
@@ -40,6 +43,7 @@ export class Migration extends Construct {
       timeout: Duration.minutes(5),
       logGroup,
       loggingFormat: LoggingFormat.JSON,
+      tracing: Tracing.ACTIVE,
       role: functionRole(this, 'Role', logGroup, true),
       environment: {
         DATABASE_HOST: dataPlane.proxy.endpoint,
@@ -48,6 +52,10 @@ export class Migration extends Construct {
         DATABASE_SSL: 'verify-full',
         MASTER_SECRET_ARN: dataPlane.secret.secretArn,
         LOGIN_SECRET_ARN: dataPlane.loginSecret.secretArn,
+        HEALTH_SECRET_ARN: dataPlane.healthSecret.secretArn,
+        // A migration waits this long for a table's lock, then fails the deployment (rolled back) rather than
+        // queueing every request behind it (docs/deploying.md, "Migrations").
+        MIGRATION_LOCK_TIMEOUT_MS: String(migrationLockTimeoutMs),
       },
       ...dataPlane.functionPlacement(),
       // The same esbuild options as the endpoint groups (infra/bundling.ts); no run-time assets.
@@ -63,6 +71,7 @@ export class Migration extends Construct {
     });
     dataPlane.secret.grantRead(this.function);
     dataPlane.loginSecret.grantRead(this.function);
+    dataPlane.healthSecret.grantRead(this.function);
     this.trigger = new Trigger(this, 'Run', {
       handler: this.function,
       // The proxy (with its target group) comes after the cluster and its writer; not the whole cluster

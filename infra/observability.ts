@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -12,10 +12,12 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { Alias } from 'aws-cdk-lib/aws-kms';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { DataPlane } from './data-plane';
 
@@ -28,6 +30,10 @@ export interface ObservabilityProps {
   readonly alarmEmail?: string;
   /** Prefix of the dashboard's name (the stage). */
   readonly name: string;
+  /** The PRE_USER_CREATE state machine: failed and timed-out executions are alarmed on. */
+  readonly stateMachine?: IStateMachine;
+  /** The deploy-time migration function: its errors fail a deployment, and are alarmed on. */
+  readonly migrationFunction?: IFunction;
 }
 
 /** Thresholds of the alarms; docs/deploying.md explains each. */
@@ -47,16 +53,20 @@ const fiveMinutes = Duration.minutes(5);
  */
 export class Observability extends Construct {
   readonly topic: Topic;
+  /** Encrypts the alarm topic; CloudWatch alarms of this account may use it. */
+  readonly topicKey: Key;
   readonly alarms: Alarm[] = [];
   readonly dashboard: Dashboard;
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
+    this.topicKey = this.alarmTopicKey();
     this.topic = new Topic(this, 'Alarms', {
       displayName: `${props.name} platform alarms`,
       enforceSSL: true,
-      // The AWS managed key: CloudWatch may publish to it without a key policy of ours.
-      masterKey: Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns'),
+      // A key of our own: CloudWatch cannot use the AWS managed alias/aws/sns key, so alarms on a topic encrypted
+      // with it are never delivered.
+      masterKey: this.topicKey,
     });
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
 
@@ -93,6 +103,30 @@ export class Observability extends Construct {
     });
     this.alarm('TableThrottles', dynamoThrottles, 0, 'DynamoDB requests throttled');
 
+    if (props.stateMachine) {
+      const machine = props.stateMachine;
+      this.alarm(
+        'UserCreationFailed',
+        machine.metricFailed({ period: fiveMinutes, statistic: 'Sum' }),
+        0,
+        'PRE_USER_CREATE executions failed (a subscriber failed, or could not be invoked)',
+      );
+      this.alarm(
+        'UserCreationTimedOut',
+        machine.metricTimedOut({ period: fiveMinutes, statistic: 'Sum' }),
+        0,
+        'PRE_USER_CREATE executions timed out (USER_CREATION_HOOK_TIMEOUT_SECONDS)',
+      );
+    }
+    if (props.migrationFunction) {
+      this.alarm(
+        'MigrationErrors',
+        props.migrationFunction.metricErrors({ period: fiveMinutes }),
+        0,
+        'The deploy-time migration step failed (the deployment rolls back)',
+      );
+    }
+
     const database = props.dataPlane ? this.databaseAlarms(props.dataPlane) : [];
     this.dashboard = new Dashboard(this, 'Dashboard', {
       dashboardName: `${props.name}-platform`,
@@ -115,6 +149,39 @@ export class Observability extends Construct {
         ],
       ],
     });
+  }
+
+  /**
+   * The topic's customer managed key: CloudWatch (alarms of this account and region only) may make and read data
+   * keys with it to publish; the account administers it as usual.
+   */
+  private alarmTopicKey(): Key {
+    const stack = Stack.of(this);
+    const key = new Key(this, 'TopicKey', {
+      description: 'Encrypts the platform alarm topic (CloudWatch alarms publish to it)',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'CloudWatchAlarmsPublish',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: {
+            'aws:SourceArn': stack.formatArn({
+              service: 'cloudwatch',
+              resource: 'alarm',
+              resourceName: '*',
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          },
+        },
+      }),
+    );
+    return key;
   }
 
   private alarm(id: string, metric: IMetric, threshold: number, description: string): Alarm {
@@ -153,6 +220,41 @@ export class Observability extends Construct {
       thresholds.auroraConnections,
       'Aurora connections above 400',
     );
+    // RDS Proxy: clients it refused for their credentials (a rotation the functions did not follow), and
+    // connections it could not open to the database (the database down, or its own secret out of date).
+    const proxyMetric = (name: string) =>
+      new Metric({
+        namespace: 'AWS/RDS',
+        metricName: name,
+        dimensionsMap: { ProxyName: dataPlane.proxy.dbProxyName },
+        statistic: 'Sum',
+        period: fiveMinutes,
+      });
+    const refusedClients = proxyMetric('ClientConnectionsSetupFailedAuth');
+    const failedToDatabase = proxyMetric('DatabaseConnectionsSetupFailed');
+    this.alarm('ProxyClientAuthFailures', refusedClients, 0, 'RDS Proxy refused client logins');
+    this.alarm(
+      'ProxyDatabaseConnectionFailures',
+      failedToDatabase,
+      0,
+      'RDS Proxy could not connect to Aurora',
+    );
+    // The rotation functions (Secrets Manager's applications): an error is a rotation that did not complete.
+    dataPlane.rotationFunctionNames.forEach((name, index) => {
+      const errors = new Metric({
+        namespace: 'AWS/Lambda',
+        metricName: 'Errors',
+        dimensionsMap: { FunctionName: name },
+        statistic: 'Sum',
+        period: fiveMinutes,
+      });
+      this.alarm(
+        `SecretRotationErrors${index === 0 ? 'Master' : 'Login'}`,
+        errors,
+        0,
+        `The ${index === 0 ? 'master' : 'login'} database secret's rotation failed`,
+      );
+    });
     return [
       new GraphWidget({ title: 'Aurora CPU % and ACU %', left: [cpu, acu], width: 8 }),
       new GraphWidget({ title: 'Aurora connections', left: [connections], width: 8 }),

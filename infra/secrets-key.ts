@@ -29,8 +29,22 @@ export const secretsKeyGroups: readonly GroupName[] = ['secrets', 'auth'];
 /** Whether a group's function is given the key (SECRETS_KEY_ID and the grant below). */
 export const usesSecretsKey = (group: GroupName): boolean => secretsKeyGroups.includes(group);
 
-/** Lets a function call GenerateDataKey and Decrypt on the key, for requests carrying the full context only. */
-export function grantSecretsKey(key: Key, fn: IFunction): void {
+/**
+ * The `app` of the encryption context of social apps' client secrets (shared/social/apps.ts, `secretContext`): no
+ * app slug can be `~social`, so the secret store never makes a context with it.
+ */
+export const socialContextApp = '~social';
+
+/**
+ * Lets a function call GenerateDataKey and Decrypt on the key, for requests carrying the full context only, and
+ * only its own share of the contexts: auth the social apps' (`app` = `~social`), the secret store every other. So
+ * neither function can unwrap the other's data keys, even though they share the key.
+ */
+export function grantSecretsKey(key: Key, fn: IFunction, group: GroupName): void {
+  const own =
+    group === 'auth'
+      ? { StringEquals: { 'kms:EncryptionContext:app': socialContextApp } }
+      : { StringNotEquals: { 'kms:EncryptionContext:app': socialContextApp } };
   fn.addToRolePolicy(
     new PolicyStatement({
       actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
@@ -38,6 +52,7 @@ export function grantSecretsKey(key: Key, fn: IFunction): void {
       conditions: {
         'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': contextKeys },
         Null: Object.fromEntries(contextKeys.map((name) => [`kms:EncryptionContext:${name}`, 'false'])),
+        ...own,
       },
     }),
   );

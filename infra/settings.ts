@@ -15,6 +15,57 @@ export function stackName(stage: string): string {
   return `Platform-${stage}`;
 }
 
+/** The context keys of the stack's settings (docs/deploying.md lists them). */
+export const settingKeys = [
+  'deletionProtection',
+  'defaultSite',
+  'baseDomain',
+  'corsOrigins',
+  'domainName',
+  'certificateArn',
+  'issuer',
+  'alarmEmail',
+  'mailSender',
+  'invitationLinkBase',
+  'reservedConcurrency',
+  'databaseMinCapacity',
+  'databaseMaxCapacity',
+  'jwtSigningKey',
+  'jwtVerificationKeys',
+  'USER_CREATION_HOOK_TIMEOUT_SECONDS',
+] as const;
+
+/**
+ * A production stage (`prod`, or a block with `"production": true`): every setting comes from its block in
+ * cdk.json, committed, so that a plain `cdk deploy -c stage=prod` deploys the same domain, issuer, alarm e-mail
+ * and CORS origins as the last one (a missing domain or issuer changes the JWT issuer and signs everyone out).
+ */
+export function isProduction(stage: string, block: Record<string, unknown>): boolean {
+  return stage === 'prod' || block.production === true || block.production === 'true';
+}
+
+/** What a production stage must pin, each with what goes wrong without it. */
+function requirePinned(stage: string, block: Record<string, unknown>, context: Context): void {
+  const where = `cdk.json context.stages.${stage}`;
+  for (const key of settingKeys) {
+    const given = context(key);
+    if (given !== undefined && JSON.stringify(given) !== JSON.stringify(block[key]))
+      throw new Error(
+        `${key} is pinned for the production stage "${stage}": change it in ${where} (committed), not with -c`,
+      );
+  }
+  const missing: string[] = [];
+  if (!block.issuer && !block.domainName)
+    missing.push(
+      'issuer or domainName (with certificateArn): without them the JWT issuer changes on a redeploy',
+    );
+  if (!block.alarmEmail) missing.push('alarmEmail: without it no alarm reaches anyone');
+  if (block.corsOrigins === undefined)
+    missing.push('corsOrigins: the browser origins, explicitly (an empty list for none)');
+  if (missing.length > 0)
+    throw new Error(`The production stage "${stage}" needs in ${where}: ${missing.join('; ')}`);
+}
+
 /** The stage's settings, from `-c stage=<name>` (default dev) and the context keys. */
 export function stackSettings(context: Context): PlatformStackProps & { stage: string } {
   const stage = String(context('stage') ?? 'dev');
@@ -22,6 +73,7 @@ export function stackSettings(context: Context): PlatformStackProps & { stage: s
     throw new Error(`stage "${stage}": lower-case letters, digits, -`);
   const stages = (context('stages') ?? {}) as Record<string, Record<string, unknown>>;
   const block = stages[stage] ?? {};
+  if (isProduction(stage, block)) requirePinned(stage, block, context);
   const get = (key: string): unknown => context(key) ?? block[key];
   const text = (key: string) => (get(key) === undefined ? undefined : String(get(key)));
   const domainName = text('domainName');
@@ -43,6 +95,10 @@ export function stackSettings(context: Context): PlatformStackProps & { stage: s
     reservedConcurrency: reservedConcurrency(get('reservedConcurrency')),
     databaseCapacity: capacity(get('databaseMinCapacity'), get('databaseMaxCapacity')),
     jwtKeys: jwtKeys(get('jwtSigningKey'), get('jwtVerificationKeys')),
+    userCreationHookTimeoutSeconds:
+      get('USER_CREATION_HOOK_TIMEOUT_SECONDS') === undefined
+        ? undefined
+        : Number(get('USER_CREATION_HOOK_TIMEOUT_SECONDS')),
   };
 }
 

@@ -69,6 +69,11 @@ export interface PlatformStackProps extends StackProps {
   readonly databaseCapacity?: { min: number; max: number };
   /** Event subscribers: the name prefix (default `tenant-fn-`) and account of the Lambda functions tenants may register. */
   readonly eventFunctions?: { prefix?: string; account?: string; timeoutSeconds?: number };
+  /**
+   * USER_CREATION_HOOK_TIMEOUT_SECONDS: the whole PRE_USER_CREATE execution's limit (default 10, at most 25, so
+   * that user creation answers within the API's 29 s); the same setting and meaning as the local runner's.
+   */
+  readonly userCreationHookTimeoutSeconds?: number;
   /** Which JWT key generation signs, and which others are published (default: key 1 alone; infra/jwt-keys.ts). */
   readonly jwtKeys?: JwtKeySettings;
 }
@@ -97,10 +102,13 @@ export class PlatformStack extends Stack {
   readonly migration: Migration | undefined;
   /** The JWT issuer every function is configured with. */
   readonly issuer: string;
+  /** Whether the table, cluster, keys and logs are protected (the deletionProtection setting). */
+  readonly deletionProtection: boolean;
 
   constructor(scope: Construct, id: string, props: PlatformStackProps = {}) {
     super(scope, id, props);
     const protect = props.deletionProtection ?? true;
+    this.deletionProtection = protect;
     const stage = props.stage ?? 'dev';
     // Logs are kept like the data they describe: a protected stage retains them when the stack goes.
     const logRemoval = protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
@@ -152,6 +160,8 @@ export class PlatformStack extends Stack {
           })
         : undefined;
     const sqlAccess = (group: GroupDef) => (group.usesSql ? this.dataPlane : undefined);
+    // The meta function's health check reads the migration version alone: a read-only login of its own.
+    const loginOf = (group: GroupDef) => (group.name === 'meta' ? 'health' : 'app');
 
     const gateway = gatewayRoutes(routeTable, Object.keys(routeThrottles));
     const created = new Map<string, HttpRoute>();
@@ -186,7 +196,7 @@ export class PlatformStack extends Stack {
           NODE_OPTIONS: '--enable-source-maps',
           ...(props.defaultSite ? { DEFAULT_SITE: props.defaultSite } : {}),
           ...(props.baseDomain ? { BASE_DOMAIN: props.baseDomain } : {}),
-          ...sqlAccess(group)?.environment(),
+          ...sqlAccess(group)?.environment(loginOf(group)),
           ...(usesSecretsKey(group.name) ? { SECRETS_KEY_ID: this.secretsKey.keyArn } : {}),
           ...(group.name === 'invitations' ? mailEnvironment(props) : {}),
         },
@@ -195,8 +205,8 @@ export class PlatformStack extends Stack {
       grantTableAccess(this.table, fn, group.name);
       // Every group verifies tokens (public keys); only the auth group signs them.
       this.jwtKeys.grant(fn, group.name === 'auth');
-      if (usesSecretsKey(group.name)) grantSecretsKey(this.secretsKey, fn);
-      sqlAccess(group)?.grantConnect(fn);
+      if (usesSecretsKey(group.name)) grantSecretsKey(this.secretsKey, fn, group.name);
+      sqlAccess(group)?.grantConnect(fn, loginOf(group));
       if (group.name === 'invitations' && props.mailSender)
         fn.addToRolePolicy(this.sendMailAs(props.mailSender));
 
@@ -232,6 +242,8 @@ export class PlatformStack extends Stack {
       dataPlane: this.dataPlane,
       alarmEmail: props.alarmEmail,
       name: this.stackName,
+      stateMachine: this.userCreationEvents.stateMachine,
+      migrationFunction: this.migration?.function,
     });
     acknowledgeFindings(this);
 
@@ -258,6 +270,7 @@ export class PlatformStack extends Stack {
       functionPrefix: props.eventFunctions?.prefix ?? 'tenant-fn-',
       functionAccount: props.eventFunctions?.account,
       timeoutSeconds: props.eventFunctions?.timeoutSeconds,
+      executionTimeoutSeconds: props.userCreationHookTimeoutSeconds,
       logRetention,
       logRemoval,
     });

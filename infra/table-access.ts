@@ -62,8 +62,8 @@ export const tableAccess: Readonly<Record<GroupName, readonly string[]>> = {
   ],
   // Records live in PostgreSQL: the table only answers who the caller is and what the site allows.
   data: [...read],
-  // The health check describes the table.
-  meta: [...read, 'dynamodb:DescribeTable'],
+  // Public routes only (health, API description): the health check describes the table, and reads nothing of it.
+  meta: ['dynamodb:DescribeTable'],
   // Functions and subscriptions: conditional puts, transactions (function, slug, subscriptions), deletes.
   events: [...read, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
 };

@@ -29,12 +29,47 @@ function required(name: string): string {
   return value;
 }
 
+/** Connection attempts before the step gives up (a cluster resuming from zero capacity refuses for a while). */
+const connectAttempts = 4;
+
+/** Runs `step`, trying again after a connection failure (not after a failed migration) with a growing pause. */
+async function withConnectionRetry<T>(step: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const connection =
+        typeof code === 'string' &&
+        (code.startsWith('CONNECT') ||
+          code === 'ECONNREFUSED' ||
+          code === 'ECONNRESET' ||
+          code === 'ETIMEDOUT' ||
+          code === '57P03');
+      if (!connection || attempt >= connectAttempts) throw error;
+      console.log(JSON.stringify({ message: 'database not reachable yet, retrying', attempt, code }));
+      await new Promise((resolve) => setTimeout(resolve, 2000 * 2 ** (attempt - 1)));
+    }
+  }
+}
+
 /** Prepares the database; fails the deployment when it cannot. */
 export async function handler(): Promise<{ applied: number[] }> {
-  const [master, login] = await Promise.all([
+  const [master, login, health] = await Promise.all([
     credentials(required('MASTER_SECRET_ARN')),
     credentials(required('LOGIN_SECRET_ARN')),
+    process.env.HEALTH_SECRET_ARN ? credentials(process.env.HEALTH_SECRET_ARN) : undefined,
   ]);
+  const lockTimeoutMs = Number(process.env.MIGRATION_LOCK_TIMEOUT_MS ?? 5000);
+  return withConnectionRetry(() => prepare(master, login, health, lockTimeoutMs));
+}
+
+async function prepare(
+  master: Credentials,
+  login: Credentials,
+  health: Credentials | undefined,
+  lockTimeoutMs: number,
+): Promise<{ applied: number[] }> {
   const sql = createSql(
     {
       host: required('DATABASE_HOST'),
@@ -49,7 +84,11 @@ export async function handler(): Promise<{ applied: number[] }> {
     { statementTimeoutMs: 5 * 60 * 1000 },
   );
   try {
-    const applied = await prepareDatabase(sql, { user: login.username, password: login.password });
+    const applied = await prepareDatabase(
+      sql,
+      { user: login.username, password: login.password },
+      { health: health && { user: health.username, password: health.password }, lockTimeoutMs },
+    );
     console.log(JSON.stringify({ message: 'database prepared', login: login.username, applied }));
     return { applied };
   } finally {

@@ -1,6 +1,7 @@
 import postgres from 'postgres';
 import type { DatabaseEndpoint } from '../config';
 import { dateTypes } from '../data/datetimes';
+import { retryAuthentication } from './auth-retry';
 
 export type Sql = postgres.Sql;
 
@@ -39,7 +40,7 @@ export function createSql(
     },
   };
   if (typeof target === 'string') return postgres(target, options);
-  return postgres({
+  const sql = postgres({
     ...options,
     host: target.host,
     port: target.port,
@@ -51,7 +52,15 @@ export function createSql(
     // store holds) and its host name: `require` would encrypt to whoever answers.
     ssl: target.ssl ? { rejectUnauthorized: true } : false,
   });
+  // After a rotation, a refused connection reads the secret again and the query is sent once more.
+  return target.refresh ? retryAuthentication(sql, target.refresh) : sql;
 }
 
-/** A database reached by host and credentials, the password read from a secret store. */
-export type SqlEndpoint = Omit<DatabaseEndpoint, 'secretArn'> & { password: () => Promise<string> };
+/**
+ * A database reached by host and credentials, the password read from a secret store; `refresh` forgets the
+ * cached secret (after an authentication failure).
+ */
+export type SqlEndpoint = Omit<DatabaseEndpoint, 'secretArn'> & {
+  password: () => Promise<string>;
+  refresh?: () => Promise<void>;
+};

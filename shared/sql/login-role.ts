@@ -16,14 +16,17 @@ const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
  * the master user owns (deployments from before this step), and applies the migrations as that role, so that every
  * object they create belongs to it. Returns the migration versions applied.
  */
-export async function prepareDatabase(sql: Sql, login: LoginRole): Promise<number[]> {
+export async function prepareDatabase(
+  sql: Sql,
+  login: LoginRole,
+  { health, lockTimeoutMs }: { health?: LoginRole; lockTimeoutMs?: number } = {},
+): Promise<number[]> {
+  // A migration that waits for a lock held by live requests fails after this long (the deployment rolls back)
+  // instead of queueing every later request behind its own lock request.
+  if (lockTimeoutMs !== undefined)
+    await sql.unsafe(`SET lock_timeout = ${Math.max(1, Math.trunc(lockTimeoutMs))}`);
   const role = identifier(login.user);
-  const [found] = await sql`SELECT 1 FROM pg_roles WHERE rolname = ${login.user}`;
-  const verb = found ? 'ALTER' : 'CREATE';
-  // Utility statements take no parameters: the password is quoted as a literal, and never logged.
-  await sql.unsafe(
-    `${verb} ROLE ${role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD ${literal(login.password)}`,
-  );
+  await upsertRole(sql, login);
   const [{ database }] = (await sql`SELECT current_database() AS database`) as unknown as [
     { database: string },
   ];
@@ -33,10 +36,38 @@ export async function prepareDatabase(sql: Sql, login: LoginRole): Promise<numbe
   await handOverSchemas(sql, role);
   await sql.unsafe(`SET ROLE ${role}`);
   try {
-    return await migrate(sql);
+    const applied = await migrate(sql);
+    if (health) await grantHealth(sql, health, database, role);
+    return applied;
   } finally {
     await sql.unsafe('RESET ROLE');
   }
+}
+
+/** Creates the role, or gives it its current password; never a superuser, never creates roles or databases. */
+async function upsertRole(sql: Sql, login: LoginRole): Promise<void> {
+  const [found] = await sql`SELECT 1 FROM pg_roles WHERE rolname = ${login.user}`;
+  const verb = found ? 'ALTER' : 'CREATE';
+  // Utility statements take no parameters: the password is quoted as a literal, and never logged.
+  await sql.unsafe(
+    `${verb} ROLE ${identifier(login.user)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD ${literal(login.password)}`,
+  );
+}
+
+/**
+ * The health check's login (`platform_health`): it may connect and read the applied migration version, nothing
+ * else (no site schema, no CREATE). Run as the login role, which owns the migration table and so may grant on it;
+ * the role itself is created by the master user.
+ */
+async function grantHealth(sql: Sql, health: LoginRole, database: string, owner: string): Promise<void> {
+  const role = identifier(health.user);
+  await sql.unsafe('RESET ROLE');
+  await upsertRole(sql, health);
+  await sql.unsafe(`REVOKE CREATE ON DATABASE ${identifier(database)} FROM ${role}`);
+  await sql.unsafe(`GRANT CONNECT ON DATABASE ${identifier(database)} TO ${role}`);
+  await sql.unsafe(`SET ROLE ${owner}`);
+  await sql.unsafe(`GRANT USAGE ON SCHEMA platform TO ${role}`);
+  await sql.unsafe(`GRANT SELECT ON platform.schema_migrations TO ${role}`);
 }
 
 /** Gives the login role the non-system schemas the master user owns, and their tables and sequences. */

@@ -17,7 +17,20 @@ export function sqlTarget(config: Config): string | SqlEndpoint {
     ]);
     return new SecretsManagerPassword(new SecretsManagerClient({ region: config.region }), secretArn);
   });
-  return { ...rest, password: async () => (await secret()).get() };
+  return {
+    ...rest,
+    password: async () => {
+      const credentials = await (await secret()).credentials();
+      // The login rotates with single-user rotation, so the secret keeps naming the configured user; a secret
+      // naming another (an alternating-users rotation's clone) would be refused by the proxy: say so plainly.
+      if (credentials.username !== undefined && credentials.username !== rest.user)
+        throw new Error(
+          `The database secret names user "${credentials.username}", but DATABASE_USER is "${rest.user}": the login must rotate with single-user rotation`,
+        );
+      return credentials.password;
+    },
+    refresh: async () => (await secret()).refresh(),
+  };
 }
 
 /**

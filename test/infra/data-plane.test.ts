@@ -46,8 +46,8 @@ describe('DataPlane', () => {
   });
 
   it('keeps the credentials in Secrets Manager, never in the template', () => {
-    // The master user's and the functions' login role's.
-    template.resourceCountIs('AWS::SecretsManager::Secret', 2);
+    // The master user's, the functions' login role's and the health check's read-only login's.
+    template.resourceCountIs('AWS::SecretsManager::Secret', 3);
     template.hasResourceProperties('AWS::SecretsManager::Secret', {
       GenerateSecretString: Match.objectLike({ GenerateStringKey: 'password' }),
     });
@@ -59,7 +59,11 @@ describe('DataPlane', () => {
     template.hasResourceProperties('AWS::RDS::DBProxy', {
       EngineFamily: 'POSTGRESQL',
       RequireTLS: true,
-      Auth: [Match.objectLike({ AuthScheme: 'SECRETS' }), Match.objectLike({ AuthScheme: 'SECRETS' })],
+      Auth: [
+        Match.objectLike({ AuthScheme: 'SECRETS' }),
+        Match.objectLike({ AuthScheme: 'SECRETS' }),
+        Match.objectLike({ AuthScheme: 'SECRETS' }),
+      ],
     });
     template.hasResourceProperties('AWS::RDS::DBProxyTargetGroup', {
       DBClusterIdentifiers: Match.anyValue(),
@@ -173,7 +177,10 @@ describe('DataPlane', () => {
         .map(([, policy]) => JSON.stringify(policy.Properties.Roles));
     const login = readers(/LoginSecret/);
     const master = readers(/ClusterSecretAttachment/);
-    for (const role of ['DataRole', 'MetaRole', 'MigrationRole']) expect(login.join()).toContain(role);
+    for (const role of ['DataRole', 'MigrationRole']) expect(login.join()).toContain(role);
+    // Meta (the health check) reads its own read-only login, never the one that owns the site schemas.
+    expect(login.join()).not.toContain('MetaRole');
+    expect(readers(/HealthSecret/).join()).toContain('MetaRole');
     expect(master.filter((roles) => !roles.includes('ProxyIAMRole'))).toEqual([
       expect.stringContaining('MigrationRole'),
     ]);
@@ -181,9 +188,12 @@ describe('DataPlane', () => {
       Object.values(groups).some((group) => group.usesSql && group.description === fn.Properties.Description),
     );
     for (const [, fn] of sqlFunctions) {
-      expect(fn.Properties.Environment.Variables.DATABASE_USER).toBe('platform_app');
+      const meta = fn.Properties.Description === groups.meta.description;
+      expect(fn.Properties.Environment.Variables.DATABASE_USER).toBe(
+        meta ? 'platform_health' : 'platform_app',
+      );
       expect(JSON.stringify(fn.Properties.Environment.Variables.DATABASE_SECRET_ARN)).toContain(
-        'LoginSecret',
+        meta ? 'HealthSecret' : 'LoginSecret',
       );
       expect(fn.Properties.Environment.Variables.DATABASE_SSL).toBe('verify-full');
     }
@@ -199,7 +209,7 @@ describe('DataPlane', () => {
       const group = Object.values(groups).find((g) => g.description === fn.Properties.Description);
       if (group?.usesSql) expect(all[id]?.DependsOn, id).toContain(triggerId);
     }
-    const rotation = Object.entries(all).find(([id]) => id.startsWith('DataPlaneClusterLoginRotation'));
+    const rotation = Object.entries(all).find(([id]) => id.startsWith('DataPlaneLoginRotation'));
     expect(rotation?.[1].DependsOn).toContain(triggerId);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('login role and applies the SQL migrations'),

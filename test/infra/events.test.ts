@@ -13,7 +13,8 @@ beforeAll(() => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   stack = new PlatformStack(app, 'Events', {
     env: { account: '111111111111', region: 'eu-west-1' },
-    eventFunctions: { prefix: 'acme-fn-', timeoutSeconds: 120 },
+    eventFunctions: { prefix: 'acme-fn-', timeoutSeconds: 8 },
+    userCreationHookTimeoutSeconds: 20,
   });
   template = Template.fromStack(stack);
 });
@@ -40,7 +41,8 @@ describe('the PRE_USER_CREATE state machine', () => {
 
   it('maps every subscriber to a Lambda invoke task with the timeout, failing on the first failure', () => {
     const asl = definition();
-    expect(asl.TimeoutSeconds).toBe(300);
+    // The whole execution within USER_CREATION_HOOK_TIMEOUT_SECONDS, each subscriber within its own timeout.
+    expect(asl.TimeoutSeconds).toBe(20);
     const map = asl.States[asl.StartAt];
     expect(map).toMatchObject({ Type: 'Map', ItemsPath: '$.subscribers', MaxConcurrency: 0 });
     const states = map.ItemProcessor.States;
@@ -48,7 +50,20 @@ describe('the PRE_USER_CREATE state machine', () => {
       Type: 'Task',
       Resource: 'arn:aws:states:::lambda:invoke',
       Parameters: { 'FunctionName.$': '$.function_arn', 'Payload.$': '$.payload' },
-      TimeoutSeconds: 120,
+      TimeoutSeconds: 8,
+      Retry: [
+        {
+          ErrorEquals: [
+            'Lambda.ServiceException',
+            'Lambda.AWSLambdaException',
+            'Lambda.SdkClientException',
+            'Lambda.TooManyRequestsException',
+          ],
+          IntervalSeconds: 1,
+          MaxAttempts: 2,
+          BackoffRate: 2,
+        },
+      ],
       ResultPath: null,
       Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'DescribeFailure' }],
       End: true,

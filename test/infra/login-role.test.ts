@@ -40,3 +40,31 @@ describe('prepareDatabase', () => {
     expect(await prepareDatabase(sql, login)).toEqual([]);
   });
 });
+
+describe('the health login', () => {
+  it('may read the applied migration version and nothing else: no site schema, no CREATE', async () => {
+    const login = { user: 'platform_app_test', password: 'third-password' };
+    const health = { user: 'platform_health_test', password: 'health-password' };
+    await prepareDatabase(sql, login, { health, lockTimeoutMs: 5000 });
+    const [role] = await sql`SELECT rolcanlogin, rolsuper, rolcreaterole, rolcreatedb FROM pg_roles
+      WHERE rolname = ${health.user}`;
+    expect(role).toEqual({ rolcanlogin: true, rolsuper: false, rolcreaterole: false, rolcreatedb: false });
+    const [rights] = await sql`SELECT
+        has_table_privilege(${health.user}, 'platform.schema_migrations', 'SELECT') AS reads_version,
+        has_table_privilege(${health.user}, 'platform.schema_migrations', 'INSERT') AS writes_version,
+        has_database_privilege(${health.user}, current_database(), 'CREATE') AS creates_schemas,
+        has_schema_privilege(${health.user}, 'platform', 'CREATE') AS creates_in_platform`;
+    expect(rights).toEqual({
+      reads_version: true,
+      writes_version: false,
+      creates_schemas: false,
+      creates_in_platform: false,
+    });
+    // Every other relation of the platform's schemas stays out of reach.
+    const readable = await sql`SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+        AND pg_get_userbyid(c.relowner) = ${login.user}
+        AND has_table_privilege(${health.user}, c.oid, 'SELECT')`;
+    expect(readable.map((row) => row.relname)).toEqual(['schema_migrations']);
+  });
+});

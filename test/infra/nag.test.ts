@@ -1,7 +1,16 @@
+import { readFileSync } from 'node:fs';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
+import { stackSettings } from '../../infra/settings';
 import { PlatformStack } from '../../infra/stack';
+
+/** The settings of a stage exactly as `cdk deploy -c stage=<stage>` reads them from the committed cdk.json. */
+function committedStage(stage: string) {
+  const context = (JSON.parse(readFileSync('cdk.json', 'utf8')) as { context: Record<string, unknown> })
+    .context;
+  return stackSettings((key) => (key === 'stage' ? stage : context[key]));
+}
 
 function synthWithChecks(props: ConstructorParameters<typeof PlatformStack>[2] = {}) {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
@@ -30,4 +39,12 @@ describe('cdk-nag AwsSolutions checks', () => {
     });
     expect(check).not.toThrow();
   }, 120_000);
+
+  it.each(['dev', 'prod'])(
+    'pass on the %s block of the committed cdk.json',
+    (stage) => {
+      expect(synthWithChecks(committedStage(stage))).not.toThrow();
+    },
+    240_000,
+  );
 });

@@ -202,15 +202,19 @@ describe('stages, issuer and custom domain', () => {
 
   it('reads the stage block of the context, with command-line keys over it', () => {
     const context: Record<string, unknown> = {
-      stage: 'prod',
+      stage: 'staging',
       stages: {
-        prod: { deletionProtection: 'true', reservedConcurrency: { auth: 50 }, domainName: 'a.example.com' },
+        staging: {
+          deletionProtection: 'true',
+          reservedConcurrency: { auth: 50 },
+          domainName: 'a.example.com',
+        },
       },
       certificateArn: 'arn:aws:acm:eu-west-1:1:certificate/y',
       reservedConcurrency: 'auth=10,data=30',
     };
     const settings = stackSettings((key) => context[key]);
-    expect(stackName(settings.stage)).toBe('Platform-prod');
+    expect(stackName(settings.stage)).toBe('Platform-staging');
     expect(settings.deletionProtection).toBe(true);
     expect(settings.reservedConcurrency).toEqual({ auth: 10, data: 30 });
     expect(settings.domain).toEqual({ name: 'a.example.com', certificateArn: context.certificateArn });
