@@ -72,6 +72,11 @@ export interface Config {
   readonly invitationLimits: InvitationLimits;
   /** The deepest graph traversal a request may ask for (`depth`); deeper requests are refused. */
   readonly graphMaxDepth: number;
+  /**
+   * The most records one graph traversal may visit (each once per starting record and type), and the most edges a
+   * tree or graph answer may hold; beyond, a 400 naming `depth` (docs/graph.md).
+   */
+  readonly graphMaxRecords: number;
   /** Outgoing calls of social login (shared/social/outbound.ts). */
   readonly socialLogin: SocialLoginConfig;
   /** User-creation events: where subscriber functions may live and how long each may run (shared/events). */
@@ -339,5 +344,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     events: eventsConfig(env),
     graphMaxDepth: integer(env, 'DATA_SERVICE_GRAPH_MAX_DEPTH', 10),
+    graphMaxRecords: integer(env, 'DATA_SERVICE_GRAPH_MAX_RECORDS', 10_000),
   };
 }

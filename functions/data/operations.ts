@@ -86,6 +86,7 @@ export const dataOperations: Operations = {
         visibility,
         window,
         maxDepth,
+        maxRecords: ctx.deps.config.graphMaxRecords,
       });
     }
     const result = await listRecords(
@@ -124,7 +125,11 @@ export const dataOperations: Operations = {
     const embed = (table: DataTable) => populateOf(table, ctx.searchParams);
     if (asksForGraph(ctx.query)) {
       const request = (table: DataTable) =>
-        graphRequestOf(table, ctx.query, ctx.searchParams, { maxDepth, visibility });
+        graphRequestOf(table, ctx.query, ctx.searchParams, {
+          maxDepth,
+          maxRecords: ctx.deps.config.graphMaxRecords,
+          visibility,
+        });
       const { recordGraph } = await import('../../shared/data/graph-reads');
       return ok(await recordGraph(sql, scope, tableName(ctx), id, visibility, request, embed));
     }

@@ -38,6 +38,7 @@ export interface GraphListOptions {
   visibility: Visibility;
   window: Window;
   maxDepth: number;
+  maxRecords: number;
 }
 
 /** A list with graph parameters: the page (one round trip with its total), then its traversal (one statement). */

@@ -24,6 +24,8 @@ export interface GraphRequest {
   depth: number;
   /** The deepest walk the server allows (walking up to a natural root goes this far). */
   maxDepth: number;
+  /** The most records (and edges) one traversal may visit: beyond, a 400 naming `depth` (DATA_SERVICE_GRAPH_MAX_RECORDS). */
+  maxRecords: number;
   types: RelationshipType[];
   /** Soft-deleted records are walked through and shown (`include_deleted` or `only_deleted`). */
   deleted: boolean;
@@ -75,7 +77,7 @@ export function graphRequestOf(
   table: DataTable,
   query: GraphQuery,
   params: URLSearchParams,
-  options: { maxDepth: number; visibility: Visibility },
+  options: { maxDepth: number; maxRecords: number; visibility: Visibility },
 ): GraphRequest {
   if (!hasGraph(table.definition) || !table.entry.layout.edges) {
     const parameter = query.format !== undefined ? 'format' : 'include';
@@ -86,6 +88,7 @@ export function graphRequestOf(
     format: query.format,
     depth: checkDepth(query, options.maxDepth),
     maxDepth: options.maxDepth,
+    maxRecords: options.maxRecords,
     types: selectedTypes(table, params),
     deleted: options.visibility !== 'live',
   };

@@ -1,9 +1,10 @@
+import { ValidationError } from '../errors';
 import type { Sql } from '../sql/client';
 import { graphOf } from './edges';
 import { recordNotFound } from './errors';
 import { checkGraphPopulate, treeNodes } from './graph-populate';
 import { directions, type GraphRequest, labelOf, labels } from './graph-query';
-import { type Direction, traversal, treeOfRecord, type Walk, walkColumns } from './graph-sql';
+import { type Direction, type Output, traversal, treeOfRecord, type Walk, walkColumns } from './graph-sql';
 import { populate, type Relationship } from './populate';
 import { type Visibility, whereClause } from './query';
 import { comparable, keyCondition } from './record-sql';
@@ -41,20 +42,37 @@ function walksOf(request: GraphRequest, start: Fragment, typed: boolean): Walk[]
   }));
 }
 
-/** Runs a traversal statement within `readTable` (a schema change meanwhile re-reads the catalog and runs again). */
+/**
+ * Runs a traversal statement within `readTable` (a schema change meanwhile re-reads the catalog and runs again).
+ * Beyond the cap (the statement says so in its one row) it is a 400 naming `depth`.
+ */
 async function run(
   sql: Sql,
   scope: TableScope,
   name: string,
-  statement: (table: DataTable) => Fragment,
+  statement: (table: DataTable) => { fragment: Fragment; cap: number },
 ): Promise<{ table: DataTable; rows: Row[] }> {
-  return readTable(sql, scope, name, async (table) => {
-    const fragment = statement(table);
+  const read = await readTable(sql, scope, name, async (table) => {
+    const { fragment, cap } = statement(table);
     const rows = [...(await sql`${fragment}`)] as Row[];
     const current = rows.length === 0 || rows[0]?.[catalogVersionColumn] === table.entry.version;
-    return { current, value: { table, rows } };
+    return { current, value: { table, rows, cap } };
   });
+  if (read.rows[0]?.[c.over] === true) throw tooManyRecords(read.cap);
+  return { table: read.table, rows: read.rows.filter((row) => row[c.kind] !== null) };
 }
+
+/** The 400 of a traversal beyond DATA_SERVICE_GRAPH_MAX_RECORDS, naming `depth` (the parameter that widens it most). */
+function tooManyRecords(cap: number): ValidationError {
+  return ValidationError.field(
+    'depth',
+    `This traversal reaches more than ${cap} records or edges, the most one request may visit: ask for a smaller depth, fewer relationship types (relationship_type) or fewer starting records (page_size or filters).`,
+    'graph_too_large',
+  );
+}
+
+const nodeRows = (rows: readonly Row[]) => rows.filter((row) => row[c.kind] === 'node');
+const edgeRows = (rows: readonly Row[]) => rows.filter((row) => row[c.kind] === 'edge');
 
 const keyText = (table: DataTable, value: unknown) => comparable(table.key, value);
 
@@ -64,13 +82,12 @@ function related(table: DataTable, row: Row): Row {
 }
 
 /**
- * The relatives of each start record under the labels of their types, closest first; a record reached by several
- * paths shows once per type, at its smallest depth. Keyed by the start record's key.
+ * The relatives of each start record under the labels of their types, closest first (then by key); the walk gives
+ * each record once per start and type, at its smallest depth. Keyed by the start record's key.
  */
 function relativesByRoot(table: DataTable, rows: readonly Row[], request: GraphRequest): Map<string, Row> {
   const walked = directions(request);
   const byRoot = new Map<string, Row>();
-  const seen = new Set<string>();
   const keysOf = (root: string) => {
     let keys = byRoot.get(root);
     if (!keys) {
@@ -80,52 +97,77 @@ function relativesByRoot(table: DataTable, rows: readonly Row[], request: GraphR
     }
     return keys;
   };
-  for (const row of rows) {
-    const root = keyText(table, row[c.root]);
-    const keys = keysOf(root);
+  for (const row of nodeRows(rows)) {
+    const keys = keysOf(keyText(table, row[c.root]));
     if (Number(row[c.depth]) === 0) continue;
     const type = request.types.find((candidate) => candidate.name === row[c.type]);
     if (!type) continue;
-    const direction = row[c.direction] as Direction;
-    const label = labelOf(type, direction);
-    const node = keyText(table, row[table.key.name]);
-    const once = `${root}/${direction}/${type.name}/${node}`;
-    if (seen.has(once)) continue;
-    seen.add(once);
-    (keys[label] as Row[]).push(related(table, row));
+    (keys[labelOf(type, row[c.direction] as Direction)] as Row[]).push(related(table, row));
   }
   return byRoot;
 }
 
-/** Trees from the walk's rows (one row per path): each node's children are the rows one edge further. */
+/**
+ * Trees from a walk's rows, one per start record (depth 0), in the order of the rows. A record hangs under each
+ * record one level up that has an edge to it (once per such edge), at its smallest depth; its own children hang
+ * under its first occurrence (breadth first, siblings by key), and its other occurrences carry `_repeated: true`
+ * and no children. So a tree has at most one node per edge walked, whatever the number of paths.
+ */
 function trees(table: DataTable, rows: readonly Row[]): Row[] {
-  const byPath = new Map<string, Row>();
-  const roots: Row[] = [];
-  for (const row of rows) {
-    const path = (row[c.path] as unknown[]).map((value) => keyText(table, value));
-    const depth = Number(row[c.depth]);
-    const node: Row = { ...present(table, row), _depth: depth };
-    if (depth > 0) node._relationship_type = row[c.type];
-    node.children = [];
-    byPath.set(path.join('\u0000'), node);
-    if (depth === 0) roots.push(node);
-    else (byPath.get(path.slice(0, -1).join('\u0000'))?.children as Row[] | undefined)?.push(node);
+  const records = new Map<string, Row>();
+  const children = new Map<string, { child: string; type: unknown }[]>();
+  const starts: Row[] = [];
+  const at = (root: string, node: string) => `${root}\u0000${node}`;
+  for (const row of nodeRows(rows)) {
+    records.set(at(keyText(table, row[c.root]), keyText(table, row[c.node])), row);
+    if (Number(row[c.depth]) === 0) starts.push(row);
   }
-  return roots;
+  for (const row of edgeRows(rows)) {
+    // Trees hang descendants: the edge's `to` is the parent, its `from` the child.
+    const parent = at(keyText(table, row[c.root]), keyText(table, row[c.to]));
+    const list = children.get(parent) ?? [];
+    list.push({ child: keyText(table, row[c.from]), type: row[c.type] });
+    children.set(parent, list);
+  }
+  return starts.map((start) => {
+    const root = keyText(table, start[c.root]);
+    const top: Row = { ...present(table, start), _depth: 0, children: [] };
+    const expanded = new Set([keyText(table, start[c.node])]);
+    const queue: [string, Row][] = [[keyText(table, start[c.node]), top]];
+    for (let index = 0; index < queue.length; index++) {
+      const [key, node] = queue[index] as [string, Row];
+      for (const { child, type } of children.get(at(root, key)) ?? []) {
+        const record = records.get(at(root, child));
+        if (!record) continue;
+        const occurrence: Row = { ...present(table, record), _depth: Number(record[c.depth]) };
+        occurrence._relationship_type = type;
+        occurrence.children = [];
+        if (expanded.has(child)) occurrence._repeated = true;
+        else {
+          expanded.add(child);
+          queue.push([child, occurrence]);
+        }
+        (node.children as Row[]).push(occurrence);
+      }
+    }
+    return top;
+  });
 }
 
-/** The node and edge sets of the walk's rows. */
+/** The node and edge sets of the walk's rows (each record and each edge once). */
 export function nodesAndEdges(table: DataTable, rows: readonly Row[]): { nodes: Row[]; edges: Row[] } {
   const key = typeRule(table.key.type).output;
   const nodes = new Map<string, Row>();
   const edges = new Map<string, Row>();
-  for (const row of rows) {
-    const node = keyText(table, row[table.key.name]);
+  for (const row of nodeRows(rows)) {
+    const node = keyText(table, row[c.node]);
     if (!nodes.has(node)) nodes.set(node, present(table, row));
-    const edge = row[c.edge];
-    if (edge !== null && edge !== undefined && !edges.has(String(edge)))
-      edges.set(String(edge), {
-        id: String(edge),
+  }
+  for (const row of edgeRows(rows)) {
+    const edge = String(row[c.edge]);
+    if (!edges.has(edge))
+      edges.set(edge, {
+        id: edge,
         from: key(row[c.from]),
         to: key(row[c.to]),
         type: row[c.type],
@@ -133,6 +175,11 @@ export function nodesAndEdges(table: DataTable, rows: readonly Row[]): { nodes: 
       });
   }
   return { nodes: [...nodes.values()], edges: [...edges.values()] };
+}
+
+/** What a statement returns beside the records, by format. */
+function outputOf(request: GraphRequest): Output {
+  return request.format ?? 'include';
 }
 
 /**
@@ -159,16 +206,17 @@ export async function recordGraph(
     const graph = graphOf(sql, table);
     const start = whereClause(sql, table, { conditions: [keyCondition(table, key)], visibility });
     const types = asked.types.map((type) => type.name);
+    const cap = asked.maxRecords;
     if (asked.format === 'tree' && asked.depth > 0)
-      return treeOfRecord(sql, graph, start, { ...asked, types });
+      return { fragment: treeOfRecord(sql, graph, start, { ...asked, types, cap }), cap };
     const walks =
       asked.format === 'tree'
         ? walksOf({ ...asked, include: 'descendants' }, start, false)
         : walksOf(asked, start, asked.format !== 'graph');
-    return traversal(sql, graph, walks, asked.format === 'graph');
+    return { fragment: traversal(sql, graph, walks, outputOf(asked), cap), cap };
   });
   const graphRequest = asked as GraphRequest;
-  if (rows.length === 0) throw recordNotFound(id);
+  if (nodeRows(rows).length === 0) throw recordNotFound(id);
   if (graphRequest.format === 'tree') {
     const data = trees(table, rows);
     await populate(sql, scope, table, treeNodes(data), embed);
@@ -179,7 +227,7 @@ export async function recordGraph(
     await populate(sql, scope, table, data.nodes, embed);
     return { data, total: data.nodes.length };
   }
-  const start = rows.find((row) => Number(row[c.depth]) === 0) as Row;
+  const start = nodeRows(rows).find((row) => Number(row[c.depth]) === 0) as Row;
   const record = present(table, start);
   const relatives =
     relativesByRoot(table, rows, graphRequest).get(keyText(table, start[table.key.name])) ?? {};
@@ -199,12 +247,9 @@ export async function pageGraph(
     const graph = graphOf(sql, table);
     const start = sql`n.${sql(table.key.name)} = ANY(${keys as string[]})`;
     const include = request.format === 'tree' ? { ...request, include: 'descendants' as const } : request;
-    return traversal(
-      sql,
-      graph,
-      walksOf(include, start, request.format === undefined),
-      request.format === 'graph',
-    );
+    const walks = walksOf(include, start, request.format === undefined);
+    const cap = request.maxRecords;
+    return { fragment: traversal(sql, graph, walks, outputOf(request), cap), cap };
   });
 }
 

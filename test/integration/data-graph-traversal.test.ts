@@ -424,7 +424,8 @@ describe('the statement', () => {
           deleted: false,
         },
       ],
-      false,
+      'include',
+      10_000,
     );
     const plan = (await sql`EXPLAIN ${statement}`).map((row) => row['QUERY PLAN'] as string).join('\n');
     expect(plan).toContain('Recursive Union');
@@ -432,5 +433,67 @@ describe('the statement', () => {
     const rows = await sql`${statement}`;
     // Depth 10 below record 2 of a binary tree: 2 + 4 + ... + 1024 descendants, and the record itself.
     expect(rows).toHaveLength(2 ** 11 - 1);
+    expect(rows.every((row) => row['graph:over'] === false)).toBe(true);
+  });
+
+  /** The rows the recursive walk produced (its Recursive Union node), read from EXPLAIN ANALYZE: the walk's work. */
+  async function walkedRows(statement: unknown): Promise<number> {
+    const sql = platform.deps.sql();
+    const [row] = await sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement as never}`;
+    type Plan = { 'Node Type': string; 'Actual Rows': number; Plans?: Plan[] };
+    const find = (plan: Plan): Plan | undefined =>
+      plan['Node Type'] === 'Recursive Union' ? plan : (plan.Plans ?? []).map(find).find(Boolean);
+    const [explained] = (row?.['QUERY PLAN'] ?? []) as { Plan: Plan }[];
+    return (find((explained as { Plan: Plan }).Plan) as Plan)['Actual Rows'];
+  }
+
+  it('visits each record once per depth, not once per path, and stops the walk at its row limit', async () => {
+    await createTable(tenant.owner, app, 'mesh', {
+      fields: [{ name: 'n', type: 'integer' }],
+      graph: { enabled: true, types: [{ name: 'parent', inverse: 'kids' }] },
+    });
+    const sql = platform.deps.sql();
+    const schema = siteSchemaName(tenant.site.slug);
+    const scope = {
+      schema,
+      site: tenant.site.slug,
+      app: { ...tenant.app, description: '', site: '', created_at: '' },
+    };
+    const table = await openTable(sql, scope, 'mesh');
+    const graph = graphOf(sql, table);
+    const nodes = sql`${sql(schema)}.${sql(table.physical)}`;
+    const edges = sql`${sql(schema)}.${sql(table.entry.layout.edges as string)}`;
+    // 11 layers of 4 (n / 4 is the layer), each record pointing to every record of the layer above: 160 edges and,
+    // from a record of the top layer at depth 10, 4 + 16 + ... + 4^10 (about 1.4 million) paths.
+    await sql`INSERT INTO ${nodes} (n) SELECT g FROM generate_series(0, 43) AS g`;
+    await sql`INSERT INTO ${edges} (from_id, to_id, type)
+      SELECT c.id, p.id, 'parent' FROM ${nodes} c JOIN ${nodes} p ON p.n / 4 = c.n / 4 - 1`;
+    // A star: 5000 records pointing to one.
+    await sql`INSERT INTO ${nodes} (n) SELECT g FROM generate_series(1000, 6000) AS g`;
+    await sql`INSERT INTO ${edges} (from_id, to_id, type)
+      SELECT c.id, p.id, 'parent' FROM ${nodes} c JOIN ${nodes} p ON p.n = 1000 WHERE c.n > 1000`;
+    const [top] = await sql`SELECT id FROM ${nodes} WHERE n = 0`;
+    const [center] = await sql`SELECT id FROM ${nodes} WHERE n = 1000`;
+    const walk = (id: unknown, depth: number, typed = true) => ({
+      name: 'down',
+      direction: 'down' as const,
+      start: sql`n.id = ${id as string}`,
+      types: ['parent'],
+      depth,
+      typed,
+      deleted: false,
+    });
+    // The top record and the 40 below it, each once (each is reachable at one depth only here).
+    expect(await walkedRows(traversal(sql, graph, [walk(top?.id, 10)], 'include', 10_000))).toBe(41);
+    expect(await walkedRows(traversal(sql, graph, [walk(top?.id, 10, false)], 'graph', 10_000))).toBe(41);
+    const dense = await sql`${traversal(sql, graph, [walk(top?.id, 10)], 'include', 10_000)}`;
+    expect(dense.filter((row) => row['graph:kind'] === 'node')).toHaveLength(41);
+    // With a cap of 100 at depth 1, the walk of the star stops at 100 × 2 + 1 rows of its 5001, and the statement
+    // answers one row that says it is beyond the cap.
+    expect(await walkedRows(traversal(sql, graph, [walk(center?.id, 1)], 'include', 100))).toBe(201);
+    const over = await sql`${traversal(sql, graph, [walk(center?.id, 1)], 'include', 100)}`;
+    expect(over).toHaveLength(1);
+    expect(over[0]?.['graph:over']).toBe(true);
+    expect(await walkedRows(traversal(sql, graph, [walk(center?.id, 1)], 'include', 10_000))).toBe(5001);
   });
 });
