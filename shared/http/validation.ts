@@ -137,7 +137,9 @@ function messageOf(error: ErrorObject): string {
     case 'format':
       return `Must be a valid ${String(params.format)}.`;
     case 'pattern':
-      return patternMessages.get(String(params.pattern)) ?? `Must match the pattern ${String(params.pattern)}.`;
+      return (
+        patternMessages.get(String(params.pattern)) ?? `Must match the pattern ${String(params.pattern)}.`
+      );
     default:
       return error.message
         ? `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`

@@ -77,7 +77,9 @@ describe('organizations a user may own (ORGANIZATIONS_PER_USER)', () => {
 
     // Handed on to a superuser (exempt from the limit), the organization no longer counts for the giver.
     const superuser = await platform.adminApi.get('/api/cloud/users/me/');
-    await platform.adminApi.post(`/api/cloud/organizations/${second}/members/`, { user_id: superuser.body.id });
+    await platform.adminApi.post(`/api/cloud/organizations/${second}/members/`, {
+      user_id: superuser.body.id,
+    });
     const handed = await giver.api.post(`/api/cloud/organizations/${second}/transfer-ownership/`, {
       user_id: superuser.body.id,
     });
@@ -159,7 +161,9 @@ describe('names: no control characters, no bidirectional overrides', () => {
     const org = (await newOrganization(api)).body.slug;
     const site = await api.post(`/api/cloud/organizations/${org}/sites/`, { name: 'Shop\u202e' });
     expect(site.status).toBe(400);
-    expect(site.body).toEqual({ name: ['Names may not hold control characters or bidirectional overrides.'] });
+    expect(site.body).toEqual({
+      name: ['Names may not hold control characters or bidirectional overrides.'],
+    });
     const good = await api.post(`/api/cloud/organizations/${org}/sites/`, {
       name: 'Café 日本 ✓',
       slug: unique('cafe'),

@@ -111,8 +111,11 @@ describe('loadConfig self-service quotas', () => {
 
   it('reads each setting', () => {
     expect(
-      loadConfig({ ORGANIZATION_CREATORS: 'superusers', ORGANIZATIONS_PER_USER: '3', SITES_PER_ORGANIZATION: '1' })
-        .quotas,
+      loadConfig({
+        ORGANIZATION_CREATORS: 'superusers',
+        ORGANIZATIONS_PER_USER: '3',
+        SITES_PER_ORGANIZATION: '1',
+      }).quotas,
     ).toEqual({ organizationCreators: 'superusers', organizationsPerUser: 3, sitesPerOrganization: 1 });
   });
 
@@ -120,7 +123,9 @@ describe('loadConfig self-service quotas', () => {
     expect(() => loadConfig({ ORGANIZATION_CREATORS: 'admins' })).toThrow(
       new ConfigError('ORGANIZATION_CREATORS must be any or superusers, got "admins"'),
     );
-    expect(() => loadConfig({ ORGANIZATIONS_PER_USER: '0' })).toThrow('ORGANIZATIONS_PER_USER must be at least 1');
+    expect(() => loadConfig({ ORGANIZATIONS_PER_USER: '0' })).toThrow(
+      'ORGANIZATIONS_PER_USER must be at least 1',
+    );
     expect(() => loadConfig({ SITES_PER_ORGANIZATION: 'many' })).toThrow('SITES_PER_ORGANIZATION must be');
   });
 });
