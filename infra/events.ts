@@ -23,7 +23,7 @@ export const userCreatingGroups: readonly GroupName[] = ['accounts', 'invitation
 export const syncLimitSeconds = 300;
 
 /**
- * USER_CREATION_HOOK_TIMEOUT_SECONDS: how long the whole PRE_USER_CREATE execution may take (default 10, at most
+ * EVENT_FUNCTION_TIMEOUT_SECONDS: how long the whole PRE_USER_CREATE execution may take (default 10, at most
  * 25), so that the user-creating request answers within API Gateway's 29 s integration limit, retries included.
  */
 export const userCreationHook = { defaultSeconds: 10, maxSeconds: 25 } as const;
@@ -43,7 +43,7 @@ export interface UserCreationEventsProps {
   readonly functionAccount?: string;
   /** Each subscriber's timeout in seconds (default and maximum: the execution's). */
   readonly timeoutSeconds?: number;
-  /** The whole execution's timeout in seconds (USER_CREATION_HOOK_TIMEOUT_SECONDS, default 10, at most 25). */
+  /** The whole execution's timeout in seconds (EVENT_FUNCTION_TIMEOUT_SECONDS, default 10, at most 25). */
   readonly executionTimeoutSeconds?: number;
   readonly logRetention: RetentionDays;
   readonly logRemoval: RemovalPolicy;
@@ -116,7 +116,7 @@ export class UserCreationEvents extends Construct {
   readonly functionArns: string[];
   readonly functionAccount: string;
   readonly functionPrefix: string;
-  /** USER_CREATION_HOOK_TIMEOUT_SECONDS. */
+  /** EVENT_FUNCTION_TIMEOUT_SECONDS. */
   readonly executionTimeoutSeconds: number;
 
   constructor(scope: Construct, id: string, props: UserCreationEventsProps) {
@@ -125,7 +125,7 @@ export class UserCreationEvents extends Construct {
     const execution = props.executionTimeoutSeconds ?? userCreationHook.defaultSeconds;
     if (!Number.isInteger(execution) || execution < 1 || execution > userCreationHook.maxSeconds)
       throw new Error(
-        `USER_CREATION_HOOK_TIMEOUT_SECONDS must be a whole number of seconds from 1 to ${userCreationHook.maxSeconds} (the API answers within 29 s), got ${execution}`,
+        `EVENT_FUNCTION_TIMEOUT_SECONDS must be a whole number of seconds from 1 to ${userCreationHook.maxSeconds} (the API answers within 29 s), got ${execution}`,
       );
     this.executionTimeoutSeconds = execution;
     const timeout = Math.min(props.timeoutSeconds ?? execution, execution);
@@ -182,7 +182,7 @@ export class UserCreationEvents extends Construct {
    */
   grantPublish(fn: LambdaFunction): void {
     fn.addEnvironment('EVENT_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
-    fn.addEnvironment('USER_CREATION_HOOK_TIMEOUT_SECONDS', String(this.executionTimeoutSeconds));
+    fn.addEnvironment('EVENT_FUNCTION_TIMEOUT_SECONDS', String(this.executionTimeoutSeconds));
     fn.addToRolePolicy(
       new PolicyStatement({
         actions: ['states:StartSyncExecution'],

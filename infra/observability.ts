@@ -115,7 +115,7 @@ export class Observability extends Construct {
         'UserCreationTimedOut',
         machine.metricTimedOut({ period: fiveMinutes, statistic: 'Sum' }),
         0,
-        'PRE_USER_CREATE executions timed out (USER_CREATION_HOOK_TIMEOUT_SECONDS)',
+        'PRE_USER_CREATE executions timed out (EVENT_FUNCTION_TIMEOUT_SECONDS)',
       );
     }
     if (props.migrationFunction) {

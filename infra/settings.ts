@@ -32,7 +32,7 @@ export const settingKeys = [
   'databaseMaxCapacity',
   'jwtSigningKey',
   'jwtVerificationKeys',
-  'USER_CREATION_HOOK_TIMEOUT_SECONDS',
+  'EVENT_FUNCTION_TIMEOUT_SECONDS',
 ] as const;
 
 /**
@@ -96,9 +96,9 @@ export function stackSettings(context: Context): PlatformStackProps & { stage: s
     databaseCapacity: capacity(get('databaseMinCapacity'), get('databaseMaxCapacity')),
     jwtKeys: jwtKeys(get('jwtSigningKey'), get('jwtVerificationKeys')),
     userCreationHookTimeoutSeconds:
-      get('USER_CREATION_HOOK_TIMEOUT_SECONDS') === undefined
+      get('EVENT_FUNCTION_TIMEOUT_SECONDS') === undefined
         ? undefined
-        : Number(get('USER_CREATION_HOOK_TIMEOUT_SECONDS')),
+        : Number(get('EVENT_FUNCTION_TIMEOUT_SECONDS')),
   };
 }
 

@@ -70,7 +70,7 @@ export interface PlatformStackProps extends StackProps {
   /** Event subscribers: the name prefix (default `tenant-fn-`) and account of the Lambda functions tenants may register. */
   readonly eventFunctions?: { prefix?: string; account?: string; timeoutSeconds?: number };
   /**
-   * USER_CREATION_HOOK_TIMEOUT_SECONDS: the whole PRE_USER_CREATE execution's limit (default 10, at most 25, so
+   * EVENT_FUNCTION_TIMEOUT_SECONDS: the whole PRE_USER_CREATE execution's limit (default 10, at most 25, so
    * that user creation answers within the API's 29 s); the same setting and meaning as the local runner's.
    */
   readonly userCreationHookTimeoutSeconds?: number;

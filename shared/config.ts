@@ -81,6 +81,18 @@ export interface Config {
   readonly socialLogin: SocialLoginConfig;
   /** User-creation events: where subscriber functions may live and how long each may run (shared/events). */
   readonly events: EventsConfig;
+  /** Self-service: who may create organizations, and how many organizations and sites (shared/accounts). */
+  readonly quotas: QuotasConfig;
+}
+
+/** Self-service limits (docs/security.md, "Quotas and self-service"); superusers are exempt from the counts. */
+export interface QuotasConfig {
+  /** `any` signed-in user may create organizations, or only `superusers`. */
+  readonly organizationCreators: 'any' | 'superusers';
+  /** How many organizations one user may own (default 10). */
+  readonly organizationsPerUser: number;
+  /** How many sites one organization may have (default 20). */
+  readonly sitesPerOrganization: number;
 }
 
 /** What a registered function may target, and how its events run (docs/events.md). */
@@ -91,7 +103,10 @@ export interface EventsConfig {
   readonly functionAccount: string | undefined;
   /** Cloud: the prefix every registered Lambda function's name must start with (absent: none may). */
   readonly functionPrefix: string | undefined;
-  /** Each subscriber's timeout in seconds (default 300, the spec's; at most 300, the synchronous limit). */
+  /**
+   * Each subscriber's timeout in seconds (EVENT_FUNCTION_TIMEOUT_SECONDS, default 10, at most 25): a PRE subscriber
+   * holds a user creation, which may be an HTTP request behind API Gateway's 29 s, so the wait stays below it.
+   */
   readonly functionTimeoutSeconds: number;
   /** Cloud: the Express state machine that runs PRE_USER_CREATE (absent: the local runner is used). */
   readonly stateMachineArn: string | undefined;
@@ -240,11 +255,17 @@ function corsOrigins(env: Env): readonly string[] {
   return parsed;
 }
 
+/** The subscriber timeout's default and maximum: below API Gateway's 29 s integration timeout, with room to answer. */
+export const defaultFunctionTimeoutSeconds = 10;
+export const maxFunctionTimeoutSeconds = 25;
+
 function eventsConfig(env: Env): EventsConfig {
   const raw = optional(env, 'EVENT_FUNCTION_TIMEOUT_SECONDS');
-  const timeout = raw === undefined ? 300 : Number(raw);
-  if (!(timeout > 0 && timeout <= 300))
-    throw new ConfigError(`EVENT_FUNCTION_TIMEOUT_SECONDS must be a number in (0, 300], got "${raw}"`);
+  const timeout = raw === undefined ? defaultFunctionTimeoutSeconds : Number(raw);
+  if (!(timeout > 0 && timeout <= maxFunctionTimeoutSeconds))
+    throw new ConfigError(
+      `EVENT_FUNCTION_TIMEOUT_SECONDS must be a number in (0, ${maxFunctionTimeoutSeconds}], got "${raw}"`,
+    );
   const account = optional(env, 'EVENT_FUNCTION_ACCOUNT');
   if (account !== undefined && !/^\d{12}$/.test(account))
     throw new ConfigError('EVENT_FUNCTION_ACCOUNT must be a 12-digit AWS account id');
@@ -257,6 +278,24 @@ function eventsConfig(env: Env): EventsConfig {
     functionPrefix: prefix,
     functionTimeoutSeconds: timeout,
     stateMachineArn: optional(env, 'EVENT_STATE_MACHINE_ARN'),
+  };
+}
+
+const organizationCreators = ['any', 'superusers'] as const;
+
+function quotasConfig(env: Env): QuotasConfig {
+  const positive = (key: string, fallback: number) => {
+    const value = integer(env, key, fallback);
+    if (value < 1) throw new ConfigError(`${key} must be at least 1, got "${env[key]}"`);
+    return value;
+  };
+  const creators = optional(env, 'ORGANIZATION_CREATORS') ?? 'any';
+  if (!(organizationCreators as readonly string[]).includes(creators))
+    throw new ConfigError(`ORGANIZATION_CREATORS must be any or superusers, got "${creators}"`);
+  return {
+    organizationCreators: creators as QuotasConfig['organizationCreators'],
+    organizationsPerUser: positive('ORGANIZATIONS_PER_USER', 10),
+    sitesPerOrganization: positive('SITES_PER_ORGANIZATION', 20),
   };
 }
 
@@ -343,6 +382,7 @@ export function loadConfig(env: Env = process.env): Config {
         .filter(Boolean),
     },
     events: eventsConfig(env),
+    quotas: quotasConfig(env),
     graphMaxDepth: integer(env, 'DATA_SERVICE_GRAPH_MAX_DEPTH', 10),
     graphMaxRecords: integer(env, 'DATA_SERVICE_GRAPH_MAX_RECORDS', 10_000),
   };

@@ -157,7 +157,7 @@ export const accountOperations: Operations = {
   },
 
   async createOrganization(ctx) {
-    return created(await createOrganization(ctx.deps, currentUser(ctx).id, ctx.body));
+    return created(await createOrganization(ctx.deps, currentUser(ctx), ctx.body, ctx.deps.config.quotas));
   },
 
   async getOrganization(ctx) {
@@ -213,7 +213,8 @@ export const accountOperations: Operations = {
   async transferOwnership(ctx) {
     const { organization } = organizationOf(ctx);
     const caller = currentUser(ctx);
-    const updated = await transferOwnership(ctx.deps, organization, ctx.body.user_id);
+    const { organizationsPerUser } = ctx.deps.config.quotas;
+    const updated = await transferOwnership(ctx.deps, organization, ctx.body.user_id, organizationsPerUser);
     const now = await getMembership(ctx.deps.store, organization.slug, caller.id);
     return ok({ ...updated, role: now?.role ?? null });
   },
@@ -225,7 +226,10 @@ export const accountOperations: Operations = {
 
   async createSite(ctx) {
     const { organization } = organizationOf(ctx);
-    return created(await createSite(ctx.deps, organization, ctx.body));
+    const { sitesPerOrganization } = ctx.deps.config.quotas;
+    return created(
+      await createSite(ctx.deps, organization, ctx.body, currentUser(ctx), sitesPerOrganization),
+    );
   },
 
   async listSitePermissions(ctx) {

@@ -14,6 +14,10 @@ export const keys = {
   sitePermission: (site: string, userId: number) => ({ PK: `SITE#${site}`, SK: `PERM#${pad(userId)}` }),
   app: (site: string, slug: string) => ({ PK: `SITE#${site}`, SK: `APP#${slug}` }),
   appId: (id: number) => ({ PK: `APPID#${id}`, SK: 'UNIQUE' }),
+  /** How many organizations a user owns (shared/accounts/quotas.ts). */
+  ownedOrganizations: (userId: number) => ({ PK: `USER#${userId}`, SK: 'QUOTA#ORGS' }),
+  /** How many sites an organization has (shared/accounts/quotas.ts). */
+  organizationSites: (org: string) => ({ PK: `ORG#${org}`, SK: 'QUOTA#SITES' }),
 } as const;
 
 /** GSI1 partitions. */

@@ -1,18 +1,52 @@
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { iso } from '../clock';
-import { ConflictError } from '../errors';
+import type { QuotasConfig } from '../config';
+import { ConflictError, PermissionDeniedError } from '../errors';
 import { slugify } from '../slug';
 import { failedConditions, nextId, putNew, queryAll, type Store, strip } from '../store/store';
 import { gsi, keys, pad } from './keys';
-import type { Organization, OrganizationMember, OrganizationRole } from './model';
+import type { Organization, OrganizationMember, OrganizationRole, User } from './model';
+import { concurrentChanges, ensureCounter, hasRoom, type Quota, sendCounted, takeOne } from './quotas';
 import type { AccountsDeps } from './users';
 
-/** Creates an organization owned by `ownerId`; the slug is unique platform-wide. */
+/** The quota of organizations a user may own; superusers are counted but not limited. */
+export function ownedOrganizationsQuota(user: Pick<User, 'id' | 'is_superuser'>, limit: number): Quota {
+  return { key: keys.ownedOrganizations(user.id), limit, exempt: user.is_superuser };
+}
+
+/** Makes sure the user's counter of owned organizations exists (counted from the memberships when it does not). */
+export async function ensureOwnedCounter(store: Store, userId: number): Promise<number> {
+  return ensureCounter(
+    store,
+    keys.ownedOrganizations(userId),
+    async () => (await listUserMemberships(store, userId)).filter((m) => m.role === 'owner').length,
+  );
+}
+
+export const organizationQuotaMessage = (limit: number) =>
+  `You have reached the limit of ${limit} organizations.`;
+
+/**
+ * Creates an organization owned by `owner`; the slug is unique platform-wide. Who may create organizations and how
+ * many one user may own are settings (ORGANIZATION_CREATORS, ORGANIZATIONS_PER_USER): a refusal is a 403.
+ */
 export async function createOrganization(
   deps: AccountsDeps,
-  ownerId: number,
+  owner: Pick<User, 'id' | 'is_superuser'>,
   input: { name: string; slug?: string | undefined },
+  quotas: QuotasConfig,
 ): Promise<Organization> {
+  if (quotas.organizationCreators === 'superusers' && !owner.is_superuser) {
+    throw new PermissionDeniedError({
+      code: 'organization_creators',
+      message: 'Only superusers may create organizations on this platform.',
+    });
+  }
+  const quota = ownedOrganizationsQuota(owner, quotas.organizationsPerUser);
+  const quotaExceeded = () =>
+    new PermissionDeniedError({ code: 'organization_quota', message: organizationQuotaMessage(quota.limit) });
+  if (!hasRoom(quota, await ensureOwnedCounter(deps.store, owner.id))) throw quotaExceeded();
+  const ownerId = owner.id;
   const slug = input.slug ?? slugify(input.name);
   const id = await nextId(deps.store, 'organization');
   const now = iso(deps.clock());
@@ -20,32 +54,32 @@ export async function createOrganization(
   const member: OrganizationMember = { organization: slug, user_id: ownerId, role: 'owner', joined_at: now };
   const table = deps.store.table;
   try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          putNew(table, {
-            ...keys.organization(slug),
-            GSI1PK: gsi.allOrganizations,
-            GSI1SK: pad(id),
-            ...organization,
-          }),
-          { Put: { TableName: table, Item: { ...keys.organizationId(id), slug } } },
-          {
-            Put: {
-              TableName: table,
-              Item: { ...keys.member(slug, ownerId), ...memberIndex(ownerId, slug), ...member },
-            },
-          },
-        ],
+    await sendCounted(deps.store, [
+      putNew(table, {
+        ...keys.organization(slug),
+        GSI1PK: gsi.allOrganizations,
+        GSI1SK: pad(id),
+        ...organization,
       }),
-    );
+      { Put: { TableName: table, Item: { ...keys.organizationId(id), slug } } },
+      {
+        Put: {
+          TableName: table,
+          Item: { ...keys.member(slug, ownerId), ...memberIndex(ownerId, slug), ...member },
+        },
+      },
+      takeOne(table, quota),
+    ]);
   } catch (error) {
-    if (failedConditions(error)?.includes(0)) {
+    const failed = failedConditions(error);
+    if (failed?.includes(3)) throw quotaExceeded();
+    if (failed?.includes(0)) {
       throw new ConflictError({
         code: 'organization_exists',
         message: `An organization with the slug "${slug}" already exists.`,
       });
     }
+    if (failed) throw concurrentChanges();
     throw error;
   }
   return organization;

@@ -1,10 +1,10 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, PermissionDeniedError, ValidationError } from '../errors';
 import { failedConditions } from '../store/store';
 import { keys } from './keys';
 import type { Organization, OrganizationMember, OrganizationRole, User } from './model';
-import { getMembership } from './organizations';
-import type { AccountsDeps } from './users';
+import { ensureOwnedCounter, getMembership, ownedOrganizationsQuota } from './organizations';
+import { giveBackOne, hasRoom, sendCounted, takeOne } from './quotas';
+import { type AccountsDeps, getUser } from './users';
 
 /**
  * Ownership rules. An organization has exactly one owner (its `owner_id`, with the membership role `owner`), so it
@@ -29,18 +29,36 @@ export function assertRoleChangeAllowed(
   throw ValidationError.field('role', transferHint, 'owner_role');
 }
 
-/** Makes member `toUserId` the owner and the previous owner an admin, in one transaction. */
+/**
+ * Makes member `toUserId` the owner and the previous owner an admin, in one transaction, which also moves the
+ * organization from the previous owner's count of owned organizations to the new owner's: a new owner who owns
+ * `limit` organizations already (ORGANIZATIONS_PER_USER) is refused, 400 naming `user_id`, unless a superuser.
+ */
 export async function transferOwnership(
   deps: AccountsDeps,
   organization: Organization,
   toUserId: number,
+  limit: number,
 ): Promise<Organization> {
   const target = await getMembership(deps.store, organization.slug, toUserId);
-  if (!target)
+  const targetUser = target && (await getUser(deps.store, toUserId));
+  if (!target || !targetUser)
     throw ValidationError.field('user_id', 'The user is not a member of this organization.', 'not_a_member');
   if (target.role === 'owner' || toUserId === organization.owner_id) {
     throw ValidationError.field('user_id', 'The user owns this organization already.', 'already_owner');
   }
+  const quota = ownedOrganizationsQuota(targetUser, limit);
+  const quotaExceeded = () =>
+    ValidationError.field(
+      'user_id',
+      `The user has reached the limit of ${limit} organizations.`,
+      'organization_quota',
+    );
+  const [owned] = await Promise.all([
+    ensureOwnedCounter(deps.store, toUserId),
+    ensureOwnedCounter(deps.store, organization.owner_id),
+  ]);
+  if (!hasRoom(quota, owned)) throw quotaExceeded();
   const table = deps.store.table;
   const setRole = (userId: number, role: OrganizationRole, condition: string) => ({
     Update: {
@@ -53,25 +71,25 @@ export async function transferOwnership(
     },
   });
   try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: table,
-              Key: keys.organization(organization.slug),
-              UpdateExpression: 'SET owner_id = :to',
-              ConditionExpression: 'owner_id = :from',
-              ExpressionAttributeValues: { ':to': toUserId, ':from': organization.owner_id },
-            },
-          },
-          setRole(toUserId, 'owner', 'attribute_exists(PK) AND #role <> :owner'),
-          setRole(organization.owner_id, 'admin', '#role = :owner'),
-        ],
-      }),
-    );
+    await sendCounted(deps.store, [
+      {
+        Update: {
+          TableName: table,
+          Key: keys.organization(organization.slug),
+          UpdateExpression: 'SET owner_id = :to',
+          ConditionExpression: 'owner_id = :from',
+          ExpressionAttributeValues: { ':to': toUserId, ':from': organization.owner_id },
+        },
+      },
+      setRole(toUserId, 'owner', 'attribute_exists(PK) AND #role <> :owner'),
+      setRole(organization.owner_id, 'admin', '#role = :owner'),
+      takeOne(table, quota),
+      giveBackOne(table, keys.ownedOrganizations(organization.owner_id)),
+    ]);
   } catch (error) {
-    if (!failedConditions(error)) throw error;
+    const failed = failedConditions(error);
+    if (!failed) throw error;
+    if (failed.length === 1 && failed[0] === 3) throw quotaExceeded();
     // Another change (a parallel transfer, a removed member) won the race: nothing was written.
     throw new ConflictError({
       code: 'ownership_changed',

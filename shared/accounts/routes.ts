@@ -77,9 +77,10 @@ export const accountRoutes = [
     permission: 'authenticated',
     method: 'POST',
     path: '/api/cloud/organizations/',
-    summary: 'Create an organization; the caller becomes its owner',
+    summary:
+      'Create an organization; the caller becomes its owner (within ORGANIZATIONS_PER_USER; ORGANIZATION_CREATORS)',
     body: schemas.newOrganizationBody,
-    responses: { 201: json('The new organization', schemas.organization), ...errors(400, 401, 409) },
+    responses: { 201: json('The new organization', schemas.organization), ...errors(400, 401, 403, 409) },
   },
   {
     ...platform,
@@ -150,7 +151,7 @@ export const accountRoutes = [
     permission: 'organization:admin',
     method: 'POST',
     path: '/api/cloud/organizations/{org_slug}/sites/',
-    summary: 'Create a site (tenant) in an organization',
+    summary: 'Create a site (tenant) in an organization (within SITES_PER_ORGANIZATION)',
     body: schemas.newSiteBody,
     responses: { 201: json('The new site', schemas.site), ...errors(400, 401, 403, 404, 409) },
   },

@@ -1,12 +1,13 @@
 /** Request and response schemas of the accounts group (JSON Schema; request types derive from them). */
 import { passwordMaxLength, passwordMinLength } from '../auth/password-policy';
 import { pageQuery } from '../http/pagination';
-import { slugMaxLength, slugPattern } from '../slug';
+import { namePattern, slugMaxLength, slugPattern } from '../slug';
 import { sitePermissions } from './model';
 import { usernamePattern } from './users';
 
 const slug = { type: 'string', pattern: slugPattern, maxLength: slugMaxLength } as const;
-const name = { type: 'string', minLength: 1, maxLength: 100 } as const;
+/** Names of organizations, sites and apps: the platform's rule for names (shared/slug.ts). */
+const name = { type: 'string', minLength: 1, maxLength: 100, pattern: namePattern } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
 const id = { type: 'integer', minimum: 1 } as const;
 const organizationRole = { type: 'string', enum: ['owner', 'admin', 'member'] } as const;

@@ -1,18 +1,37 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { iso } from '../clock';
-import { ConflictError } from '../errors';
+import { ConflictError, PermissionDeniedError } from '../errors';
 import { slugify } from '../slug';
-import { isConditionalCheckFailure, nextId, queryAll, type Store, strip } from '../store/store';
+import { failedConditions, nextId, putNew, queryAll, type Store, strip } from '../store/store';
 import { gsi, keys } from './keys';
-import type { Organization, Site, SitePermission, SitePermissionGrant } from './model';
+import type { Organization, Site, SitePermission, SitePermissionGrant, User } from './model';
+import { concurrentChanges, ensureCounter, hasRoom, type Quota, sendCounted, takeOne } from './quotas';
 import type { AccountsDeps } from './users';
 
-/** Creates a site (tenant) of an organization; the slug is unique platform-wide because hosts carry it. */
+/**
+ * Creates a site (tenant) of an organization; the slug is unique platform-wide because hosts carry it. An
+ * organization has at most `limit` sites (SITES_PER_ORGANIZATION), unless the caller is a superuser: a refusal is
+ * a 403.
+ */
 export async function createSite(
   deps: AccountsDeps,
   organization: Organization,
   input: { name: string; slug?: string | undefined },
+  caller: Pick<User, 'is_superuser'>,
+  limit: number,
 ): Promise<Site> {
+  const quota: Quota = { key: keys.organizationSites(organization.slug), limit, exempt: caller.is_superuser };
+  const quotaExceeded = () =>
+    new PermissionDeniedError({
+      code: 'site_quota',
+      message: `This organization has reached the limit of ${limit} sites.`,
+    });
+  const count = await ensureCounter(
+    deps.store,
+    quota.key,
+    async () => (await listOrganizationSites(deps.store, organization.slug)).length,
+  );
+  if (!hasRoom(quota, count)) throw quotaExceeded();
   const slug = input.slug ?? slugify(input.name);
   const site: Site = {
     id: await nextId(deps.store, 'site'),
@@ -23,25 +42,25 @@ export async function createSite(
     created_at: iso(deps.clock()),
   };
   try {
-    await deps.store.doc.send(
-      new PutCommand({
-        TableName: deps.store.table,
-        Item: {
-          ...keys.site(slug),
-          GSI1PK: gsi.organizationSites(organization.slug),
-          GSI1SK: `SITE#${slug}`,
-          ...site,
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
+    await sendCounted(deps.store, [
+      putNew(deps.store.table, {
+        ...keys.site(slug),
+        GSI1PK: gsi.organizationSites(organization.slug),
+        GSI1SK: `SITE#${slug}`,
+        ...site,
       }),
-    );
+      takeOne(deps.store.table, quota),
+    ]);
   } catch (error) {
-    if (isConditionalCheckFailure(error)) {
+    const failed = failedConditions(error);
+    if (failed?.includes(1)) throw quotaExceeded();
+    if (failed?.includes(0)) {
       throw new ConflictError({
         code: 'site_exists',
         message: `A site with the slug "${slug}" already exists.`,
       });
     }
+    if (failed) throw concurrentChanges();
     throw error;
   }
   return site;

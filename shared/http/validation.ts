@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import { type FieldErrors, ValidationError } from '../errors';
 import { onFirstUse } from '../lazy';
+import { patternMessages } from '../slug';
 import type { JsonSchema, RouteDef } from './route';
 
 /** A compiled route schema: ajv's validate function, compiled at start or generated ahead of time. */
@@ -136,7 +137,9 @@ function messageOf(error: ErrorObject): string {
     case 'format':
       return `Must be a valid ${String(params.format)}.`;
     case 'pattern':
-      return `Must match the pattern ${String(params.pattern)}.`;
+      return (
+        patternMessages.get(String(params.pattern)) ?? `Must match the pattern ${String(params.pattern)}.`
+      );
     default:
       return error.message
         ? `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`

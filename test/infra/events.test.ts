@@ -41,7 +41,7 @@ describe('the PRE_USER_CREATE state machine', () => {
 
   it('maps every subscriber to a Lambda invoke task with the timeout, failing on the first failure', () => {
     const asl = definition();
-    // The whole execution within USER_CREATION_HOOK_TIMEOUT_SECONDS, each subscriber within its own timeout.
+    // The whole execution within EVENT_FUNCTION_TIMEOUT_SECONDS, each subscriber within its own timeout.
     expect(asl.TimeoutSeconds).toBe(20);
     const map = asl.States[asl.StartAt];
     expect(map).toMatchObject({ Type: 'Map', ItemsPath: '$.subscribers', MaxConcurrency: 0 });

@@ -190,7 +190,7 @@ describe('6. the user-creation hook retries Lambda hiccups and stays inside the 
     ]);
   });
 
-  it('times the whole execution out after USER_CREATION_HOOK_TIMEOUT_SECONDS (default 10), under the 29 s API', () => {
+  it('times the whole execution out after EVENT_FUNCTION_TIMEOUT_SECONDS (default 10), under the 29 s API', () => {
     const body = definition();
     expect(body.TimeoutSeconds).toBe(10);
     expect(body.States.Subscribers.ItemProcessor.States.InvokeSubscriber.TimeoutSeconds).toBeLessThanOrEqual(
@@ -198,7 +198,7 @@ describe('6. the user-creation hook retries Lambda hiccups and stays inside the 
     );
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
     expect(() => new PlatformStack(app, 'TooLong', { userCreationHookTimeoutSeconds: 26 })).toThrow(
-      /USER_CREATION_HOOK_TIMEOUT_SECONDS/,
+      /EVENT_FUNCTION_TIMEOUT_SECONDS/,
     );
   });
 });

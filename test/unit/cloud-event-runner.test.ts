@@ -40,7 +40,7 @@ const runner = () =>
     async () => new SFNClient({ region: 'eu-west-1' }),
     async () => new LambdaClient({ region: 'eu-west-1' }),
     stateMachineArn,
-    300,
+    10,
     log,
   );
 
@@ -128,8 +128,34 @@ describe('PRE_USER_CREATE: StartSyncExecution', () => {
       };
     });
     const { refusal } = await runner().runBlocking('PRE_USER_CREATE', subscribers, proposed);
-    expect(refusal?.message).toBe('Function "Allow" did not finish within 300 s.');
+    expect(refusal?.message).toBe('Function "Allow" did not finish within 10 s.');
     expect(refusal?.code).toBe('subscriber_timeout');
+  });
+
+  it('stops waiting for an execution that does not answer (the subscriber timeout and a short margin), and refuses', async () => {
+    let signal: AbortSignal | undefined;
+    sfn.on(StartSyncExecutionCommand).callsFake(() => new Promise(() => {}));
+    const client = new SFNClient({ region: 'eu-west-1' });
+    const send = client.send.bind(client);
+    client.send = ((command: never, options?: { abortSignal?: AbortSignal }) => {
+      signal = options?.abortSignal;
+      return send(command, options as never);
+    }) as typeof client.send;
+    const hanging = new CloudEventRunner(
+      async () => client,
+      async () => new LambdaClient({ region: 'eu-west-1' }),
+      stateMachineArn,
+      0.05,
+      log,
+      0.05,
+    );
+    const { result, refusal } = await hanging.runBlocking('PRE_USER_CREATE', subscribers, proposed);
+    expect(refusal?.status).toBe(422);
+    expect(refusal?.code).toBe('subscriber_timeout');
+    expect(refusal?.message).toBe('PRE_USER_CREATE did not complete within 0.05 s.');
+    expect(result).toMatchObject({ event: 'PRE_USER_CREATE', total_subscribers: 2 });
+    // The request itself is abandoned too, not left open.
+    expect(signal?.aborted).toBe(true);
   });
 
   it('publishes EXECUTION_ERROR when Lambda could not start a subscriber', async () => {

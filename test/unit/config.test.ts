@@ -99,3 +99,33 @@ describe('loadConfig sign-in limits', () => {
     );
   });
 });
+
+describe('loadConfig self-service quotas', () => {
+  it('lets anyone create organizations, 10 owned per user and 20 sites per organization, by default', () => {
+    expect(loadConfig({}).quotas).toEqual({
+      organizationCreators: 'any',
+      organizationsPerUser: 10,
+      sitesPerOrganization: 20,
+    });
+  });
+
+  it('reads each setting', () => {
+    expect(
+      loadConfig({
+        ORGANIZATION_CREATORS: 'superusers',
+        ORGANIZATIONS_PER_USER: '3',
+        SITES_PER_ORGANIZATION: '1',
+      }).quotas,
+    ).toEqual({ organizationCreators: 'superusers', organizationsPerUser: 3, sitesPerOrganization: 1 });
+  });
+
+  it('names a malformed setting', () => {
+    expect(() => loadConfig({ ORGANIZATION_CREATORS: 'admins' })).toThrow(
+      new ConfigError('ORGANIZATION_CREATORS must be any or superusers, got "admins"'),
+    );
+    expect(() => loadConfig({ ORGANIZATIONS_PER_USER: '0' })).toThrow(
+      'ORGANIZATIONS_PER_USER must be at least 1',
+    );
+    expect(() => loadConfig({ SITES_PER_ORGANIZATION: 'many' })).toThrow('SITES_PER_ORGANIZATION must be');
+  });
+});

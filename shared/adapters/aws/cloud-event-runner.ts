@@ -62,6 +62,15 @@ function subscriberMessage(failure: FailureCause['failure']): string {
 const notStarted = (error: string | undefined) =>
   !!error && error.startsWith('Lambda.') && error !== 'Lambda.Unknown';
 
+/**
+ * How much longer than the subscriber timeout the creating function waits for the execution's answer: the state
+ * machine's own answer (which names the subscriber) normally comes first; this bounds the wait whatever the state
+ * machine's settings are (at most 25 + 2 s, below API Gateway's 29 s).
+ */
+export const clientMarginSeconds = 2;
+
+class WaitExceeded extends Error {}
+
 export class CloudEventRunner implements EventRunner {
   constructor(
     private readonly sfn: () => Promise<SFNClient>,
@@ -69,7 +78,35 @@ export class CloudEventRunner implements EventRunner {
     private readonly stateMachineArn: string | undefined,
     private readonly timeoutSeconds: number,
     private readonly log: Logger,
+    private readonly marginSeconds = clientMarginSeconds,
   ) {}
+
+  /** StartSyncExecution, abandoned (and its request aborted) after the subscriber timeout and the margin. */
+  private async startBounded(input: string) {
+    const { StartSyncExecutionCommand } = await import('@aws-sdk/client-sfn');
+    const client = await this.sfn();
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => {
+          controller.abort();
+          reject(new WaitExceeded());
+        },
+        (this.timeoutSeconds + this.marginSeconds) * 1000,
+      );
+    });
+    try {
+      return await Promise.race([
+        client.send(new StartSyncExecutionCommand({ stateMachineArn: this.stateMachineArn, input }), {
+          abortSignal: controller.signal,
+        }),
+        limit,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   async runBlocking(event: EventName, subscribers: Subscription[], data: unknown): Promise<BlockingOutcome> {
     if (!this.stateMachineArn) throw new Error('EVENT_STATE_MACHINE_ARN is not configured');
@@ -83,20 +120,36 @@ export class CloudEventRunner implements EventRunner {
         payload: { event, function_id: s.function_id, task_id, data },
       };
     });
-    const { StartSyncExecutionCommand } = await import('@aws-sdk/client-sfn');
     const input: WorkflowInput = { event, subscribers: items };
-    const execution = await (await this.sfn()).send(
-      new StartSyncExecutionCommand({ stateMachineArn: this.stateMachineArn, input: JSON.stringify(input) }),
-    );
-    const tasks: PublishTask[] = items.map((item) => ({
-      function_id: item.function_id,
-      function_name: item.function_name,
-      task_id: item.task_id,
-      invocation_id: execution.executionArn ?? '',
-    }));
+    let execution: Awaited<ReturnType<CloudEventRunner['startBounded']>>;
+    try {
+      execution = await this.startBounded(JSON.stringify(input));
+    } catch (error) {
+      if (!(error instanceof WaitExceeded)) throw error;
+      const message = `${event} did not complete within ${this.timeoutSeconds} s.`;
+      const result: PublishResult = {
+        event,
+        tasks: this.tasksOf(items, ''),
+        total_subscribers: items.length,
+      };
+      return {
+        result,
+        refusal: subscriberRefusal(event, items[0] as WorkflowTask, message, 'subscriber_timeout'),
+      };
+    }
+    const tasks = this.tasksOf(items, execution.executionArn ?? '');
     const result: PublishResult = { event, tasks, total_subscribers: subscribers.length };
     if (execution.status === 'SUCCEEDED') return { result };
     return this.failure(event, items, result, execution);
+  }
+
+  private tasksOf(items: WorkflowTask[], invocationId: string): PublishTask[] {
+    return items.map((item) => ({
+      function_id: item.function_id,
+      function_name: item.function_name,
+      task_id: item.task_id,
+      invocation_id: invocationId,
+    }));
   }
 
   private failure(
