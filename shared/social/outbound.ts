@@ -184,9 +184,9 @@ export async function outboundFetch(
       },
       (response: IncomingMessage) => {
         if (response.statusCode && response.statusCode >= 300 && response.statusCode < 400) {
+          finish(new OutboundError('answered with a redirect, which is not followed'));
           response.destroy();
           request.destroy();
-          finish(new OutboundError('answered with a redirect, which is not followed'));
           return;
         }
         const chunks: Buffer[] = [];
@@ -194,9 +194,9 @@ export async function outboundFetch(
         response.on('data', (chunk: Buffer) => {
           size += chunk.length;
           if (size > maxBytes) {
+            finish(new OutboundError('answered more than the size limit'));
             response.destroy();
             request.destroy();
-            finish(new OutboundError('answered more than the size limit'));
             return;
           }
           chunks.push(chunk);
