@@ -2,8 +2,8 @@ import { startBrowserSession } from '../../shared/auth/browser-sessions';
 import { requireTrustedOrigin } from '../../shared/auth/csrf';
 import { created, currentUser, noContent, ok, siteContext } from '../../shared/http/context';
 import { linkedPage } from '../../shared/http/pagination';
-import { deleteSocialAccount, listSocialAccounts } from '../../shared/social/accounts';
 import type { TypedOperations } from '../../shared/http/typed-operations';
+import { deleteSocialAccount, listSocialAccounts } from '../../shared/social/accounts';
 import {
   createSocialApp,
   deleteSocialApp,
@@ -62,13 +62,10 @@ export const socialOperations = {
    */
   async providerToken(ctx) {
     if (ctx.body.session) requireTrustedOrigin(ctx.deps.config, ctx.headers, 'allow');
-    const { answer, user } = await finishLogin(
-      ctx.deps,
-      siteOf(ctx),
-      ctx.params.provider,
-      ctx.body,
-      { user: ctx.user, clientIp: ctx.clientIp },
-    );
+    const { answer, user } = await finishLogin(ctx.deps, siteOf(ctx), ctx.params.provider, ctx.body, {
+      user: ctx.user,
+      clientIp: ctx.clientIp,
+    });
     if (!ctx.body.session) return ok(answer);
     const session = await startBrowserSession(ctx.deps, user, ctx.headers);
     return {

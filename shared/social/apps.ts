@@ -82,10 +82,7 @@ function providerIdErrors(providerId: string): string[] {
 }
 
 /** The spec's checks of a whole app (after a PATCH merged into it): messages by field. */
-function appErrors(
-  input: Required<Pick<AppInput, 'provider' | 'provider_id'>> & AppInput,
-  deps: SocialDeps,
-) {
+function appErrors(input: Required<Pick<AppInput, 'provider' | 'provider_id'>> & AppInput, deps: SocialDeps) {
   const fields: FieldErrors = {};
   if (!isProviderName(input.provider)) {
     fields.provider = [

@@ -96,7 +96,8 @@ export async function checkSocialApp(deps: SocialDeps, site: string, id: number)
               checks.push({
                 name: 'key_set',
                 ok: count > 0,
-                detail: count > 0 ? `The key set answers with ${count} key(s).` : 'The key set holds no keys.',
+                detail:
+                  count > 0 ? `The key set answers with ${count} key(s).` : 'The key set holds no keys.',
               });
             } catch (error) {
               checks.push({ name: 'key_set', ok: false, detail: reason(error) });

@@ -86,7 +86,11 @@ export async function startLogin(
   redirectUri: string,
   caller: { user: Pick<User, 'id' | 'is_superuser'> | null; clientIp: string | undefined },
 ) {
-  const subject = caller.user ? `user:${caller.user.id}` : caller.clientIp ? `ip:${caller.clientIp}` : undefined;
+  const subject = caller.user
+    ? `user:${caller.user.id}`
+    : caller.clientIp
+      ? `ip:${caller.clientIp}`
+      : undefined;
   if (subject)
     await consumeCall(
       deps,
@@ -156,7 +160,7 @@ async function takeState(
   if (item.user_id !== undefined && item.user_id !== callerId)
     throw ValidationError.field(
       'state',
-      'This login links a provider account to the user who started it: send that user\'s credentials.',
+      "This login links a provider account to the user who started it: send that user's credentials.",
       'invalid_state',
     );
   return item;

@@ -150,7 +150,9 @@ export async function outboundFetch(
   const late = () => new OutboundError('did not answer in time');
   const url = await Promise.race([
     checkUrl(raw, policy),
-    new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(late()), { once: true })),
+    new Promise<never>((_, reject) =>
+      deadline.addEventListener('abort', () => reject(late()), { once: true }),
+    ),
   ]);
   if (deadline.aborted) throw late();
   const allowlisted = isAllowlisted(url, policy);

@@ -5,7 +5,9 @@ import * as schemas from './schemas';
 const site = { group: 'auth', scope: 'site' } as const;
 const platform = { group: 'auth', scope: 'platform' } as const;
 const throttled = {
-  429: { description: 'Too many logins started from this address (or by this user): wait `retry_after` seconds' },
+  429: {
+    description: 'Too many logins started from this address (or by this user): wait `retry_after` seconds',
+  },
 } as const;
 const appPath = '/api/auth/social-apps/{id}/';
 
@@ -121,7 +123,10 @@ export const socialRoutes = [
     path: '/api/auth/social-accounts/',
     query: schemas.socialAccountsQuery,
     summary: "The caller's linked provider accounts, in the order they were linked",
-    responses: { 200: json('A page of linked provider accounts', schemas.socialAccountList), ...errors(400, 401) },
+    responses: {
+      200: json('A page of linked provider accounts', schemas.socialAccountList),
+      ...errors(400, 401),
+    },
   },
   {
     ...platform,

@@ -128,7 +128,9 @@ describe('server_url is checked against server-side request forgery when written
   it('needs no network: a host name that does not resolve is accepted (201), and checked at each call', async () => {
     const created = await owner.post(
       base,
-      oidc('unresolved', { settings: { server_url: 'https://idp.example.invalid/.well-known/openid-configuration' } }),
+      oidc('unresolved', {
+        settings: { server_url: 'https://idp.example.invalid/.well-known/openid-configuration' },
+      }),
     );
     expect(created.status).toBe(201);
     const patched = await owner.patch(`${base}${created.body.data.id}/`, {

@@ -106,7 +106,10 @@ describe('one deadline per provider call (SOCIAL_LOGIN_CALL_TIMEOUT_MS)', () => 
     await oidcApp('slowtoken', slowToken.discoveryUrl);
     const started = await visitor.get(redirectPath('slowtoken'));
     expect(started.status).toBe(200);
-    const response = await visitor.post('/api/auth/slowtoken/token/', { code: 'c', state: started.body.state });
+    const response = await visitor.post('/api/auth/slowtoken/token/', {
+      code: 'c',
+      state: started.body.state,
+    });
     expect(response.status).toBe(502);
     expect(response.body).toEqual({ detail: "The provider's token endpoint did not answer in time." });
   });
@@ -141,7 +144,8 @@ describe('POST /api/auth/social-apps/{id}/check/', () => {
     expect(first.body.checks).toContainEqual({
       name: 'addresses: server_url',
       ok: false,
-      detail: 'https://idp.example.invalid/.well-known/openid-configuration names a host that does not resolve.',
+      detail:
+        'https://idp.example.invalid/.well-known/openid-configuration names a host that does not resolve.',
     });
     const slow = await oidcApp('slowcheck', trickling.discoveryUrl);
     const second = await tenant.owner.post(`/api/auth/social-apps/${slow}/check/`, {});

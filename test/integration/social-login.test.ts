@@ -566,7 +566,7 @@ describe('/api/auth/social-accounts/', () => {
     expect((await platform.api.delete('/api/auth/social-accounts/1/')).status).toBe(401);
   });
 
-  it('unlinks one of the caller\'s links (204); the provider account then signs in as a new user', async () => {
+  it("unlinks one of the caller's links (204); the provider account then signs in as a new user", async () => {
     const { api, user } = await createUser(platform);
     const own = account();
     const linked = await linkAs(api, own.id);
@@ -604,7 +604,9 @@ describe('/api/auth/social-accounts/', () => {
     expect(second.status).toBe(200);
     const ids = (await api.get('/api/auth/social-accounts/')).body.results.map((r: { id: number }) => r.id);
     expect(ids).toHaveLength(2);
-    const answers = await Promise.all(ids.map((id: number) => api.delete(`/api/auth/social-accounts/${id}/`)));
+    const answers = await Promise.all(
+      ids.map((id: number) => api.delete(`/api/auth/social-accounts/${id}/`)),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([204, 409]);
     expect((await api.get('/api/auth/social-accounts/')).body.count).toBe(1);
   });

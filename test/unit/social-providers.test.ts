@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { emailTrusted, oidcIdentity, providerDef, providerNames, providers } from '../../shared/social/providers';
+import {
+  emailTrusted,
+  oidcIdentity,
+  providerDef,
+  providerNames,
+  providers,
+} from '../../shared/social/providers';
+
 describe('the provider registry', () => {
   it('has openid_connect and the common providers, in alphabetical order', () => {
     expect(providerNames).toEqual([
