@@ -131,7 +131,7 @@ export const socialRoutes = [
   {
     ...platform,
     operationId: 'deleteSocialAccount',
-    permission: 'authenticated',
+    permission: 'rule:own-social-account',
     method: 'DELETE',
     path: '/api/auth/social-accounts/{id}/',
     params: schemas.socialAccountParams,
