@@ -118,6 +118,16 @@ export interface SocialLoginConfig {
    * addresses (local development and tests); locally they may also use http. Empty in a real deployment.
    */
   readonly allowedHosts: readonly string[];
+  /**
+   * The whole of one outgoing call, in milliseconds (SOCIAL_LOGIN_CALL_TIMEOUT_MS, default 5000): name resolution,
+   * connection, answer and body together; a provider that trickles its answer is cut off at the deadline.
+   */
+  readonly callTimeoutMs: number;
+  /**
+   * Logins started (`GET /api/auth/{provider}/redirect/`) per client address, or per user when signed in, within
+   * each minute (SOCIAL_LOGIN_REDIRECTS_PER_MINUTE, default 30); each start writes a login state.
+   */
+  readonly redirectsPerMinute: number;
 }
 
 /** Failed public invitation attempts allowed per client address and per token within the window. */
@@ -169,6 +179,12 @@ function integer(env: Env, key: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0)
     throw new ConfigError(`${key} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function atLeastOne(env: Env, key: string, fallback: number): number {
+  const value = integer(env, key, fallback);
+  if (value < 1) throw new ConfigError(`${key} must be at least 1, got "${env[key]}"`);
   return value;
 }
 
@@ -380,6 +396,8 @@ export function loadConfig(env: Env = process.env): Config {
         .split(',')
         .map((host) => host.trim().toLowerCase())
         .filter(Boolean),
+      callTimeoutMs: atLeastOne(env, 'SOCIAL_LOGIN_CALL_TIMEOUT_MS', 5000),
+      redirectsPerMinute: atLeastOne(env, 'SOCIAL_LOGIN_REDIRECTS_PER_MINUTE', 30),
     },
     events: eventsConfig(env),
     quotas: quotasConfig(env),

@@ -1,7 +1,9 @@
 import { startBrowserSession } from '../../shared/auth/browser-sessions';
 import { requireTrustedOrigin } from '../../shared/auth/csrf';
-import { created, ok, siteContext } from '../../shared/http/context';
+import { created, currentUser, noContent, ok, siteContext } from '../../shared/http/context';
+import { linkedPage } from '../../shared/http/pagination';
 import type { TypedOperations } from '../../shared/http/typed-operations';
+import { deleteSocialAccount, listSocialAccounts } from '../../shared/social/accounts';
 import {
   createSocialApp,
   deleteSocialApp,
@@ -9,6 +11,7 @@ import {
   listSocialApps,
   updateSocialApp,
 } from '../../shared/social/apps';
+import { checkSocialApp } from '../../shared/social/checks';
 import { finishLogin, startLogin } from '../../shared/social/login';
 import type { socialRoutes } from '../../shared/social/routes';
 
@@ -36,9 +39,21 @@ export const socialOperations = {
     return ok(await deleteSocialApp(ctx.deps, siteOf(ctx), ctx.params.id));
   },
 
-  /** The state, PKCE verifier and nonce stay server-side for ten minutes; only `state` goes to the client. */
+  async checkSocialApp(ctx) {
+    return ok(await checkSocialApp(ctx.deps, siteOf(ctx), ctx.params.id));
+  },
+
+  /**
+   * The state, PKCE verifier and nonce stay server-side for ten minutes; only `state` goes to the client. A
+   * signed-in caller starts a link to their account. Limited per client address (or user).
+   */
   async providerRedirect(ctx) {
-    return ok(await startLogin(ctx.deps, siteOf(ctx), ctx.params.provider, ctx.query.redirect_uri));
+    return ok(
+      await startLogin(ctx.deps, siteOf(ctx), ctx.params.provider, ctx.query.redirect_uri, {
+        user: ctx.user,
+        clientIp: ctx.clientIp,
+      }),
+    );
   },
 
   /**
@@ -47,13 +62,10 @@ export const socialOperations = {
    */
   async providerToken(ctx) {
     if (ctx.body.session) requireTrustedOrigin(ctx.deps.config, ctx.headers, 'allow');
-    const { answer, user } = await finishLogin(
-      ctx.deps,
-      siteOf(ctx),
-      ctx.params.provider,
-      ctx.body,
-      ctx.clientIp,
-    );
+    const { answer, user } = await finishLogin(ctx.deps, siteOf(ctx), ctx.params.provider, ctx.body, {
+      user: ctx.user,
+      clientIp: ctx.clientIp,
+    });
     if (!ctx.body.session) return ok(answer);
     const session = await startBrowserSession(ctx.deps, user, ctx.headers);
     return {
@@ -61,5 +73,14 @@ export const socialOperations = {
       body: answer,
       headers: { 'set-cookie': session.setCookie, 'cache-control': 'no-store' },
     };
+  },
+
+  async listSocialAccounts(ctx) {
+    return ok(linkedPage(ctx, await listSocialAccounts(ctx.deps, currentUser(ctx).id)));
+  },
+
+  async deleteSocialAccount(ctx) {
+    await deleteSocialAccount(ctx.deps, currentUser(ctx).id, ctx.params.id);
+    return noContent();
   },
 } satisfies TypedOperations<typeof socialRoutes>;

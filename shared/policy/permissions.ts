@@ -119,6 +119,14 @@ const rules = {
         throw new PermissionDeniedError();
     },
   },
+  /** One of the caller's own linked provider accounts: the service answers 404 for anyone else's (it reads it). */
+  'own-social-account': {
+    description:
+      "any signed-in user, for their own linked provider accounts (another user's is not found, 404)",
+    check: (principal: Principal) => {
+      signedIn(principal);
+    },
+  },
 } as const satisfies Record<string, { description: string; check: (p: Principal, i: RuleInput) => void }>;
 
 export type RuleName = keyof typeof rules;

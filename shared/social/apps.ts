@@ -7,7 +7,7 @@ import { seal } from '../keys/envelope';
 import type { EncryptionContext } from '../keys/keys';
 import { nextId } from '../store/store';
 import { hiddenSecret, providerKeyOf, type SocialAppSettings, type StoredSocialApp } from './model';
-import { checkUrl, OutboundError } from './outbound';
+import { checkUrlShape, OutboundError } from './outbound';
 import { isProviderName, providerDef, providerNames } from './providers';
 import { countLinkedUsers, getApp, insertApp, listApps, removeApp, replaceApp } from './repository';
 
@@ -71,7 +71,7 @@ export function listItemView(app: StoredSocialApp) {
 
 const providerIdPattern = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 /** Static segments of /api/auth/ that a provider id would shadow. */
-const reservedProviderIds = new Set(['jwt', 'social-apps', ...providerNames]);
+const reservedProviderIds = new Set(['jwt', 'social-apps', 'social-accounts', ...providerNames]);
 
 function providerIdErrors(providerId: string): string[] {
   if (providerId === '') return ['provider_id is required for the OpenID Connect provider.'];
@@ -82,10 +82,7 @@ function providerIdErrors(providerId: string): string[] {
 }
 
 /** The spec's checks of a whole app (after a PATCH merged into it): messages by field. */
-async function appErrors(
-  input: Required<Pick<AppInput, 'provider' | 'provider_id'>> & AppInput,
-  deps: SocialDeps,
-) {
+function appErrors(input: Required<Pick<AppInput, 'provider' | 'provider_id'>> & AppInput, deps: SocialDeps) {
   const fields: FieldErrors = {};
   if (!isProviderName(input.provider)) {
     fields.provider = [
@@ -100,15 +97,20 @@ async function appErrors(
   if (typeof serverUrl !== 'string' || serverUrl === '') {
     fields.settings = ['server_url is required in settings for OpenID Connect.'];
   } else {
-    const problem = await serverUrlProblem(serverUrl, deps);
+    const problem = serverUrlProblem(serverUrl, deps);
     if (problem) fields.settings = [problem];
   }
   return fields;
 }
 
-async function serverUrlProblem(serverUrl: string, deps: SocialDeps): Promise<string | undefined> {
+/**
+ * What a write checks of `server_url`: only what needs no network (scheme, credentials, literal addresses, refused
+ * names), so that a write never depends on DNS; every call checks the addresses again through its own lookup, and
+ * `POST /api/auth/social-apps/{id}/check/` checks them on demand (checks.ts).
+ */
+function serverUrlProblem(serverUrl: string, deps: SocialDeps): string | undefined {
   try {
-    const url = await checkUrl(serverUrl, deps.config);
+    const url = checkUrlShape(serverUrl, deps.config);
     if (!url.pathname.endsWith('/.well-known/openid-configuration'))
       return 'server_url must be the discovery document (ending in /.well-known/openid-configuration).';
     return undefined;
@@ -126,7 +128,7 @@ function cleanSettings(settings: AppInput['settings']): SocialAppSettings {
   return clean;
 }
 
-async function findApp(deps: SocialDeps, site: string, id: number): Promise<StoredSocialApp> {
+export async function findApp(deps: SocialDeps, site: string, id: number): Promise<StoredSocialApp> {
   const app = await getApp(deps.store, site, id);
   if (!app) throw new NotFoundError();
   return app;
@@ -139,7 +141,7 @@ export async function createSocialApp(
   body: AppInput & { provider: string; name: string; client_id: string; secret: string },
 ) {
   const input = { ...body, provider_id: body.provider === 'openid_connect' ? (body.provider_id ?? '') : '' };
-  const fields = await appErrors(input, deps);
+  const fields = appErrors(input, deps);
   if (Object.keys(fields).length) throw new ValidationError({ fields });
   const id = await nextId(deps.store, 'social-app');
   const now = iso(deps.clock());
@@ -217,7 +219,7 @@ export async function updateSocialApp(deps: SocialDeps, site: string, id: number
   const provider = body.provider ?? before.provider;
   const settings = mergedSettings(before.settings, body.settings);
   const providerId = provider === 'openid_connect' ? (body.provider_id ?? before.provider_id) : '';
-  const fields = await appErrors({ ...body, provider, provider_id: providerId, settings }, deps);
+  const fields = appErrors({ ...body, provider, provider_id: providerId, settings }, deps);
   if (Object.keys(fields).length) throw new ValidationError({ fields });
   const after: StoredSocialApp = {
     ...before,

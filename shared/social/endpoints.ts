@@ -54,7 +54,7 @@ export function providerFailure(what: string, reason: string): AppError {
   });
 }
 
-async function fetchJson(url: string, policy: OutboundPolicy, what: string) {
+export async function fetchJson(url: string, policy: OutboundPolicy, what: string) {
   try {
     const response = await outboundFetch(url, policy);
     if (response.status !== 200) throw new OutboundError(`answered with status ${response.status}`);
@@ -78,10 +78,18 @@ function endpointField(document: Record<string, unknown>, name: string, policy: 
   return value;
 }
 
-/** Reads (or recalls) a discovery document; its issuer must be the document's own base URL. */
-async function discover(serverUrl: string, policy: OutboundPolicy, scopes: readonly string[]) {
+/**
+ * Reads (or recalls) a discovery document; its issuer must be the document's own base URL. `fresh`: read it again
+ * whatever the cache holds (the explicit check of an app).
+ */
+export async function discover(
+  serverUrl: string,
+  policy: OutboundPolicy,
+  scopes: readonly string[],
+  fresh = false,
+) {
   const cached = documents.get(serverUrl);
-  if (cached && Date.now() - cached.fetchedAt < ttlMs) return cached.value;
+  if (!fresh && cached && Date.now() - cached.fetchedAt < ttlMs) return cached.value;
   const document = await fetchJson(serverUrl, policy, 'discovery document');
   const expectedIssuer = serverUrl.replace(/\/\.well-known\/openid-configuration$/, '');
   if (

@@ -1,20 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../accounts/keys';
 import type { SessionUser } from '../accounts/model';
 import { createUser, findUserByEmail, getSessionUser, type UserCreationDeps } from '../accounts/users';
 import { iso } from '../clock';
 import { AppError, AuthenticationError, BadRequestError, ConflictError } from '../errors';
-import { failedConditions, putNew } from '../store/store';
-import { socialKeys } from './model';
+import { failedConditions, nextId, putNew, type Store } from '../store/store';
+import { accountLinkPrefix, socialKeys } from './model';
 import type { ProviderIdentity } from './providers';
 
 /**
  * Which user a provider account signs in as (docs/social-login.md, "Linking"): the user already linked to it;
- * else the user with the same e-mail address, only when the provider asserts the address is verified; else a
- * new user, made by the one user-creation service with the link in the same DynamoDB transaction. A race with
- * another first login of the same account (or address) loses a condition and reads again, so no duplicate user is
- * ever created.
+ * else, for a new address, a new user made by the one user-creation service with the link in the same DynamoDB
+ * transaction. An address that already has an account is attached to it only when the platform trusts the
+ * provider's verification of it (a provider with a fixed, well-known issuer that verifies addresses; never a
+ * tenant's own OpenID Connect provider) and never to a superuser: otherwise the sign-in is refused, and the user
+ * links the provider from their account (`linkTo`). A race with another first login of the same account (or
+ * address) loses a condition and reads again, so no duplicate user is ever created.
  */
 export interface LinkTarget {
   site: string;
@@ -24,12 +26,21 @@ export interface LinkTarget {
 
 const maxSubjectLength = 255;
 const attempts = 3;
+/** The most provider accounts one user may have linked (the list of them reads one bounded partition prefix). */
+export const maxLinksPerUser = 100;
 
-function linkItem(target: LinkTarget, identity: ProviderIdentity, userId: number, now: string) {
+function linkItem(
+  target: LinkTarget,
+  identity: ProviderIdentity,
+  userId: number,
+  linkId: number,
+  now: string,
+) {
   return {
     ...socialKeys.identity(target.site, target.providerKey, identity.subject),
     user_id: userId,
     app_id: target.appId,
+    link_id: linkId,
     email: identity.email ?? '',
     // Whether the provider vouched for the address when the link was made (see docs/social-login.md, Known limits).
     email_verified: identity.emailVerified,
@@ -37,10 +48,31 @@ function linkItem(target: LinkTarget, identity: ProviderIdentity, userId: number
   };
 }
 
-function unverifiedLinkItem(target: LinkTarget, identity: ProviderIdentity, userId: number) {
+/** The user's side of a link: what `/api/auth/social-accounts/` lists, and what its DELETE removes. */
+function accountItem(
+  target: LinkTarget,
+  identity: ProviderIdentity,
+  userId: number,
+  linkId: number,
+  now: string,
+) {
+  return {
+    ...socialKeys.account(userId, linkId),
+    id: linkId,
+    site: target.site,
+    provider_key: target.providerKey,
+    subject: identity.subject,
+    email: identity.email ?? '',
+    created_at: now,
+    link: socialKeys.identity(target.site, target.providerKey, identity.subject),
+  };
+}
+
+function unverifiedLinkItem(target: LinkTarget, identity: ProviderIdentity, userId: number, linkId: number) {
   return {
     ...socialKeys.unverifiedLink(userId, target.site, target.providerKey, identity.subject),
     link: socialKeys.identity(target.site, target.providerKey, identity.subject),
+    account: socialKeys.account(userId, linkId),
   };
 }
 
@@ -62,6 +94,20 @@ async function activeUser(deps: UserCreationDeps, id: number): Promise<SessionUs
   return user;
 }
 
+/** How many provider accounts are linked to the user. */
+export async function countUserLinks(store: Store, userId: number): Promise<number> {
+  const result = await store.doc.send(
+    new QueryCommand({
+      TableName: store.table,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': socialKeys.account(userId, 0).PK, ':prefix': accountLinkPrefix },
+      Select: 'COUNT',
+      ConsistentRead: true,
+    }),
+  );
+  return result.Count ?? 0;
+}
+
 /** Links the account to an existing active user; false when another login linked the account first. */
 async function attach(
   deps: UserCreationDeps,
@@ -69,12 +115,19 @@ async function attach(
   identity: ProviderIdentity,
   userId: number,
 ) {
+  if ((await countUserLinks(deps.store, userId)) >= maxLinksPerUser)
+    throw new ConflictError({
+      code: 'too_many_links',
+      message: `This account already has ${maxLinksPerUser} linked provider accounts: unlink one first.`,
+    });
   const table = deps.store.table;
+  const linkId = await nextId(deps.store, 'social-account');
+  const now = iso(deps.clock());
   try {
     await deps.store.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          putNew(table, linkItem(target, identity, userId, iso(deps.clock()))),
+          putNew(table, linkItem(target, identity, userId, linkId, now)),
           {
             ConditionCheck: {
               TableName: table,
@@ -83,6 +136,7 @@ async function attach(
               ExpressionAttributeValues: { ':yes': true },
             },
           },
+          putNew(table, accountItem(target, identity, userId, linkId, now)),
         ],
       }),
     );
@@ -108,8 +162,10 @@ async function create(
   target: LinkTarget,
   identity: ProviderIdentity,
   email: string,
+  trusted: boolean,
   attempt: number,
 ) {
+  const linkId = await nextId(deps.store, 'social-account');
   try {
     const user = await createUser(
       deps,
@@ -122,12 +178,16 @@ async function create(
       {
         // A first sign-in creates a user of this site: its apps' PRE_USER_CREATE subscribers may veto it.
         scope: { site: target.site },
-        alsoCreate: (user) => [
-          linkItem(target, identity, user.id, iso(deps.clock())),
-          // An address the provider did not verify may be someone else's: remember the link, so that the
-          // address's owner ends it on proving the address (shared/social/unverified-links.ts).
-          ...(identity.emailVerified ? [] : [unverifiedLinkItem(target, identity, user.id)]),
-        ],
+        alsoCreate: (user) => {
+          const now = iso(deps.clock());
+          return [
+            linkItem(target, identity, user.id, linkId, now),
+            accountItem(target, identity, user.id, linkId, now),
+            // An address the platform cannot trust may be someone else's: remember the link, so that the
+            // address's owner ends it on proving the address (shared/social/unverified-links.ts).
+            ...(trusted ? [] : [unverifiedLinkItem(target, identity, user.id, linkId)]),
+          ];
+        },
       },
     );
     return user.id;
@@ -139,17 +199,29 @@ async function create(
   }
 }
 
-/** The user a provider account signs in as, and whether this login created it. */
-export async function userForIdentity(
-  deps: UserCreationDeps,
-  target: LinkTarget,
-  identity: ProviderIdentity,
-): Promise<{ user: SessionUser; created: boolean }> {
+function checkSubject(identity: ProviderIdentity): void {
   if (!identity.subject || identity.subject.length > maxSubjectLength)
     throw new BadRequestError({
       code: 'provider_account_invalid',
       message: 'The provider did not name the account.',
     });
+}
+
+/** The refusal of a sign-in whose address has an account that this provider may not vouch for. */
+export const linkRequiredMessage =
+  'An account with this e-mail address already exists: sign in and link this provider from your account.';
+
+/**
+ * The user a provider account signs in as, and whether this login created it. `trusted`: the platform trusts the
+ * provider's verification of the address (providers.ts, `emailTrusted`).
+ */
+export async function userForIdentity(
+  deps: UserCreationDeps,
+  target: LinkTarget,
+  identity: ProviderIdentity,
+  trusted: boolean,
+): Promise<{ user: SessionUser; created: boolean }> {
+  checkSubject(identity);
   for (let attempt = 0; attempt < attempts; attempt++) {
     const linked = await linkedUserId(deps, target, identity.subject);
     if (linked !== undefined) return { user: await activeUser(deps, linked), created: false };
@@ -161,18 +233,42 @@ export async function userForIdentity(
       });
     const existing = await findUserByEmail(deps.store, email);
     if (existing) {
-      if (!identity.emailVerified)
-        throw new BadRequestError({
-          code: 'email_not_verified',
-          message:
-            'An account with this e-mail address exists, and the provider does not assert that the address is verified: sign in with that account instead.',
-        });
+      // Only the account's own credentials may add a provider it cannot trust, and a superuser's always.
+      if (!trusted || existing.is_superuser)
+        throw new BadRequestError({ code: 'link_required', message: linkRequiredMessage });
       if (await attach(deps, target, identity, existing.id))
         return { user: await activeUser(deps, existing.id), created: false };
       continue;
     }
-    const id = await create(deps, target, identity, email, attempt);
+    const id = await create(deps, target, identity, email, trusted, attempt);
     if (id !== undefined) return { user: await activeUser(deps, id), created: true };
+  }
+  throw new ConflictError({
+    code: 'login_conflict',
+    message: 'Another sign-in with this account is under way: try again.',
+  });
+}
+
+/**
+ * Links the provider account to the signed-in user who started this login (the explicit link). Already linked to
+ * that user: nothing to do; linked to another user: 409.
+ */
+export async function linkIdentity(
+  deps: UserCreationDeps,
+  target: LinkTarget,
+  identity: ProviderIdentity,
+  userId: number,
+): Promise<SessionUser> {
+  checkSubject(identity);
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const linked = await linkedUserId(deps, target, identity.subject);
+    if (linked === userId) return activeUser(deps, userId);
+    if (linked !== undefined)
+      throw new ConflictError({
+        code: 'provider_account_linked',
+        message: 'This provider account is already linked to another user.',
+      });
+    if (await attach(deps, target, identity, userId)) return activeUser(deps, userId);
   }
   throw new ConflictError({
     code: 'login_conflict',

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { User } from '../accounts/model';
 import { publicUser } from '../accounts/model';
 import type { UserCreationDeps } from '../accounts/users';
 import { loginPolicies } from '../auth/login';
@@ -8,6 +9,8 @@ import type { Deps } from '../deps';
 import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors';
 import { open } from '../keys/envelope';
 import { assertNotLocked, recordFailure } from '../limits/failures';
+import { consumeCall } from '../limits/rate';
+import { socialAccountOf } from './accounts';
 import { isConfigured, secretContext } from './apps';
 import {
   endpointsOf,
@@ -16,17 +19,19 @@ import {
   providerFailure,
   verifyIdToken,
 } from './endpoints';
-import { userForIdentity } from './identities';
+import { linkIdentity, userForIdentity } from './identities';
 import { providerKeyOf, type StoredSocialApp, socialKeys } from './model';
 import { jsonObject, OutboundError, outboundFetch } from './outbound';
-import { oidcIdentity, type ProviderIdentity, providerDef } from './providers';
+import { emailTrusted, oidcIdentity, type ProviderIdentity, providerDef } from './providers';
 import { appByProviderKey, takeItem } from './repository';
 
 /**
  * Headless provider login (docs/social-login.md): the redirect endpoint starts a login (state, PKCE S256 and, for
  * OpenID Connect, a nonce, kept server-side for ten minutes); the token endpoint consumes that state once,
  * exchanges the code, learns who signed in (a verified ID token, or the user-info endpoint) and answers our own
- * token pair. Failed exchanges count against the sign-in limiter of the client address.
+ * token pair. Started by a signed-in user, the login links the provider account to that user instead (the state
+ * records the user, and only that user may finish it). Starts are limited per client address (or user); failed
+ * exchanges count against the sign-in limiter of the client address.
  */
 export type SocialLoginDeps = Pick<Deps, 'store' | 'clock' | 'keys' | 'config' | 'log' | 'tokens' | 'events'>;
 
@@ -42,6 +47,8 @@ interface LoginState {
   nonce: string;
   redirect_uri: string;
   expires_at_epoch: number;
+  /** An explicit link: the signed-in user who started it, the only one who may finish it. */
+  user_id?: number;
 }
 
 async function configuredApp(
@@ -59,14 +66,39 @@ async function configuredApp(
   return app;
 }
 
-/** Starts a login: the provider's authorization URL and the state the token endpoint will need. */
+/** A superuser's account may not be reachable through a provider whose issuer a tenant chose. */
+function refuseTenantIssuerFor(user: Pick<User, 'is_superuser'>, app: StoredSocialApp): void {
+  if (user.is_superuser && app.provider === 'openid_connect')
+    throw new BadRequestError({
+      code: 'link_refused',
+      message: "A superuser's account cannot be linked to a site's own OpenID Connect provider.",
+    });
+}
+
+/**
+ * Starts a login: the provider's authorization URL and the state the token endpoint will need. With a signed-in
+ * `user` the login links the provider account to that user. Each start counts against the caller's limit.
+ */
 export async function startLogin(
   deps: SocialLoginDeps,
   site: string,
   providerKey: string,
   redirectUri: string,
+  caller: { user: Pick<User, 'id' | 'is_superuser'> | null; clientIp: string | undefined },
 ) {
+  const subject = caller.user
+    ? `user:${caller.user.id}`
+    : caller.clientIp
+      ? `ip:${caller.clientIp}`
+      : undefined;
+  if (subject)
+    await consumeCall(
+      deps,
+      { scope: 'social-redirect', maxCalls: deps.config.socialLogin.redirectsPerMinute, windowSeconds: 60 },
+      subject,
+    );
   const app = await configuredApp(deps, site, providerKey);
+  if (caller.user) refuseTenantIssuerFor(caller.user, app);
   const endpoints = await endpointsOf(app, deps.config);
   const state = base64url(randomBytes(32));
   const verifier = base64url(randomBytes(48));
@@ -79,6 +111,7 @@ export async function startLogin(
     nonce,
     redirect_uri: redirectUri,
     expires_at_epoch: epoch(deps) + stateSeconds,
+    ...(caller.user ? { user_id: caller.user.id } : {}),
   };
   await deps.store.doc.send(
     new PutCommand({ TableName: deps.store.table, Item: { ...socialKeys.loginState(state), ...item } }),
@@ -92,11 +125,25 @@ export async function startLogin(
   url.searchParams.set('code_challenge', base64url(createHash('sha256').update(verifier).digest()));
   url.searchParams.set('code_challenge_method', 'S256');
   if (endpoints.kind === 'oidc') url.searchParams.set('nonce', nonce);
-  return { authorization_url: url.toString(), state, expires_in: stateSeconds };
+  return {
+    authorization_url: url.toString(),
+    state,
+    expires_in: stateSeconds,
+    link: caller.user !== null,
+  };
 }
 
-/** The stored state of this login, taken once; a 400 naming `state` when it is unknown, used or expired. */
-async function takeState(deps: SocialLoginDeps, site: string, providerKey: string, state: string) {
+/**
+ * The stored state of this login, taken once; a 400 naming `state` when it is unknown, used or expired, or when it
+ * links to a user other than the caller.
+ */
+async function takeState(
+  deps: SocialLoginDeps,
+  site: string,
+  providerKey: string,
+  state: string,
+  callerId: number | undefined,
+) {
   const item = (await takeItem(deps.store, socialKeys.loginState(state))) as LoginState | undefined;
   if (
     !item ||
@@ -107,6 +154,13 @@ async function takeState(deps: SocialLoginDeps, site: string, providerKey: strin
     throw ValidationError.field(
       'state',
       'The login state is unknown, already used or expired.',
+      'invalid_state',
+    );
+  // A link's state is worth an account: a leaked one is useless to anyone but its user.
+  if (item.user_id !== undefined && item.user_id !== callerId)
+    throw ValidationError.field(
+      'state',
+      "This login links a provider account to the user who started it: send that user's credentials.",
       'invalid_state',
     );
   return item;
@@ -243,20 +297,25 @@ async function identityOf(
   return oidcIdentity(claims);
 }
 
-/** Finishes a login: our access and refresh tokens, the user, and whether the login created it. */
+/**
+ * Finishes a login: our access and refresh tokens, the user, and whether the login created it; for a link, also
+ * the new `social_account`.
+ */
 export async function finishLogin(
   deps: SocialLoginDeps & UserCreationDeps,
   site: string,
   providerKey: string,
   input: { code: string; state: string },
-  clientIp: string | undefined,
+  caller: { user: Pick<User, 'id' | 'is_superuser'> | null; clientIp: string | undefined },
 ) {
+  const { clientIp } = caller;
   const policy = loginPolicies(deps.config).ip;
   if (clientIp) await assertNotLocked(deps, policy, clientIp);
   let identity: ProviderIdentity;
   let app: StoredSocialApp;
+  let state: LoginState;
   try {
-    const state = await takeState(deps, site, providerKey, input.state);
+    state = await takeState(deps, site, providerKey, input.state, caller.user?.id);
     app = await configuredApp(deps, site, providerKey);
     if (app.id !== state.app_id)
       throw ValidationError.field('state', 'The login state is for another provider.', 'invalid_state');
@@ -275,11 +334,25 @@ export async function finishLogin(
       });
     throw error;
   }
-  const { user, created } = await userForIdentity(
-    deps,
-    { site, providerKey: providerKeyOf(app), appId: app.id },
-    identity,
-  );
+  const target = { site, providerKey: providerKeyOf(app), appId: app.id };
+  if (state.user_id !== undefined && caller.user) {
+    refuseTenantIssuerFor(caller.user, app);
+    const user = await linkIdentity(deps, target, identity, state.user_id);
+    const pair = await startSession(deps, user);
+    const link = socialKeys.identity(target.site, target.providerKey, identity.subject);
+    const account = await socialAccountOf(deps, user.id, link);
+    return {
+      answer: {
+        ...pair,
+        user: publicUser(user),
+        created: false,
+        ...(account ? { social_account: account } : {}),
+      },
+      user,
+    };
+  }
+  const trusted = emailTrusted(app.provider, identity);
+  const { user, created } = await userForIdentity(deps, target, identity, trusted);
   const pair = await startSession(deps, user);
   return { answer: { ...pair, user: publicUser(user), created }, user };
 }

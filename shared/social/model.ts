@@ -3,6 +3,7 @@ import type { Sealed } from '../keys/envelope';
 import type { ProviderName } from './providers';
 
 export const unverifiedLinkPrefix = 'SOCIALUNVERIFIED#';
+export const accountLinkPrefix = 'SOCIALLINK#';
 
 /** The keys of a social app's `settings` (docs/social-login.md). */
 export interface SocialAppSettings {
@@ -58,6 +59,11 @@ export const socialKeys = {
     PK: `USER#${userId}`,
     SK: `${unverifiedLinkPrefix}${site}#${providerKey}#${subject}`,
   }),
+  /**
+   * Beside a user, one per provider account linked to it (the caller's `/api/auth/social-accounts/`): `id`, `site`,
+   * `provider_key`, `subject`, `email`, `created_at` and `link` (the link's key). Written and deleted with the link.
+   */
+  account: (userId: number, id: number) => ({ PK: `USER#${userId}`, SK: `${accountLinkPrefix}${pad(id)}` }),
   /** A login started by the redirect endpoint, consumed once by the token endpoint. */
   loginState: (state: string) => ({ PK: `SOCIALSTATE#${state}`, SK: 'STATE' }),
 } as const;

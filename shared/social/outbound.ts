@@ -9,7 +9,8 @@ import type { Config } from '../config';
  * from site administrators and from discovery documents, so every call is checked against server-side request
  * forgery. https only in the cloud; no loopback, private, link-local, carrier-grade NAT, multicast or cloud
  * metadata address, whichever address the host resolves to (each one is checked, and the connection uses the
- * checked addresses, so a second DNS answer cannot swap them); no redirects; short timeouts; a size cap. Hosts of
+ * checked addresses, so a second DNS answer cannot swap them); no redirects; one deadline for the whole call
+ * (resolution, connection, answer and body: SOCIAL_LOGIN_CALL_TIMEOUT_MS); a size cap. Hosts of
  * an explicit allowlist (SOCIAL_LOGIN_ALLOWED_HOSTS) skip the address check, for local development and tests.
  */
 
@@ -20,7 +21,8 @@ export class OutboundError extends Error {
   override name = 'OutboundError';
 }
 
-const timeoutMs = 5_000;
+/** The deadline when a caller names none (the address check of a write-time or explicit check). */
+const defaultTimeoutMs = 5_000;
 const maxBytes = 512 * 1024;
 
 const blocked = new BlockList();
@@ -89,7 +91,11 @@ export function checkUrlShape(raw: string, policy: OutboundPolicy): URL {
 }
 
 /** Resolves the host and checks every address; the addresses, or an OutboundError. */
-function resolveChecked(hostname: string, allowlisted: boolean): Promise<LookupAddress[]> {
+function resolveChecked(
+  hostname: string,
+  allowlisted: boolean,
+  timeoutMs = defaultTimeoutMs,
+): Promise<LookupAddress[]> {
   let timer: NodeJS.Timeout | undefined;
   return new Promise<LookupAddress[]>((resolve, reject) => {
     // getaddrinfo has no timeout of its own: a resolver that never answers must not hold the request.
@@ -111,7 +117,8 @@ function resolveChecked(hostname: string, allowlisted: boolean): Promise<LookupA
 export async function checkUrl(raw: string, policy: OutboundPolicy): Promise<URL> {
   const url = checkUrlShape(raw, policy);
   const literal = url.hostname.replace(/^\[|\]$/g, '');
-  if (!isIP(literal)) await resolveChecked(url.hostname, isAllowlisted(url, policy));
+  if (!isIP(literal))
+    await resolveChecked(url.hostname, isAllowlisted(url, policy), policy.socialLogin.callTimeoutMs);
   return url;
 }
 
@@ -127,46 +134,46 @@ export interface OutboundResponse {
   text: string;
 }
 
-function readCapped(response: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    response.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        response.destroy();
-        reject(new OutboundError('answered more than the size limit'));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    response.on('error', reject);
-  });
-}
-
 /**
  * Calls a provider URL under the guard: the URL is checked again right before the call, the connection goes to
- * a checked address, a redirect is an error, and the answer is bounded in time and size.
+ * a checked address, a redirect is an error, and the answer is bounded in size and, as a whole (resolution,
+ * connection, headers and every byte of the body), in time: one deadline, not an idle timeout, so a provider that
+ * trickles a byte now and then is still cut off.
  */
 export async function outboundFetch(
   raw: string,
   policy: OutboundPolicy,
   init: OutboundRequest = {},
 ): Promise<OutboundResponse> {
-  const url = await checkUrl(raw, policy);
+  const timeoutMs = policy.socialLogin.callTimeoutMs;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const late = () => new OutboundError('did not answer in time');
+  const url = await Promise.race([
+    checkUrl(raw, policy),
+    new Promise<never>((_, reject) =>
+      deadline.addEventListener('abort', () => reject(late()), { once: true }),
+    ),
+  ]);
+  if (deadline.aborted) throw late();
   const allowlisted = isAllowlisted(url, policy);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+  return new Promise<OutboundResponse>((resolve, reject) => {
+    let settled = false;
+    const finish = (error: Error | undefined, value?: OutboundResponse) => {
+      if (settled) return;
+      settled = true;
+      deadline.removeEventListener('abort', onDeadline);
+      if (error) reject(error);
+      else resolve(value as OutboundResponse);
+    };
     const request = send(
       url,
       {
         method: init.method ?? 'GET',
         headers: { accept: 'application/json', ...init.headers },
-        timeout: timeoutMs,
         // The connection resolves the host here, and only checked addresses are handed back.
         lookup: (hostname, options, callback) => {
-          resolveChecked(hostname, allowlisted).then(
+          resolveChecked(hostname, allowlisted, timeoutMs).then(
             (addresses) => {
               const first = addresses[0] as LookupAddress;
               if ((options as { all?: boolean }).all)
@@ -177,24 +184,47 @@ export async function outboundFetch(
           );
         },
       },
-      resolve,
+      (response: IncomingMessage) => {
+        if (response.statusCode && response.statusCode >= 300 && response.statusCode < 400) {
+          finish(new OutboundError('answered with a redirect, which is not followed'));
+          response.destroy();
+          request.destroy();
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) {
+            finish(new OutboundError('answered more than the size limit'));
+            response.destroy();
+            request.destroy();
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on('end', () =>
+          finish(undefined, {
+            status: response.statusCode ?? 0,
+            contentType: String(response.headers['content-type'] ?? ''),
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', () => finish(new OutboundError('could not be reached')));
+        response.on('aborted', () => finish(new OutboundError('could not be reached')));
+      },
     );
-    request.on('timeout', () => request.destroy(new OutboundError('did not answer in time')));
+    function onDeadline() {
+      const error = late();
+      finish(error);
+      request.destroy(error);
+    }
+    deadline.addEventListener('abort', onDeadline, { once: true });
     request.on('error', (error) =>
-      reject(error instanceof OutboundError ? error : new OutboundError('could not be reached')),
+      finish(error instanceof OutboundError ? error : new OutboundError('could not be reached')),
     );
     request.end(init.body);
   });
-  if (response.statusCode && response.statusCode >= 300 && response.statusCode < 400) {
-    response.destroy();
-    throw new OutboundError('answered with a redirect, which is not followed');
-  }
-  const text = await readCapped(response);
-  return {
-    status: response.statusCode ?? 0,
-    contentType: String(response.headers['content-type'] ?? ''),
-    text,
-  };
 }
 
 /** Parses a JSON object answer; an OutboundError for anything else. */

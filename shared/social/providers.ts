@@ -39,7 +39,16 @@ function splitName(name: string): { firstName: string; lastName: string } {
   return { firstName: first, lastName: rest.join(' ') };
 }
 
-interface OidcProvider {
+/**
+ * Whether a provider's "verified" e-mail may attach a provider account to an existing user of that address
+ * (docs/social-login.md, "Which providers vouch for an address"): only a provider whose issuer is fixed and well
+ * known (no tenant chooses it) and whose own verification of the address can be relied on platform-wide.
+ */
+interface EmailTrust {
+  readonly trustsEmail: boolean;
+}
+
+interface OidcProvider extends EmailTrust {
   readonly kind: 'oidc';
   readonly display: string;
   /** The discovery document; absent for `openid_connect`, whose apps name theirs in `settings.server_url`. */
@@ -47,7 +56,7 @@ interface OidcProvider {
   readonly scopes: readonly string[];
 }
 
-interface OAuth2Provider {
+interface OAuth2Provider extends EmailTrust {
   readonly kind: 'oauth2';
   readonly display: string;
   readonly authorizationUrl: string;
@@ -73,18 +82,28 @@ function githubIdentity(profile: Json, emails: readonly Json[]): ProviderIdentit
 }
 
 export const providers = {
-  openid_connect: { kind: 'oidc', display: 'OpenID Connect', scopes: ['openid', 'email', 'profile'] },
+  // The tenant chooses the issuer (settings.server_url): it can assert any address, `email_verified` included.
+  openid_connect: {
+    kind: 'oidc',
+    display: 'OpenID Connect',
+    scopes: ['openid', 'email', 'profile'],
+    trustsEmail: false,
+  },
   google: {
     kind: 'oidc',
     display: 'Google',
     discovery: 'https://accounts.google.com/.well-known/openid-configuration',
     scopes: ['openid', 'email', 'profile'],
+    // `email_verified: true`: Google proved the mailbox (Gmail and Workspace addresses are its own).
+    trustsEmail: true,
   },
   gitlab: {
     kind: 'oidc',
     display: 'GitLab',
     discovery: 'https://gitlab.com/.well-known/openid-configuration',
     scopes: ['openid', 'email', 'profile'],
+    // gitlab.com only (the issuer is fixed): `email_verified` is true once the address was confirmed by mail.
+    trustsEmail: true,
   },
   github: {
     kind: 'oauth2',
@@ -95,6 +114,8 @@ export const providers = {
     emailsUrl: 'https://api.github.com/user/emails',
     scopes: ['read:user', 'user:email'],
     identity: githubIdentity,
+    // The primary address of /user/emails with `verified: true`: GitHub confirmed it by mail.
+    trustsEmail: true,
   },
   microsoft: {
     kind: 'oauth2',
@@ -103,8 +124,9 @@ export const providers = {
     tokenUrl: 'https://login.microsoftonline.com/common/oauth2/v2.0/token',
     userInfoUrl: 'https://graph.microsoft.com/oidc/userinfo',
     scopes: ['openid', 'email', 'profile'],
-    // Entra ID lets tenant administrators set any address on an account: it is never taken as verified.
+    // Entra ID lets tenant administrators set any address on an account ("nOAuth"): never taken as verified.
     identity: (profile) => ({ ...oidcIdentity(profile), emailVerified: false }),
+    trustsEmail: false,
   },
   facebook: {
     kind: 'oauth2',
@@ -114,6 +136,7 @@ export const providers = {
     userInfoUrl: 'https://graph.facebook.com/v19.0/me?fields=id,email,first_name,last_name',
     scopes: ['email', 'public_profile'],
     // The Graph API asserts no verification of the address it returns.
+    trustsEmail: false,
     identity: (profile) => ({
       subject: idText(profile.id),
       email: text(profile.email) || undefined,
@@ -129,6 +152,8 @@ export const providers = {
     tokenUrl: 'https://discord.com/api/oauth2/token',
     userInfoUrl: 'https://discord.com/api/users/@me',
     scopes: ['identify', 'email'],
+    // `verified: true`: Discord confirmed the address by mail.
+    trustsEmail: true,
     identity: (profile) => ({
       subject: idText(profile.id),
       email: text(profile.email) || undefined,
@@ -150,4 +175,12 @@ export function isProviderName(value: string): value is ProviderName {
 /** The provider's definition, widened to the union. */
 export function providerDef(name: ProviderName): ProviderDef {
   return providers[name];
+}
+
+/**
+ * Whether this sign-in's address is one the platform trusts to attach the provider account to an existing user:
+ * the provider is trusted for it and asserted that the address is verified.
+ */
+export function emailTrusted(name: ProviderName, identity: ProviderIdentity): boolean {
+  return providerDef(name).trustsEmail && identity.emailVerified;
 }

@@ -1,8 +1,14 @@
-import { errors, json } from '../http/responses';
+import { empty, errors, json } from '../http/responses';
 import type { RouteDef } from '../http/route';
 import * as schemas from './schemas';
 
 const site = { group: 'auth', scope: 'site' } as const;
+const platform = { group: 'auth', scope: 'platform' } as const;
+const throttled = {
+  429: {
+    description: 'Too many logins started from this address (or by this user): wait `retry_after` seconds',
+  },
+} as const;
 const appPath = '/api/auth/social-apps/{id}/';
 
 /** Social apps and headless provider login (doc 1; docs/social-login.md). */
@@ -66,16 +72,33 @@ export const socialRoutes = [
   },
   {
     ...site,
+    operationId: 'checkSocialApp',
+    permission: 'rule:site-owner',
+    method: 'POST',
+    path: '/api/auth/social-apps/{id}/check/',
+    params: schemas.appIdParams,
+    summary:
+      "Check a saved social app against the network (not in the spec): discovery document, endpoints' addresses, key set",
+    responses: {
+      200: json('Each check, and whether all passed', schemas.appCheck),
+      ...errors(400, 401, 403, 404),
+    },
+  },
+  {
+    ...site,
     operationId: 'providerRedirect',
     permission: 'rule:site-visitor',
     method: 'GET',
     path: '/api/auth/{provider}/redirect/',
     params: schemas.providerParams,
     query: schemas.redirectQuery,
-    summary: "The provider's authorization URL, with state, PKCE (S256) and nonce",
+    summary:
+      "The provider's authorization URL, with state, PKCE (S256) and nonce; with a token or session, the login " +
+      'links the provider account to the signed-in user',
     responses: {
       200: json('Where to send the browser', schemas.redirectAnswer),
       ...errors(400, 401, 404, 502),
+      ...throttled,
     },
   },
   {
@@ -90,6 +113,32 @@ export const socialRoutes = [
     responses: {
       200: json('Our token pair and the signed-in user', schemas.exchangeAnswer),
       ...errors(400, 401, 404, 409, 429, 502),
+    },
+  },
+  {
+    ...platform,
+    operationId: 'listSocialAccounts',
+    permission: 'authenticated',
+    method: 'GET',
+    path: '/api/auth/social-accounts/',
+    query: schemas.socialAccountsQuery,
+    summary: "The caller's linked provider accounts, in the order they were linked",
+    responses: {
+      200: json('A page of linked provider accounts', schemas.socialAccountList),
+      ...errors(400, 401),
+    },
+  },
+  {
+    ...platform,
+    operationId: 'deleteSocialAccount',
+    permission: 'rule:own-social-account',
+    method: 'DELETE',
+    path: '/api/auth/social-accounts/{id}/',
+    params: schemas.socialAccountParams,
+    summary: "Unlink one of the caller's provider accounts (not the last way to sign in)",
+    responses: {
+      204: empty('The provider account no longer signs in as the caller'),
+      ...errors(400, 401, 404, 409),
     },
   },
 ] as const satisfies readonly RouteDef[];

@@ -168,6 +168,11 @@ export const redirectAnswer = {
     authorization_url: { type: 'string' },
     state: { type: 'string' },
     expires_in: { type: 'integer', description: 'Seconds the state stays valid' },
+    link: {
+      type: 'boolean',
+      description:
+        'True when a signed-in user started it: the token exchange links the provider account to that user',
+    },
   },
   additionalProperties: false,
 } as const;
@@ -180,6 +185,21 @@ export const exchangeBody = {
     state: { type: 'string', minLength: 1, maxLength: 128 },
     /** A browser drives this login: also start a browser session (the `sessionid` cookie). */
     session: { type: 'boolean', default: false },
+  },
+  additionalProperties: false,
+} as const;
+
+/** One provider account linked to the caller (`/api/auth/social-accounts/`). */
+const socialAccountFields = {
+  type: 'object',
+  required: ['id', 'provider', 'site', 'uid', 'email', 'created'],
+  properties: {
+    id: { type: 'integer' },
+    provider: { type: 'string', description: 'The provider key of the login paths' },
+    site: { type: 'string', description: 'The site whose social app made the link' },
+    uid: { type: 'string', description: "The provider's id of the account" },
+    email: { type: 'string', description: 'The address the provider gave when the link was made' },
+    created: { type: 'string', format: 'date-time' },
   },
   additionalProperties: false,
 } as const;
@@ -204,6 +224,50 @@ export const exchangeAnswer = {
       additionalProperties: true,
     },
     created: { type: 'boolean', description: 'Whether this sign-in created the user' },
+    social_account: { ...socialAccountFields, description: 'An explicit link: the link it made (or found)' },
+  },
+  additionalProperties: false,
+} as const;
+
+export const socialAccountsQuery = {
+  type: 'object',
+  properties: pageQuery(20),
+  additionalProperties: false,
+} as const;
+
+export const socialAccountList = {
+  type: 'object',
+  required: ['count', 'next', 'previous', 'results'],
+  properties: {
+    count: { type: 'integer' },
+    next: { type: ['string', 'null'] },
+    previous: { type: ['string', 'null'] },
+    results: { type: 'array', items: socialAccountFields },
+  },
+  additionalProperties: false,
+} as const;
+
+export const socialAccountParams = appIdParams;
+
+/** The explicit check of a saved app (not in the spec). */
+export const appCheck = {
+  type: 'object',
+  required: ['ok', 'checks'],
+  properties: {
+    ok: { type: 'boolean', description: 'Every check passed' },
+    checks: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'ok', 'detail'],
+        properties: {
+          name: { type: 'string' },
+          ok: { type: 'boolean' },
+          detail: { type: 'string' },
+        },
+        additionalProperties: false,
+      },
+    },
   },
   additionalProperties: false,
 } as const;

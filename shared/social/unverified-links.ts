@@ -21,7 +21,12 @@ export async function endUnverifiedLinks(store: Store, userId: number): Promise<
       ConsistentRead: true,
     }),
   );
-  const markers = (found.Items ?? []) as Array<{ SK: string; link: { PK: string; SK: string } }>;
+  const markers = (found.Items ?? []) as Array<{
+    SK: string;
+    link: { PK: string; SK: string };
+    /** The user's side of the link (absent on markers written before it existed). */
+    account?: { PK: string; SK: string };
+  }>;
   for (const marker of markers) {
     await store.doc.send(
       new TransactWriteCommand({
@@ -35,6 +40,7 @@ export async function endUnverifiedLinks(store: Store, userId: number): Promise<
               ExpressionAttributeValues: { ':uid': userId },
             },
           },
+          ...(marker.account ? [{ Delete: { TableName: store.table, Key: marker.account } }] : []),
         ],
       }),
     );

@@ -125,6 +125,20 @@ describe('server_url is checked against server-side request forgery when written
     expect(response.body.settings[0]).toMatch(/^server_url /);
   });
 
+  it('needs no network: a host name that does not resolve is accepted (201), and checked at each call', async () => {
+    const created = await owner.post(
+      base,
+      oidc('unresolved', {
+        settings: { server_url: 'https://idp.example.invalid/.well-known/openid-configuration' },
+      }),
+    );
+    expect(created.status).toBe(201);
+    const patched = await owner.patch(`${base}${created.body.data.id}/`, {
+      settings: { server_url: 'https://idp.example.com/tenant/.well-known/openid-configuration' },
+    });
+    expect(patched.status).toBe(200);
+  });
+
   it('refuses a URL that is not a discovery document', async () => {
     const response = await owner.post(
       base,

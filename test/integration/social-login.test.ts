@@ -65,7 +65,12 @@ beforeAll(async () => {
   });
   const allowed = [idp.host, idpUserInfo.host, redirector.host, metadataDiscovery.host];
   platform = await startTestPlatform(
-    { LOG_LEVEL: 'debug', SOCIAL_LOGIN_ALLOWED_HOSTS: allowed.join(',') },
+    // Every test here starts logins from one address: the limit of starts is tested in social-limits.test.ts.
+    {
+      LOG_LEVEL: 'debug',
+      SOCIAL_LOGIN_ALLOWED_HOSTS: allowed.join(','),
+      SOCIAL_LOGIN_REDIRECTS_PER_MINUTE: '100000',
+    },
     { log: recordingLogger() },
   );
 });
@@ -112,6 +117,16 @@ async function authorize(accountId: string) {
 
 async function login(accountId: string) {
   return visitor.post('/api/auth/corp/token/', await authorize(accountId));
+}
+
+/** A signed-in user links the provider account `accountId` to their account: the token exchange's answer. */
+async function linkAs(api: ApiClient, accountId: string, provider = 'corp') {
+  const signedIn = api.forSite(tenant.site.slug);
+  const started = await signedIn.get(redirectPath(provider));
+  expect(started.status).toBe(200);
+  expect(started.body.link).toBe(true);
+  const callback = await idp.authorize(started.body.authorization_url, accountId);
+  return signedIn.post(`/api/auth/${provider}/token/`, callback);
 }
 
 describe('GET /api/auth/{provider}/redirect/', () => {
@@ -162,12 +177,15 @@ describe('POST /api/auth/{provider}/token/', () => {
     expect(second.body.user.id).toBe(first.body.user.id);
   });
 
-  it('attaches the account to the existing user of a verified e-mail address', async () => {
+  it("refuses to attach a site's own provider account to the existing user of an address, even a verified one", async () => {
     const email = `${unique('known')}@example.com`;
-    const { user } = await createUser(platform, { email });
+    await createUser(platform, { email });
     const response = await login(account({ email, email_verified: true }).id);
-    expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ created: false, user: { id: user.id, email } });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      detail:
+        'An account with this e-mail address already exists: sign in and link this provider from your account.',
+    });
   });
 
   it('refuses to attach an unverified e-mail address to an existing user', async () => {
@@ -176,7 +194,7 @@ describe('POST /api/auth/{provider}/token/', () => {
     const { id } = account({ email, email_verified: false });
     const response = await login(id);
     expect(response.status).toBe(400);
-    expect(response.body.detail).toMatch(/not assert that the address is verified/);
+    expect(response.body.detail).toMatch(/sign in and link this provider from your account/);
     // Nothing was linked: the next attempt is refused the same way.
     expect((await login(id)).status).toBe(400);
   });
@@ -356,16 +374,14 @@ describe('an account a provider login made with an address the provider did not 
     expect(old.status).toBe(401);
   });
 
-  it('keeps a link whose address the provider verified', async () => {
+  it("ends it too when the site's own provider said the address was verified (its word is not trusted)", async () => {
     const email = `${unique('owner')}@example.com`;
-    const owner = account({ email, email_verified: true });
-    const first = await login(owner.id);
+    const squatter = account({ email, email_verified: true });
+    const first = await login(squatter.id);
     expect(first.status).toBe(200);
     const invited = await tenant.owner.post(
       `/api/cloud/organizations/${tenant.organization.slug}/invitations/`,
-      {
-        invitee_identifier: email,
-      },
+      { invitee_identifier: email },
     );
     expect(invited.status).toBe(201);
     const accepted = await platform.api.post(`/api/cloud/invitations/${invited.body.uuid}/accept/`, {
@@ -374,9 +390,30 @@ describe('an account a provider login made with an address the provider did not 
       last_name: 'Owner',
     });
     expect(accepted.status).toBe(200);
-    const again = await login(owner.id);
+    expect((await login(squatter.id)).status).toBe(400);
+    const owner = await platform.api.login(email, 'Copper-Nebula-Thistle-5');
+    expect((await owner.get('/api/auth/social-accounts/')).body.results).toEqual([]);
+  });
+
+  it('keeps a link the account made itself (an explicit link)', async () => {
+    const email = `${unique('owner')}@example.com`;
+    const { api } = await createUser(platform, { email });
+    const own = account({ email: `${unique('other')}@idp.example` });
+    const linked = await linkAs(api, own.id);
+    expect(linked.status).toBe(200);
+    const invited = await tenant.owner.post(
+      `/api/cloud/organizations/${tenant.organization.slug}/invitations/`,
+      { invitee_identifier: email },
+    );
+    const accepted = await platform.api.post(`/api/cloud/invitations/${invited.body.uuid}/accept/`, {
+      password: 'Copper-Nebula-Thistle-5',
+      first_name: 'Real',
+      last_name: 'Owner',
+    });
+    expect(accepted.status).toBe(200);
+    const again = await login(own.id);
     expect(again.status).toBe(200);
-    expect(again.body.user.id).toBe(first.body.user.id);
+    expect(again.body.user.id).toBe(linked.body.user.id);
   });
 });
 
@@ -463,6 +500,115 @@ describe('provider URLs are checked again before each call', () => {
     const response = await visitor.get(redirectPath('loopback'));
     expect(response.status).toBe(502);
     expect(response.body.detail).toMatch(/loopback/);
+  });
+});
+
+describe('explicit linking: a signed-in user starts the login', () => {
+  it('links the provider account to the signed-in user, who then signs in with it', async () => {
+    const email = `${unique('known')}@example.com`;
+    const { api, user } = await createUser(platform, { email });
+    // The provider's address is the account's own: linking by e-mail would be refused, linking explicitly is not.
+    const own = account({ email, email_verified: true });
+    const linked = await linkAs(api, own.id);
+    expect(linked.status).toBe(200);
+    expect(linked.body).toMatchObject({
+      created: false,
+      user: { id: user.id },
+      social_account: { provider: 'corp', site: tenant.site.slug, uid: own.id, email },
+    });
+    const signedIn = await login(own.id);
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.user.id).toBe(user.id);
+    // Linking it again is harmless.
+    expect((await linkAs(api, own.id)).status).toBe(200);
+    const links = await api.get('/api/auth/social-accounts/');
+    expect(links.status).toBe(200);
+    expect(links.body).toMatchObject({ count: 1, next: null, previous: null });
+    expect(links.body.results).toEqual([
+      {
+        id: linked.body.social_account.id,
+        provider: 'corp',
+        site: tenant.site.slug,
+        uid: own.id,
+        email,
+        created: expect.stringMatching(/Z$/),
+      },
+    ]);
+  });
+
+  it('refuses a provider account already linked to another user (409), and changes nothing', async () => {
+    const taken = account();
+    const first = await login(taken.id);
+    expect(first.status).toBe(200);
+    const { api } = await createUser(platform);
+    const response = await linkAs(api, taken.id);
+    expect(response.status).toBe(409);
+    expect(response.body).toEqual({ detail: 'This provider account is already linked to another user.' });
+    expect((await api.get('/api/auth/social-accounts/')).body.results).toEqual([]);
+    expect((await login(taken.id)).body.user.id).toBe(first.body.user.id);
+  });
+
+  it("refuses to link a superuser's account to a site's own OpenID Connect provider", async () => {
+    const response = await platform.adminApi.forSite(tenant.site.slug).get(redirectPath());
+    expect(response.status).toBe(400);
+    expect(response.body.detail).toMatch(/superuser/);
+  });
+
+  it('answers anonymous callers a sign-in, not a link', async () => {
+    const response = await visitor.get(redirectPath());
+    expect(response.body.link).toBe(false);
+  });
+});
+
+describe('/api/auth/social-accounts/', () => {
+  it('needs a signed-in user', async () => {
+    expect((await platform.api.get('/api/auth/social-accounts/')).status).toBe(401);
+    expect((await platform.api.delete('/api/auth/social-accounts/1/')).status).toBe(401);
+  });
+
+  it("unlinks one of the caller's links (204); the provider account then signs in as a new user", async () => {
+    const { api, user } = await createUser(platform);
+    const own = account();
+    const linked = await linkAs(api, own.id);
+    const removed = await api.delete(`/api/auth/social-accounts/${linked.body.social_account.id}/`);
+    expect(removed.status).toBe(204);
+    expect((await api.get('/api/auth/social-accounts/')).body.results).toEqual([]);
+    const again = await login(own.id);
+    expect(again.status).toBe(200);
+    expect(again.body.user.id).not.toBe(user.id);
+    expect(again.body.created).toBe(true);
+  });
+
+  it("answers 404 for another user's link and for an unknown id", async () => {
+    const first = await login(account().id);
+    const mine = await platform.api.withToken(first.body.access).get('/api/auth/social-accounts/');
+    const id = mine.body.results[0].id;
+    const { api: other } = await createUser(platform);
+    const response = await other.delete(`/api/auth/social-accounts/${id}/`);
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ detail: 'Not found.' });
+    expect((await other.delete('/api/auth/social-accounts/999999999/')).status).toBe(404);
+    expect((await login(account().id)).status).toBe(200);
+  });
+
+  it('refuses to unlink the only way to sign in (no password, no other link): 409', async () => {
+    const first = await login(account().id);
+    const api = platform.api.withToken(first.body.access);
+    const mine = await api.get('/api/auth/social-accounts/');
+    expect(mine.body.count).toBe(1);
+    const response = await api.delete(`/api/auth/social-accounts/${mine.body.results[0].id}/`);
+    expect(response.status).toBe(409);
+    expect(response.body.detail).toMatch(/only way to sign in/);
+    // With a second link, either may go, but not both.
+    const second = await linkAs(api, account().id);
+    expect(second.status).toBe(200);
+    const ids = (await api.get('/api/auth/social-accounts/')).body.results.map((r: { id: number }) => r.id);
+    expect(ids).toHaveLength(2);
+    const answers = await Promise.all(
+      ids.map((id: number) => api.delete(`/api/auth/social-accounts/${id}/`)),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([204, 409]);
+    expect((await api.get('/api/auth/social-accounts/')).body.count).toBe(1);
   });
 });
 

@@ -72,6 +72,8 @@ export function expectedOutcome(
     return isSelf(who, params) || siteAllows(who, 'view') ? 'allowed' : 403;
   // The fixture's secret is private: anonymous callers got their 401 above.
   if (permission === 'rule:secret-read') return siteAllows(who, 'view') ? 'allowed' : 403;
+  // The sample names a link no identity has: another user's link is not found.
+  if (permission === 'rule:own-social-account') return 404;
   // The sample creates a custom type: `configure` is enough.
   if (permission === 'rule:secret-type-create') return siteAllows(who, 'configure') ? 'allowed' : 403;
   throw new Error(`Unknown permission ${permission}: teach test/support/expected-access.ts what it allows`);

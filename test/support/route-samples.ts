@@ -199,6 +199,10 @@ export const samples: Record<string, Sample> = {
     body: { name: 'Renamed IdP' },
   }),
   deleteSocialApp: async (_fixture, site) => ({ params: { id: await throwawaySocialApp(site) } }),
+  checkSocialApp: async (_fixture, site) => ({ params: { id: await throwawaySocialApp(site) } }),
+  listSocialAccounts: none,
+  // No identity has this link: 404 for every signed-in caller (test/support/expected-access.ts).
+  deleteSocialAccount: () => ({ params: { id: '999999999' } }),
   providerRedirect: async (_fixture, site) => {
     await socialGitHub(site);
     return { query: { redirect_uri: 'https://app.example.com/auth/callback' } };

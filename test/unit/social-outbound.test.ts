@@ -10,10 +10,13 @@ import {
   outboundFetch,
 } from '../../shared/social/outbound';
 
-const cloud: OutboundPolicy = { runtime: 'aws', socialLogin: { allowedHosts: [] } };
+const cloud: OutboundPolicy = {
+  runtime: 'aws',
+  socialLogin: { allowedHosts: [], callTimeoutMs: 5000, redirectsPerMinute: 30 },
+};
 const local = (...allowedHosts: string[]): OutboundPolicy => ({
   runtime: 'local',
-  socialLogin: { allowedHosts },
+  socialLogin: { allowedHosts, callTimeoutMs: 5000, redirectsPerMinute: 30 },
 });
 
 describe('isForbiddenAddress', () => {
@@ -44,7 +47,10 @@ describe('isForbiddenAddress', () => {
 
 describe('checkUrlShape', () => {
   it('wants https in the cloud, even for an allowlisted host', () => {
-    const allowlisted: OutboundPolicy = { runtime: 'aws', socialLogin: { allowedHosts: ['127.0.0.1'] } };
+    const allowlisted: OutboundPolicy = {
+      runtime: 'aws',
+      socialLogin: { allowedHosts: ['127.0.0.1'], callTimeoutMs: 5000, redirectsPerMinute: 30 },
+    };
     expect(() => checkUrlShape('http://127.0.0.1/x', allowlisted)).toThrow('must use https');
     expect(() => checkUrlShape('http://93.184.216.34/x', cloud)).toThrow('must use https');
   });

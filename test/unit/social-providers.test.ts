@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { oidcIdentity, providerNames, providers } from '../../shared/social/providers';
+import {
+  emailTrusted,
+  oidcIdentity,
+  providerDef,
+  providerNames,
+  providers,
+} from '../../shared/social/providers';
 
 describe('the provider registry', () => {
   it('has openid_connect and the common providers, in alphabetical order', () => {
@@ -64,5 +70,27 @@ describe('claim mapping', () => {
     const microsoft = { sub: 'm', email: 'm@example.com', email_verified: true };
     expect(providers.microsoft.identity(microsoft).emailVerified).toBe(false);
     expect(providers.facebook.identity({ id: '7', email: 'f@example.com' }).emailVerified).toBe(false);
+  });
+});
+
+describe('which providers may attach a sign-in to an existing account by its address', () => {
+  const verified = { subject: 's', email: 'a@example.com', emailVerified: true, firstName: '', lastName: '' };
+
+  it.each([
+    ['google', true],
+    ['gitlab', true],
+    ['github', true],
+    ['discord', true],
+    ['microsoft', false],
+    ['facebook', false],
+    ['openid_connect', false],
+  ] as const)('%s: %s', (name, trusted) => {
+    expect(emailTrusted(name, verified)).toBe(trusted);
+    // Never an address the provider itself does not assert.
+    expect(emailTrusted(name, { ...verified, emailVerified: false })).toBe(false);
+  });
+
+  it('decides for every provider of the registry', () => {
+    for (const name of providerNames) expect(typeof providerDef(name).trustsEmail).toBe('boolean');
   });
 });

@@ -11,6 +11,9 @@ export const validatorLoaders: RouteValidatorLoaders = {
   getSocialApp: () => import('./getSocialApp.generated'),
   updateSocialApp: () => import('./updateSocialApp.generated'),
   deleteSocialApp: () => import('./getSocialApp.generated'),
+  checkSocialApp: () => import('./getSocialApp.generated'),
   providerRedirect: () => import('./providerRedirect.generated'),
   providerToken: () => import('./providerToken.generated'),
+  listSocialAccounts: () => import('./listSocialAccounts.generated'),
+  deleteSocialAccount: () => import('./getSocialApp.generated'),
 };
