@@ -291,6 +291,20 @@ function jwtKeyIds(env: Env, runtime: Runtime): Pick<Config, 'jwtSigningKeyId' |
   };
 }
 
+/**
+ * Where the local runtime looks for a Dynoxide binary when it starts the embedded DynamoDB (docs/local-runtime.md):
+ * DYNOXIDE_BIN names one; otherwise the platform package, then `dynoxide` on PATH.
+ */
+export interface DynoxideSettings {
+  readonly bin: string | undefined;
+  /** PATH, as the operating system searches it. */
+  readonly searchPath: string;
+}
+
+export function dynoxideSettings(env: Env = process.env): DynoxideSettings {
+  return { bin: optional(env, 'DYNOXIDE_BIN'), searchPath: env.PATH ?? env.Path ?? '' };
+}
+
 const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 /** Reads the configuration from an environment, failing fast with the missing or malformed key's name. */

@@ -1,8 +1,8 @@
-// Checks that every package in package-lock.json accepts the Node.js versions the project supports, so that
-// `npm install` prints no EBADENGINE warning on any of them, and that every package with an install script is
-// one that was reviewed.
-//   node .ci/engines.mjs   -> exit 1 naming each package whose `engines.node` refuses a supported version, or
-//                             whose install script is new
+// Checks package-lock.json: every dependency package.json declares has an entry (else `npm ci` stops with
+// "Missing: … from lock file" on any machine whose registry has that package), every package accepts the Node.js
+// versions the project supports (so `npm install` prints no EBADENGINE warning on any of them), and every package
+// with an install script is one that was reviewed.
+//   node .ci/check-lock.mjs   -> exit 1 naming each problem
 // The supported versions are the lowest of each major that package.json's `engines.node` admits (20.19.0 and
 // 22.13.0 for "^20.19.0 || >=22.13.0"), the newest 22 we test the bundles on, and the Node.js running this check.
 import { readFileSync } from 'node:fs';
@@ -26,6 +26,17 @@ for (const version of versions) {
   if (!semver.satisfies(version, range)) {
     console.error(`engines: ${version} is not in package.json's engines.node (${range})`);
     process.exitCode = 1;
+  }
+}
+
+for (const kind of ['dependencies', 'devDependencies', 'optionalDependencies']) {
+  for (const name of Object.keys(project[kind] ?? {})) {
+    if (!lock.packages[`node_modules/${name}`]) {
+      console.error(
+        `lock: ${name} (${kind}) has no entry in package-lock.json (docs/local-runtime.md, Dynoxide)`,
+      );
+      process.exitCode = 1;
+    }
   }
 }
 
@@ -61,7 +72,7 @@ for (const script of scripts) {
   const name = script.slice(0, script.lastIndexOf('@'));
   if (!(name in reviewed)) {
     console.error(
-      `install scripts: ${script} runs a script on install that nobody has reviewed (.ci/engines.mjs)`,
+      `install scripts: ${script} runs a script on install that nobody has reviewed (.ci/check-lock.mjs)`,
     );
     process.exitCode = 1;
   }
