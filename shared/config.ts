@@ -222,7 +222,7 @@ function mailConfig(env: Env, host: string, port: number): MailConfig {
   if (!/^https?:\/\//.test(base)) throw new ConfigError('INVITATION_LINK_BASE must be an http(s) URL');
   return {
     sesSender,
-    from: sesSender ?? optional(env, 'MAIL_FROM') ?? 'platform@localhost',
+    from: sesSender ?? optional(env, 'MAIL_FROM') ?? 'tenantbase@localhost',
     invitationLinkBase: base.replace(/\/+$/, ''),
   };
 }
