@@ -49,7 +49,7 @@ export async function startProject(
     'project',
     [...profile, servers.project],
     env,
-    /Platform listening on/,
+    /Tenantbase listening on/,
     `http://127.0.0.1:${port}`,
   );
 }

@@ -16,13 +16,13 @@ async function start(): Promise<LocalPlatform> {
   } catch (error) {
     // Problems the person starting it can fix get one line, not a stack trace.
     if (error instanceof LocalStartError || error instanceof ConfigError) err(`${error.message}\n`);
-    else err(`The platform could not start: ${error instanceof Error ? error.stack : String(error)}\n`);
+    else err(`Tenantbase could not start: ${error instanceof Error ? error.stack : String(error)}\n`);
     process.exit(1);
   }
 }
 
 function printWelcome(platform: LocalPlatform, dataDir: string) {
-  out(`Platform listening on ${platform.baseUrl}  (data in ${dataDir}/)`);
+  out(`Tenantbase listening on ${platform.baseUrl}  (data in ${dataDir}/)`);
   out(`API explorer: ${platform.baseUrl}/ninja-docs/   health: ${platform.baseUrl}/health`);
   if (platform.admin) {
     out();

@@ -258,7 +258,7 @@ function mailConfig(env: Env, host: string, port: number): MailConfig {
   if (!/^https?:\/\//.test(base)) throw new ConfigError('INVITATION_LINK_BASE must be an http(s) URL');
   return {
     sesSender,
-    from: sesSender ?? optional(env, 'MAIL_FROM') ?? 'platform@localhost',
+    from: sesSender ?? optional(env, 'MAIL_FROM') ?? 'tenantbase@localhost',
     invitationLinkBase: base.replace(/\/+$/, ''),
   };
 }
@@ -349,6 +349,20 @@ function jwtKeyIds(env: Env, runtime: Runtime): Pick<Config, 'jwtSigningKeyId' |
     jwtSigningKeyId: signing,
     jwtVerificationKeyIds: [...new Set(listed)].filter((id) => id !== effective),
   };
+}
+
+/**
+ * Where the local runtime looks for a Dynoxide binary when it starts the embedded DynamoDB (docs/local-runtime.md):
+ * DYNOXIDE_BIN names one; otherwise the platform package, then `dynoxide` on PATH.
+ */
+export interface DynoxideSettings {
+  readonly bin: string | undefined;
+  /** PATH, as the operating system searches it. */
+  readonly searchPath: string;
+}
+
+export function dynoxideSettings(env: Env = process.env): DynoxideSettings {
+  return { bin: optional(env, 'DYNOXIDE_BIN'), searchPath: env.PATH ?? env.Path ?? '' };
 }
 
 const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;

@@ -87,7 +87,7 @@ export function openApiDocument(routes: readonly RouteDef[], serverUrl = '/'): R
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Platform API', version: '1.0.0' },
+    info: { title: 'Tenantbase API', version: '1.0.0' },
     servers: [{ url: serverUrl }],
     tags: Object.values(groups).map((group) => ({ name: group.name, description: group.description })),
     components: {

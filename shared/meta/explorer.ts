@@ -51,7 +51,7 @@ export function explorerPage(documentPath: string, assetsPath: string): string {
 <html lang="en">
 <head>
   <meta charset="utf-8">
-  <title>Platform API</title>
+  <title>Tenantbase API</title>
   <link rel="stylesheet" href="${assetsPath}swagger-ui.css">
   <link rel="icon" type="image/png" href="${assetsPath}favicon-32x32.png" sizes="32x32">
   <link rel="icon" type="image/png" href="${assetsPath}favicon-16x16.png" sizes="16x16">

@@ -162,7 +162,7 @@ describe('npm start (bin/local.ts)', () => {
     const started = run({ PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: 'admin-password-1' });
     const listening = await new Promise<string>((done, fail) => {
       started.child.stdout.on('data', () => {
-        const url = /Platform listening on (\S+)/.exec(started.output().stdout)?.[1];
+        const url = /Tenantbase listening on (\S+)/.exec(started.output().stdout)?.[1];
         if (url) done(url);
       });
       started.exited.then((code) => fail(new Error(`exited ${code}: ${started.output().stderr}`)));

@@ -26,6 +26,12 @@ import {
 } from '../../shared/http/validation';
 import { ucs2length } from '../../shared/http/validator-runtime';
 
+/**
+ * Property tests run a fixed number of cases (numRuns), each limited far above what it takes on a quiet machine
+ * (measured as CPU time: at most 3 s), so a busy machine slows them but never fails them.
+ */
+const propertyTimeout = { timeout: 60_000 };
+
 const loaders: Record<GroupName, RouteValidatorLoaders> = {
   auth,
   accounts,
@@ -127,21 +133,27 @@ describe('generated route validators', () => {
     expect(validatorsLoaded(route)).toBeUndefined();
   });
 
-  it('validate, coerce and fill in defaults exactly as the schemas compiled at start', () => {
-    for (const { route, part, schema, validator } of schemas()) {
-      const compiled = compileSchema(schema, coerces(part));
-      fc.assert(
-        fc.property(inputs(schema, coerces(part)), (value) => {
-          expect(verdict(validator, value), `${route.operationId} ${part}`).toEqual(verdict(compiled, value));
-        }),
-        { numRuns: 60 },
-      );
-    }
-  });
+  it(
+    'validate, coerce and fill in defaults exactly as the schemas compiled at start',
+    propertyTimeout,
+    () => {
+      for (const { route, part, schema, validator } of schemas()) {
+        const compiled = compileSchema(schema, coerces(part));
+        fc.assert(
+          fc.property(inputs(schema, coerces(part)), (value) => {
+            expect(verdict(validator, value), `${route.operationId} ${part}`).toEqual(
+              verdict(compiled, value),
+            );
+          }),
+          { numRuns: 60 },
+        );
+      }
+    },
+  );
 });
 
 describe('the run-time helpers of the generated validators', () => {
-  it('count code points as ajv does, lone surrogates included', async () => {
+  it('count code points as ajv does, lone surrogates included', propertyTimeout, async () => {
     const ajvModule = (await import('ajv/dist/runtime/ucs2length')) as unknown as {
       default: ((text: string) => number) | { default: (text: string) => number };
     };

@@ -60,7 +60,7 @@ describe('OutboxMailer', () => {
       const clock = () => new Date('2026-01-02T03:04:05.000Z');
       const mailer = new OutboxMailer(
         join(dir, 'outbox'),
-        'platform@localhost',
+        'tenantbase@localhost',
         recordingLogger(lines),
         clock,
       );
@@ -74,7 +74,7 @@ describe('OutboxMailer', () => {
       expect(files).toHaveLength(1);
       expect(files[0]).toMatch(/^2026-01-02T03-04-05-000Z-.+\.eml$/);
       const eml = readFileSync(join(dir, 'outbox', files[0] as string), 'utf8');
-      expect(eml).toContain('From: platform@localhost\r\n');
+      expect(eml).toContain('From: tenantbase@localhost\r\n');
       expect(eml).toContain('To: ann@example.com\r\n');
       expect(eml).toContain('Subject: Welcome\r\n');
       expect(eml).toContain('\r\n\r\nLine one\r\nhttp://x/invitations/t\r\n');

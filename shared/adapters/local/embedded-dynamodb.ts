@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { type DynoxideSettings, dynoxideSettings } from '../../config';
 
 export interface EmbeddedService {
   /** Where clients connect. */
@@ -23,25 +24,112 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The path of the embedded DynamoDB binary (npm package `@dynoxide/<platform>-<arch>`). */
-export function dynoxideBinary(): string {
-  const pkg = `@dynoxide/${process.platform}-${process.arch}`;
+/** Where the Dynoxide binary came from: DYNOXIDE_BIN, the platform's npm package, or PATH. */
+export type DynoxideSource = 'DYNOXIDE_BIN' | 'package' | 'PATH';
+
+export type DynoxideChoice =
+  | { readonly found: true; readonly binary: string; readonly source: DynoxideSource }
+  | { readonly found: false; readonly message: string };
+
+/** What the choice of a Dynoxide binary depends on: nothing else, so it is decided the same way everywhere. */
+export interface DynoxideLookup {
+  /** `process.platform` and `process.arch` (the npm package is `@dynoxide/<platform>-<arch>`). */
+  readonly platform: string;
+  readonly arch: string;
+  /** DYNOXIDE_BIN: a binary named by the person starting it, tried first. */
+  readonly setting: string | undefined;
+  /** The directory of an installed package, or undefined when it is not installed. */
+  readonly resolvePackage: (name: string) => string | undefined;
+  /** The path of an executable of that name on PATH, or undefined. */
+  readonly findOnPath: (name: string) => string | undefined;
+}
+
+/** The platforms Dynoxide publishes an npm package for (package.json lists each as an optional dependency). */
+export const dynoxidePlatforms = ['darwin-arm64', 'darwin-x64', 'linux-arm64', 'linux-x64', 'win32-x64'];
+
+/**
+ * Chooses the Dynoxide binary: DYNOXIDE_BIN when set (an explicit choice wins, even over an installed package),
+ * else the platform's npm package, else `dynoxide` on PATH (what Homebrew installs). None: the message names the
+ * three ways, and DYNAMODB_ENDPOINT, which needs no Dynoxide at all.
+ */
+export function chooseDynoxideBinary(lookup: DynoxideLookup): DynoxideChoice {
+  const executable = lookup.platform === 'win32' ? 'dynoxide.exe' : 'dynoxide';
+  if (lookup.setting) return { found: true, binary: lookup.setting, source: 'DYNOXIDE_BIN' };
+  const platform = `${lookup.platform}-${lookup.arch}`;
+  const pkg = `@dynoxide/${platform}`;
+  const dir = dynoxidePlatforms.includes(platform) ? lookup.resolvePackage(pkg) : undefined;
+  if (dir) return { found: true, binary: join(dir, executable), source: 'package' };
+  const onPath = lookup.findOnPath(executable);
+  if (onPath) return { found: true, binary: onPath, source: 'PATH' };
+  const npm = dynoxidePlatforms.includes(platform)
+    ? `${pkg} is not installed (npm installs it where the registry has it: run npm install)`
+    : `Dynoxide publishes no npm package for ${platform}`;
+  return {
+    found: false,
+    message:
+      `No Dynoxide binary for the embedded DynamoDB: ${npm}, DYNOXIDE_BIN is not set and no ${executable} is ` +
+      `on PATH. Either install Dynoxide (brew install nubo-db/tap/dynoxide, or a release binary) and put it on ` +
+      `PATH or name it with DYNOXIDE_BIN=/path/to/${executable}, or set DYNAMODB_ENDPOINT to any DynamoDB ` +
+      '(DynamoDB Local, or a real table).',
+  };
+}
+
+/** The directory of an installed package, found from this module as Node.js would. */
+function resolvePackage(name: string): string | undefined {
   try {
-    return join(dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`)), 'dynoxide');
+    return dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
   } catch {
-    throw new Error(
-      `The embedded DynamoDB (${pkg}) is not installed for this platform; set DYNAMODB_ENDPOINT to any DynamoDB ` +
-        '(DynamoDB Local, or a real table) instead.',
-    );
+    return undefined;
   }
 }
+
+/** The first executable file of that name in the directories of `searchPath` (PATH's syntax). */
+export function findOnPath(name: string, searchPath: string): string | undefined {
+  for (const dir of searchPath.split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not there, or not executable: the next directory
+    }
+  }
+  return undefined;
+}
+
+/** The Dynoxide binary this machine offers, from the settings (shared/config.ts); throws the message when none. */
+export function dynoxideBinary(settings: DynoxideSettings = dynoxideSettings()): {
+  binary: string;
+  source: DynoxideSource;
+} {
+  const choice = chooseDynoxideBinary({
+    platform: process.platform,
+    arch: process.arch,
+    setting: settings.bin,
+    resolvePackage,
+    findOnPath: (name) => findOnPath(name, settings.searchPath),
+  });
+  if (!choice.found) throw new Error(choice.message);
+  if (!existsSync(choice.binary))
+    throw new Error(
+      choice.source === 'DYNOXIDE_BIN'
+        ? `DYNOXIDE_BIN names ${choice.binary}, which does not exist`
+        : `Embedded DynamoDB binary missing at ${choice.binary} (from ${choice.source}): reinstall with npm ci`,
+    );
+  return choice;
+}
+
+/** How long a start may take before it is given up: Dynoxide starts in milliseconds; a minute is a hang. */
+const startLimitMs = 60_000;
 
 /**
  * Starts the embedded DynamoDB on 127.0.0.1 (Dynoxide: the DynamoDB API, transactions included, on SQLite).
  * `file` keeps the data on disk; without it the data lives in memory.
  */
 export async function startEmbeddedDynamoDb(
-  options: { file?: string; port?: number } = {},
+  options: { file?: string; port?: number; settings?: DynoxideSettings } = {},
 ): Promise<EmbeddedService> {
   const port = options.port ?? (await freePort());
   const args = ['serve', '--host', '127.0.0.1', '--port', String(port)];
@@ -49,35 +137,41 @@ export async function startEmbeddedDynamoDb(
     mkdirSync(dirname(options.file), { recursive: true });
     args.push('--db-path', options.file);
   }
-  const binary = dynoxideBinary();
-  if (!existsSync(binary)) throw new Error(`Embedded DynamoDB binary missing at ${binary}`);
+  const { binary } = dynoxideBinary(options.settings);
   const child: ChildProcess = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // What it printed before it listened: for the error message; the last 4 KiB are enough.
   let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += String(chunk);
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += String(chunk);
-  });
   await new Promise<void>((resolve, reject) => {
-    const deadline = setTimeout(
-      () => reject(new Error(`Embedded DynamoDB did not start: ${output}`)),
-      15_000,
-    );
-    const poll = setInterval(() => {
-      if (output.includes('listening')) {
-        clearTimeout(deadline);
-        clearInterval(poll);
-        resolve();
-      }
-    }, 20);
-    child.once('exit', (code) => {
+    const done = (error?: Error) => {
       clearTimeout(deadline);
-      clearInterval(poll);
-      reject(new Error(`Embedded DynamoDB exited with code ${code}: ${output}`));
-    });
+      child.stdout?.removeAllListeners('data');
+      child.stderr?.removeAllListeners('data');
+      child.removeAllListeners('error');
+      child.removeAllListeners('exit');
+      if (error) reject(error);
+      else resolve();
+    };
+    // Started when it says so (an event, not a poll); a binary that never does is stopped after a minute.
+    const deadline = setTimeout(() => {
+      child.kill('SIGKILL');
+      done(
+        new Error(`Embedded DynamoDB (${binary}) did not start within ${startLimitMs / 1000} s: ${output}`),
+      );
+    }, startLimitMs);
+    const read = (chunk: Buffer | string) => {
+      output = (output + String(chunk)).slice(-4096);
+      if (output.includes('listening')) done();
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.once('error', (error) =>
+      done(new Error(`Embedded DynamoDB (${binary}) could not run: ${error.message}`)),
+    );
+    child.once('exit', (code) => done(new Error(`Embedded DynamoDB exited with code ${code}: ${output}`)));
   });
-  child.removeAllListeners('exit');
+  // Its output after start is not read: drain it so a full pipe never blocks it.
+  child.stdout?.resume();
+  child.stderr?.resume();
   return {
     url: `http://127.0.0.1:${port}`,
     stop: () =>
