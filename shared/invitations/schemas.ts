@@ -56,7 +56,14 @@ export const listInvitationsQuery = {
   },
 } as const;
 
-export const resendParams = { type: 'object', properties: { user_id: id } } as const;
+/**
+ * The resend path's `{user_id}` (the spec's name) takes the invitation's uuid: invitees' user ids are not shown
+ * before acceptance. Any other value, a user id included, is the 400 naming `user_id` of "no pending invitation".
+ */
+export const resendParams = {
+  type: 'object',
+  properties: { user_id: { type: 'string', minLength: 1, maxLength: 64 } },
+} as const;
 
 export const acceptBody = {
   type: 'object',
