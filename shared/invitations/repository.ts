@@ -77,6 +77,8 @@ export async function replaceToken(
   expiresAt: string,
 ): Promise<boolean> {
   const table = store.table;
+  // An invitation stored before tokens were separate from uuids has no hash yet: it gets its first one.
+  const old = invitation.token_hash as string | undefined;
   try {
     await store.doc.send(
       new TransactWriteCommand({
@@ -86,17 +88,17 @@ export async function replaceToken(
               TableName: table,
               Key: invitationKeys.invitation(invitation.uuid),
               UpdateExpression: 'SET token_hash = :hash, expires_at = :expires',
-              ConditionExpression: 'attribute_exists(PK) AND used = :false AND token_hash = :old',
+              ConditionExpression: `attribute_exists(PK) AND used = :false AND ${old ? 'token_hash = :old' : 'attribute_not_exists(token_hash)'}`,
               ExpressionAttributeValues: {
                 ':hash': hash,
                 ':expires': expiresAt,
                 ':false': false,
-                ':old': invitation.token_hash,
+                ...(old ? { ':old': old } : {}),
               },
             },
           },
           putNew(table, tokenSentinel(invitation, hash)),
-          { Delete: { TableName: table, Key: invitationKeys.token(invitation.token_hash) } },
+          ...(old ? [{ Delete: { TableName: table, Key: invitationKeys.token(old) } }] : []),
         ],
       }),
     );

@@ -28,8 +28,8 @@ const siteGrant = {
 export const invitationConfig = {
   type: 'object',
   properties: {
-    // Acceptance is one transaction of at most 100 items: the invitation, the user, the membership, one per
-    // group and one per site.
+    // Acceptance is one transaction of at most 100 items: the invitation, the user, a placeholder's mark, the
+    // membership, one per group and one per site (99 at most).
     group: { type: 'array', maxItems: maxInvitationGroups, items: groupName },
     site: { type: 'array', maxItems: maxInvitationSites, items: siteGrant },
   },
