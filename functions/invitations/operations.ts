@@ -99,8 +99,9 @@ export const invitationOperations = {
   async resendInvitation(ctx) {
     // The path's `{user_id}` names the invitation by its uuid: an invitee's user id is not shown before acceptance
     // (it would tell an existing account from a new one), so a user id names nothing here.
-    const invitation = await ownInvitation(ctx, ctx.params.user_id).catch(() => undefined);
-    if (!invitation || invitation.used) throw nothingPending();
+    const invitation = await getInvitation(ctx.deps.store, ctx.params.user_id);
+    const own = invitation?.organization_slug === organizationOf(ctx).organization.slug;
+    if (!invitation || !own || invitation.used) throw nothingPending();
     const invitee = await getUser(ctx.deps.store, invitation.invitee);
     const sent = await resendInvitation(
       ctx.deps,
