@@ -178,11 +178,14 @@ export class UserCreationEvents extends Construct {
 
   /**
    * Lets a function that creates users publish: StartSyncExecution on this state machine (PRE), asynchronous
-   * invocation of the registered functions only (POST).
+   * invocation of the registered functions only (POST), and the account and prefix to check every subscriber's
+   * target against its site's rule before each run (`<prefix><site-slug>--<name>`; without them every subscriber
+   * is refused). IAM bounds invocations to the prefix; which site a function belongs to is that check's.
    */
   grantPublish(fn: LambdaFunction): void {
     fn.addEnvironment('EVENT_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
     fn.addEnvironment('USER_CREATION_HOOK_TIMEOUT_SECONDS', String(this.executionTimeoutSeconds));
+    this.configureRegistry(fn);
     fn.addToRolePolicy(
       new PolicyStatement({
         actions: ['states:StartSyncExecution'],
@@ -195,7 +198,7 @@ export class UserCreationEvents extends Construct {
     if (fn.role) Validations.of(fn.role).acknowledge(...this.invokeFindings());
   }
 
-  /** Lets the events function check targets against the allowed account and prefix. */
+  /** Lets a function check targets against the allowed account and prefix (the events function, the publishers). */
   configureRegistry(fn: LambdaFunction): void {
     fn.addEnvironment('EVENT_FUNCTION_ACCOUNT', this.functionAccount);
     fn.addEnvironment('EVENT_FUNCTION_PREFIX', this.functionPrefix);
