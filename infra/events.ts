@@ -168,8 +168,9 @@ export class UserCreationEvents extends Construct {
     const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
     const arn = `arn:<AWS::Partition>:lambda:${region}:${account}:function:${this.functionPrefix}*`;
     const reason =
-      'Subscribers are registered at run time: only functions whose name has the registered prefix (the same ' +
-      'rule the events API checks on registration), with their versions and aliases.';
+      'Subscribers are registered at run time: only functions whose name has the registered prefix, with their ' +
+      'versions and aliases; the platform checks the per-site part (<prefix><site-slug>--) on registration and ' +
+      'before every invocation.';
     return [
       { id: `AwsSolutions-IAM5[Resource::${arn}]`, reason },
       { id: `AwsSolutions-IAM5[Resource::${arn}:*]`, reason },
