@@ -411,7 +411,9 @@ describe('an account a provider login made with an address the provider did not 
       `/api/cloud/organizations/${tenant.organization.slug}/invitations/`,
       { invitee_identifier: email },
     );
-    const accepted = await platform.api.post(`/api/cloud/invitations/${invited.body.uuid}/accept/`, {
+    expect(invited.status).toBe(201);
+    const token = latestToken(platform, email);
+    const accepted = await platform.api.post(`/api/cloud/invitations/${token}/accept/`, {
       password: 'Copper-Nebula-Thistle-5',
       first_name: 'Real',
       last_name: 'Owner',
