@@ -1,5 +1,11 @@
 import type { FieldErrors } from '../errors';
-import { AuthenticationError, BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors';
+import {
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  ValidationError,
+} from '../errors';
 
 /** The secret store's error bodies, to the letter of doc 2's table (docs/secrets.md). */
 export const secretErrors = {

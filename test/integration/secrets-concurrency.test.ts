@@ -55,7 +55,10 @@ describe('concurrent writes of one secret', () => {
     keys.meanwhile = async () => {
       inner = await owner.put('/api/secrets/stripe/', { secret_type: 'token', value: { token: 'second' } });
     };
-    const outer = await owner.put('/api/secrets/stripe/', { secret_type: 'token', value: { token: 'third' } });
+    const outer = await owner.put('/api/secrets/stripe/', {
+      secret_type: 'token',
+      value: { token: 'third' },
+    });
     expect(inner?.status).toBe(200);
     expect(outer.status).toBe(409);
     expect(outer.body).toEqual({
