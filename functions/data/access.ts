@@ -15,7 +15,13 @@ export type Ctx = RequestContext<unknown, unknown, Readonly<Record<string, strin
 function scopeOf(ctx: Ctx): TableScope {
   const { access } = siteContext(ctx);
   if (!ctx.app) throw appNotFound(ctx.params.app_slug ?? '');
-  return { schema: siteSchemaName(access.site.slug), site: access.site.slug, app: ctx.app };
+  return {
+    schema: siteSchemaName(access.site.slug),
+    site: access.site.slug,
+    siteIdentity: access.site.created_at,
+    app: ctx.app,
+    log: ctx.log,
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { ddl, ident, runDdl } from './ddl';
+import { isAnother, type Owner, storesDisagree } from './identity';
 import type { CatalogEntry, TableLayout, TableSchema } from './model';
 import { siteSchemaName } from './names';
 import { type Queryable, sqlState } from './sql';
@@ -8,18 +9,30 @@ import { type Queryable, sqlState } from './sql';
  * layout, a version bumped by every change). Site schemas are registered in `platform.data_site_schemas`.
  */
 
-/** Bumped when the catalog's own layout changes; the registry remembers each site's. */
-export const catalogLayoutVersion = 1;
+/**
+ * Bumped when the catalog's own layout changes; the registry remembers each site's. 2: the site and app identities
+ * beside each table (shared/data/identity.ts; migration 102 upgrades existing catalogs).
+ */
+export const catalogLayoutVersion = 2;
 
 /**
  * Creates the site's schema and catalog when missing, and locks the site's registry row for the rest of the
- * transaction, so that schema changes of one site run one at a time. Returns the schema name.
+ * transaction, so that schema changes of one site run one at a time. The registry row records the site's identity;
+ * a row of an earlier site with this slug refuses (409, the stores disagree). Returns the schema name.
  */
-export async function lockSiteSchema(tx: Queryable, siteSlug: string): Promise<string> {
+export async function lockSiteSchema(tx: Queryable, owner: Owner): Promise<string> {
+  const siteSlug = owner.siteSlug;
   const schema = siteSchemaName(siteSlug);
-  await tx`INSERT INTO platform.data_site_schemas (site, schema_name, layout_version)
-    VALUES (${siteSlug}, ${schema}, ${catalogLayoutVersion}) ON CONFLICT (site) DO NOTHING`;
-  await tx`SELECT 1 FROM platform.data_site_schemas WHERE site = ${siteSlug} FOR UPDATE`;
+  await tx`INSERT INTO platform.data_site_schemas (site, schema_name, layout_version, site_identity)
+    VALUES (${siteSlug}, ${schema}, ${catalogLayoutVersion}, ${owner.site}) ON CONFLICT (site) DO NOTHING`;
+  const [registered] = await tx<{ site_identity: string | null }[]>`SELECT site_identity
+    FROM platform.data_site_schemas WHERE site = ${siteSlug} FOR UPDATE`;
+  if (registered?.site_identity === null) {
+    // Registered before identities were recorded: the first schema change claims it.
+    await tx`UPDATE platform.data_site_schemas SET site_identity = ${owner.site} WHERE site = ${siteSlug}`;
+  } else if (registered && registered.site_identity !== owner.site) {
+    throw storesDisagree(owner, 'site');
+  }
   await runDdl(tx, ddl`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`);
   await runDdl(
     tx,
@@ -34,6 +47,8 @@ export async function lockSiteSchema(tx: Queryable, siteSlug: string): Promise<s
       version integer NOT NULL DEFAULT 1,
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now(),
+      site_identity text,
+      app_identity text,
       UNIQUE (app_id, name)
     )`,
   );
@@ -52,13 +67,41 @@ async function orEmpty<T>(read: () => Promise<T>, empty: T): Promise<T> {
 }
 
 /**
+ * The rows of the owner's app id, checked against the owner's identity: another identity refuses (409, logged);
+ * rows written before identities were recorded are claimed by this first request (one UPDATE, once per app).
+ */
+async function owned(
+  sql: Queryable,
+  schema: string,
+  owner: Owner,
+  rows: readonly CatalogEntry[],
+): Promise<CatalogEntry[]> {
+  for (const row of rows) {
+    const another = isAnother(row, owner);
+    if (another) throw storesDisagree(owner, another);
+  }
+  if (rows.every((row) => row.app_identity !== null && row.site_identity !== null)) return [...rows];
+  const claimed = await sql<(CatalogEntry & { id: string })[]>`UPDATE ${sql(schema)}.catalog SET
+      app_identity = COALESCE(app_identity, ${owner.app}),
+      site_identity = COALESCE(site_identity, ${owner.site})
+    WHERE app_id = ${owner.appId} AND (app_identity IS NULL OR site_identity IS NULL)
+    RETURNING id, app_identity, site_identity`;
+  for (const row of claimed) {
+    // Claimed by another identity meanwhile (only two apps of one id at once can race here): refused as well.
+    const another = isAnother(row, owner);
+    if (another) throw storesDisagree(owner, another);
+  }
+  return rows.map((row) => ({ ...row, app_identity: owner.app, site_identity: owner.site }));
+}
+
+/**
  * One table of an app. `lock`: `share` keeps the schema from changing under a write transaction; `update` is
- * taken by schema changes.
+ * taken by schema changes. A row of another app or site identity than the owner's is refused (409).
  */
 export async function findTable(
   sql: Queryable,
   schema: string,
-  appId: number,
+  owner: Owner,
   name: string,
   lock?: 'share' | 'update',
 ): Promise<CatalogEntry | undefined> {
@@ -68,20 +111,22 @@ export async function findTable(
   const rows = await orEmpty(
     () =>
       sql<CatalogEntry[]>`SELECT * FROM ${sql(schema)}.catalog
-        WHERE app_id = ${appId} AND name = ${name} ${suffix}`,
+        WHERE app_id = ${owner.appId} AND name = ${name} ${suffix}`,
     [] as CatalogEntry[],
   );
-  return rows[0];
+  return (await owned(sql, schema, owner, rows))[0];
 }
 
-export async function listTables(sql: Queryable, schema: string, appId: number): Promise<CatalogEntry[]> {
-  return orEmpty(
+/** Every table of an app, by name; refused (409) when any row is of another app or site identity. */
+export async function listTables(sql: Queryable, schema: string, owner: Owner): Promise<CatalogEntry[]> {
+  const rows = await orEmpty(
     async () => [
       ...(await sql<CatalogEntry[]>`SELECT * FROM ${sql(schema)}.catalog
-        WHERE app_id = ${appId} ORDER BY name`),
+        WHERE app_id = ${owner.appId} ORDER BY name`),
     ],
     [],
   );
+  return owned(sql, schema, owner, rows);
 }
 
 /** The table whose physical name this is (database errors name physical tables). */
@@ -101,7 +146,7 @@ export async function insertTable(
   tx: Queryable,
   schema: string,
   entry: {
-    appId: number;
+    owner: Owner;
     name: string;
     physicalName: string;
     description: string;
@@ -110,9 +155,10 @@ export async function insertTable(
   },
 ): Promise<CatalogEntry> {
   const [row] = await tx<CatalogEntry[]>`INSERT INTO ${tx(schema)}.catalog
-    (app_id, name, physical_name, description, definition, layout)
-    VALUES (${entry.appId}, ${entry.name}, ${entry.physicalName}, ${entry.description},
-      ${tx.json(entry.definition as never)}, ${tx.json(entry.layout as never)})
+    (app_id, name, physical_name, description, definition, layout, site_identity, app_identity)
+    VALUES (${entry.owner.appId}, ${entry.name}, ${entry.physicalName}, ${entry.description},
+      ${tx.json(entry.definition as never)}, ${tx.json(entry.layout as never)}, ${entry.owner.site},
+      ${entry.owner.app})
     RETURNING *`;
   return row as CatalogEntry;
 }

@@ -85,7 +85,7 @@ export const edgeRoutes = [
       },
       additionalProperties: false,
     },
-    responses: { 200: json('A page of edges', edgeList), ...errors(400, 401, 403, 404, 422) },
+    responses: { 200: json('A page of edges', edgeList), ...errors(400, 401, 403, 404, 409, 422) },
   },
   {
     ...route,
@@ -145,7 +145,7 @@ export const edgeRoutes = [
         },
         additionalProperties: false,
       }),
-      ...errors(400, 401, 403, 404, 422),
+      ...errors(400, 401, 403, 404, 409, 422),
     },
   },
 ] as const satisfies readonly RouteDef[];

@@ -1,4 +1,5 @@
 import type { Migration } from '../sql/migrations';
+import { ddl, ident, runDdl } from './ddl';
 
 /** The data plane's own SQL objects (catalog and friends), versioned after the platform's first migration. */
 export const dataMigrations: Migration[] = [
@@ -25,5 +26,26 @@ export const dataMigrations: Migration[] = [
         EXECUTE format(template, VARIADIC args);
       END
       $$`,
+  },
+  {
+    version: 102,
+    name: 'data: site and app identities beside each table',
+    // The registry and every catalog record whose site and app (by their creation time in the control plane) the
+    // rows belong to, so that a site or app that got an old slug or id again after the stores were restored to
+    // different moments is refused instead of served the old rows (data/identity.ts). Existing rows stay null and
+    // are claimed by their first request.
+    up: async (sql) => {
+      await sql`ALTER TABLE platform.data_site_schemas ADD COLUMN IF NOT EXISTS site_identity text`;
+      const sites = await sql<{ schema_name: string }[]>`SELECT schema_name FROM platform.data_site_schemas
+        WHERE layout_version < 2 ORDER BY schema_name`;
+      for (const { schema_name } of sites) {
+        await runDdl(
+          sql,
+          ddl`ALTER TABLE ${ident(schema_name)}.catalog
+            ADD COLUMN IF NOT EXISTS site_identity text, ADD COLUMN IF NOT EXISTS app_identity text`,
+        );
+      }
+      await sql`UPDATE platform.data_site_schemas SET layout_version = 2 WHERE layout_version < 2`;
+    },
   },
 ];

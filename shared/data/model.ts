@@ -145,6 +145,9 @@ export interface CatalogEntry {
   /** RFC 3339 in UTC, as the data plane's client reads timestamps (shared/data/datetimes.ts). */
   created_at: string;
   updated_at: string;
+  /** The identities of the site and app the row belongs to (shared/data/identity.ts); null before recorded. */
+  site_identity: string | null;
+  app_identity: string | null;
 }
 
 /** Fields with a meaning of their own: the platform maintains them. */

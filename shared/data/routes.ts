@@ -70,7 +70,7 @@ export const dataRoutes = [
     method: 'GET',
     path: `${tables}/`,
     summary: 'The data tables of an app',
-    responses: { 200: json('The tables of the app', schemas.tableList), ...errors(400, 401, 403, 404) },
+    responses: { 200: json('The tables of the app', schemas.tableList), ...errors(400, 401, 403, 404, 409) },
   },
   {
     ...route,
@@ -103,7 +103,7 @@ export const dataRoutes = [
     summary: 'A data table and its schema',
     responses: {
       200: json('The table and its schema', schemas.dataOf(schemas.tableView)),
-      ...errors(400, 401, 403, 404),
+      ...errors(400, 401, 403, 404, 409),
     },
   },
   {
@@ -184,7 +184,7 @@ export const dataRoutes = [
     summary: 'Drop an index',
     responses: {
       200: json('The table without the index', schemas.dataOf(schemas.tableView)),
-      ...errors(400, 401, 403, 404),
+      ...errors(400, 401, 403, 404, 409),
     },
   },
   {
@@ -197,7 +197,7 @@ export const dataRoutes = [
     query: { type: 'object', properties: listQuery },
     responses: {
       200: json('A page of records, or aggregates', schemas.recordListBody),
-      ...errors(400, 401, 403, 404),
+      ...errors(400, 401, 403, 404, 409),
     },
   },
   {
@@ -239,7 +239,10 @@ export const dataRoutes = [
       type: 'object',
       properties: { hard_delete: flag, filter: { type: 'string' }, ids: { type: ['string', 'array'] } },
     },
-    responses: { 200: json('How many records were deleted', schemas.deleted), ...errors(400, 401, 403, 404) },
+    responses: {
+      200: json('How many records were deleted', schemas.deleted),
+      ...errors(400, 401, 403, 404, 409),
+    },
   },
   {
     ...route,
@@ -266,7 +269,7 @@ export const dataRoutes = [
     query: { type: 'object', properties: { ...visibility, ...graphQuery, populate: text } },
     responses: {
       200: json('The record, its relatives, its tree or its graph', schemas.recordRead),
-      ...errors(400, 401, 403, 404, 422),
+      ...errors(400, 401, 403, 404, 409, 422),
     },
   },
   {
@@ -291,7 +294,10 @@ export const dataRoutes = [
     path: `${data}/{id}/`,
     summary: 'Delete a record: soft when the table has is_deleted, unless hard_delete',
     query: { type: 'object', properties: { hard_delete: flag } },
-    responses: { 204: empty('The record is deleted (or marked deleted)'), ...errors(400, 401, 403, 404) },
+    responses: {
+      204: empty('The record is deleted (or marked deleted)'),
+      ...errors(400, 401, 403, 404, 409),
+    },
   },
   ...edgeRoutes,
 ] as const satisfies readonly RouteDef[];

@@ -1,7 +1,9 @@
 import type { App } from '../accounts/model';
 import { ConflictError } from '../errors';
+import type { Logger } from '../log';
 import { findTable } from './catalog';
 import { mapSqlError, tableNotFound } from './errors';
+import type { Owner } from './identity';
 import type { CatalogEntry, FieldDef, TableSchema } from './model';
 import { systemFields } from './model';
 import { loadPatternEngineFor } from './patterns';
@@ -15,7 +17,22 @@ export interface TableScope {
   /** The site's PostgreSQL schema (names.ts `siteSchemaName`). */
   schema: string;
   site: string;
+  /** The site's `created_at` in the control plane: its identity (shared/data/identity.ts). */
+  siteIdentity: string;
   app: App;
+  /** Where a refusal that only an operator can settle is logged (the stores disagree). */
+  log?: Logger | undefined;
+}
+
+/** Whose tables a scope reads and writes: the app's id and the site's and app's identities. */
+export function ownerOf(scope: TableScope): Owner {
+  return {
+    appId: scope.app.id,
+    app: scope.app.created_at,
+    site: scope.siteIdentity,
+    siteSlug: scope.site,
+    log: scope.log,
+  };
 }
 
 /** A data table ready for record operations: its catalog entry plus what is derived from it once per version. */
@@ -69,9 +86,13 @@ export function compileTable(schema: string, entry: CatalogEntry): DataTable {
   return table;
 }
 
-/** The last version of each table this container has seen, by (schema, app, name). */
+/**
+ * The last version of each table this container has seen, by (schema, app and its identities, name): a site or app
+ * that got an old slug or id again (stores restored to different moments) never finds the old one's definition.
+ */
 const latest = new Map<string, DataTable>();
-const latestKey = (scope: TableScope, name: string) => `${scope.schema}/${scope.app.id}/${name}`;
+const latestKey = (scope: TableScope, name: string) =>
+  JSON.stringify([scope.schema, scope.siteIdentity, scope.app.id, scope.app.created_at, name]);
 
 /** Loads a table of the scope's app; 404 when the app has none of this name. */
 export async function openTable(
@@ -80,7 +101,7 @@ export async function openTable(
   name: string,
   lock?: 'share' | 'update',
 ): Promise<DataTable> {
-  const entry = await findTable(sql, scope.schema, scope.app.id, name, lock);
+  const entry = await findTable(sql, scope.schema, ownerOf(scope), name, lock);
   if (!entry) {
     latest.delete(latestKey(scope, name));
     throw tableNotFound(name, scope.app.slug);

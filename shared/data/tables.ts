@@ -16,7 +16,7 @@ import { nameProblem, physicalTableName } from './names';
 import { anchored, loadPatternEngineFor, patternProblem } from './patterns';
 import { checkTableSchema, type RawTableSchema } from './schema';
 import { qualified } from './sql';
-import type { TableScope } from './table';
+import { ownerOf, type TableScope } from './table';
 import { hasDatabaseDefault } from './validator';
 
 /**
@@ -80,7 +80,7 @@ async function change<T>(sql: Sql, scope: TableScope, work: Change<T>): Promise<
   let table: CatalogEntry | undefined;
   try {
     return (await sql.begin(async (tx) => {
-      const schema = await lockSiteSchema(tx, scope.site);
+      const schema = await lockSiteSchema(tx, ownerOf(scope));
       return work(tx as unknown as Sql, schema, (entry) => {
         table = entry;
       });
@@ -91,7 +91,7 @@ async function change<T>(sql: Sql, scope: TableScope, work: Change<T>): Promise<
 }
 
 async function lockedTable(tx: Sql, scope: TableScope, schema: string, name: string): Promise<CatalogEntry> {
-  const entry = await findTable(tx, schema, scope.app.id, name, 'update');
+  const entry = await findTable(tx, schema, ownerOf(scope), name, 'update');
   if (!entry) throw tableNotFound(name, scope.app.slug);
   return entry;
 }
@@ -118,13 +118,15 @@ export async function createTable(sql: Sql, scope: TableScope, input: NewTable):
   if (nameIssue) fail({ name: [nameIssue] });
   await checkPatterns(sql, input.schema.fields, (index) => `schema.fields.${index}`);
   return change(sql, scope, async (tx, schema) => {
-    if (await findTable(tx, schema, scope.app.id, input.name))
+    if (await findTable(tx, schema, ownerOf(scope), input.name))
       throw new ConflictError({
         code: 'table_exists',
         message: `App "${scope.app.slug}" already has a table "${input.name}".`,
         title: 'Table exists',
       });
-    const others = new Map((await listTables(tx, schema, scope.app.id)).map((entry) => [entry.name, entry]));
+    const others = new Map(
+      (await listTables(tx, schema, ownerOf(scope))).map((entry) => [entry.name, entry]),
+    );
     const checked = checkTableSchema(input.schema, input.name, (name) => others.get(name)?.definition);
     if (Object.keys(checked.errors).length > 0) fail(prefixed(checked.errors, 'schema.'));
     const physical = physicalTableName(scope.app.id, input.name);
@@ -141,7 +143,7 @@ export async function createTable(sql: Sql, scope: TableScope, input: NewTable):
       plan.layout.edges = edgesTableName(physical);
     }
     const entry = await insertTable(tx, schema, {
-      appId: scope.app.id,
+      owner: ownerOf(scope),
       name: input.name,
       physicalName: physical,
       description: input.description ?? '',
@@ -153,13 +155,13 @@ export async function createTable(sql: Sql, scope: TableScope, input: NewTable):
 }
 
 export async function getTable(sql: Sql, scope: TableScope, name: string): Promise<TableView> {
-  const entry = await findTable(sql, scope.schema, scope.app.id, name);
+  const entry = await findTable(sql, scope.schema, ownerOf(scope), name);
   if (!entry) throw tableNotFound(name, scope.app.slug);
   return tableView(scope, entry);
 }
 
 export async function listTableViews(sql: Sql, scope: TableScope): Promise<TableView[]> {
-  return (await listTables(sql, scope.schema, scope.app.id)).map((entry) => tableView(scope, entry));
+  return (await listTables(sql, scope.schema, ownerOf(scope))).map((entry) => tableView(scope, entry));
 }
 
 /** Changes a table's description and its graph (PATCH of a table). */
@@ -182,7 +184,7 @@ export async function changeTable(
 export async function dropTable(sql: Sql, scope: TableScope, name: string): Promise<void> {
   await change(sql, scope, async (tx, schema) => {
     const entry = await lockedTable(tx, scope, schema, name);
-    const using = referrers(await listTables(tx, schema, scope.app.id), name);
+    const using = referrers(await listTables(tx, schema, ownerOf(scope)), name);
     if (using.length > 0)
       throw new ConflictError({
         code: 'table_referenced',
@@ -207,7 +209,9 @@ export async function addField(sql: Sql, scope: TableScope, name: string, raw: F
     const definition = entry.definition;
     if (definition.fields.some((field) => field.name === raw.name))
       fail({ name: [`Table "${name}" already has a field "${raw.name}".`] });
-    const others = new Map((await listTables(tx, schema, scope.app.id)).map((other) => [other.name, other]));
+    const others = new Map(
+      (await listTables(tx, schema, ownerOf(scope))).map((other) => [other.name, other]),
+    );
     const position = definition.fields.length;
     await loadPatternEngineFor(definition.fields);
     const checked = checkTableSchema(
@@ -282,7 +286,7 @@ export async function dropField(
         code: 'field_not_found',
         title: 'Field not found',
       });
-    const uses = fieldUses(definition, fieldName, await listTables(tx, schema, scope.app.id), name);
+    const uses = fieldUses(definition, fieldName, await listTables(tx, schema, ownerOf(scope)), name);
     if (uses.length > 0)
       throw new ConflictError({
         code: 'field_in_use',

@@ -3,9 +3,10 @@ import type { Organization } from '../accounts/model';
 import type { AccountsDeps } from '../accounts/users';
 import { iso } from '../clock';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import type { Logger } from '../log';
 import { slugify, slugMaxLength } from '../slug';
 import { failedConditions, nextId, putNew, queryAll, type Store, strip, uniqueKey } from '../store/store';
-import { removeGroupMemberships } from './memberships';
+import { cleanUpGroups, finishPendingGroups, groupTombstone } from './cleanup';
 import { type Group, groupKeys } from './model';
 
 /** A name as stored: trimmed; blank names are refused naming the field. */
@@ -52,6 +53,8 @@ export async function createGroup(
 ): Promise<Group> {
   const name = groupName(input.name);
   const slug = groupSlug(name, input.slug);
+  // Memberships a crashed deletion left go first: the organization's partition holds only live ones after.
+  await finishPendingGroups(deps, organization.slug);
   const now = iso(deps.clock());
   const group: Group = {
     id: await nextId(deps.store, 'group'),
@@ -162,12 +165,17 @@ export async function renameGroup(deps: AccountsDeps, group: Group, newName: str
 }
 
 /**
- * Deletes a group and its name in one transaction, then its memberships. Memberships are keyed by the group's id:
- * any a parallel change leaves behind belong to no group, and a later group with the same slug starts empty.
+ * Deletes a group, its name and writes its tombstone in one transaction, then its memberships (shared/groups/
+ * cleanup.ts: a crash there leaves the tombstone, and the next group write finishes the work). Memberships are
+ * keyed by the group's id: any left behind belong to no group, and a later group with the same slug starts empty.
  */
-export async function deleteGroup(deps: AccountsDeps, group: Group): Promise<void> {
+export async function deleteGroup(
+  deps: AccountsDeps & { log?: Logger | undefined },
+  group: Group,
+): Promise<void> {
   const table = deps.store.table;
   const org = group.organization_slug;
+  await finishPendingGroups(deps, org);
   try {
     await deps.store.doc.send(
       new TransactWriteCommand({
@@ -183,6 +191,7 @@ export async function deleteGroup(deps: AccountsDeps, group: Group): Promise<voi
             },
           },
           { Delete: { TableName: table, Key: groupKeys.name(org, uniqueKey(group.name)) } },
+          groupTombstone(table, org, group.id, iso(deps.clock())),
         ],
       }),
     );
@@ -194,5 +203,5 @@ export async function deleteGroup(deps: AccountsDeps, group: Group): Promise<voi
       message: 'The group changed meanwhile: read it again and retry.',
     });
   }
-  await removeGroupMemberships(deps.store, org, group.id);
+  await cleanUpGroups(deps, org, [group.id]);
 }

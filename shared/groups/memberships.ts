@@ -3,7 +3,6 @@ import { keys } from '../accounts/keys';
 import type { AccountsDeps } from '../accounts/users';
 import { iso } from '../clock';
 import { ConflictError, ValidationError } from '../errors';
-import { chunks } from '../store/batch';
 import { failedConditions, isConditionalCheckFailure, queryAll, type Store, strip } from '../store/store';
 import { type Group, type GroupMembership, groupKeys } from './model';
 
@@ -119,25 +118,4 @@ export async function organizationGroupMemberships(store: Store, org: string): P
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
     ExpressionAttributeValues: { ':pk': `ORG#${org}`, ':prefix': groupKeys.membershipPrefix },
   });
-}
-
-/** Deletes every membership of a (deleted) group, 25 deletes in flight at a time. */
-export async function removeGroupMemberships(store: Store, org: string, groupId: number): Promise<void> {
-  const memberships = await queryAll<GroupMembership>(store, {
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': `ORG#${org}`, ':prefix': groupKeys.membersOf(groupId) },
-    ConsistentRead: true,
-  });
-  for (const chunk of chunks(memberships, 25)) {
-    await Promise.all(
-      chunk.map((membership) =>
-        store.doc.send(
-          new DeleteCommand({
-            TableName: store.table,
-            Key: groupKeys.membership(org, groupId, membership.user_id),
-          }),
-        ),
-      ),
-    );
-  }
 }

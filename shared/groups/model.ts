@@ -40,6 +40,9 @@ export const groupKeys = {
     PK: `ORG#${org}`,
     SK: `GROUPMEMBER#${pad(groupId)}#${pad(userId)}`,
   }),
+  /** Tombstone of a deleted group whose memberships may still be stored (shared/groups/cleanup.ts). */
+  gone: (org: string, groupId: number) => ({ PK: `ORG#${org}`, SK: `GROUPGONE#${pad(groupId)}` }),
+  gonePrefix: 'GROUPGONE#',
   groupPrefix: 'GROUP#',
   membershipPrefix: 'GROUPMEMBER#',
   membersOf: (groupId: number) => `GROUPMEMBER#${pad(groupId)}#`,

@@ -5,10 +5,11 @@ import { slugify } from '../slug';
 import { chunks, transactionLimit } from '../store/batch';
 import { nextId, putNew } from '../store/store';
 import { loadCatalog, type RoleCatalog } from './catalog';
+import { cleanUp, finishPending, tombstone } from './cleanup';
 import { cancelled, optimistic, StaleCatalog, versionCheck, versionedUpdate } from './concurrency';
 import { roleErrors } from './errors';
 import { roleKeys } from './keys';
-import { type RolesDeps, removeAllMembers } from './memberships';
+import type { RolesDeps } from './memberships';
 import { describeRole, type StoredAppRole, type StoredRole } from './model';
 import { pruneBundles } from './site-roles';
 
@@ -108,11 +109,12 @@ function reparent(table: string, child: StoredAppRole, parent: StoredAppRole | u
   };
 }
 
-/** A role removed, on condition of the version it was read at. */
-function removal(table: string, role: StoredAppRole) {
-  return {
-    Delete: { TableName: table, Key: roleKeys.role(role.site, role.slug), ...versionCheck(role.version) },
-  };
+/** A role removed, on condition of the version it was read at, and its tombstone (shared/roles/cleanup.ts). */
+function removal(table: string, role: StoredAppRole, at: string) {
+  return [
+    { Delete: { TableName: table, Key: roleKeys.role(role.site, role.slug), ...versionCheck(role.version) } },
+    tombstone(table, role.site, role, at),
+  ];
 }
 
 /**
@@ -124,6 +126,8 @@ export async function createAppRole(deps: RolesDeps, app: App, input: NewAppRole
   const name = input.name.trim();
   const slug = appRoleSlug(app, name);
   const site = app.site;
+  // Memberships a crashed deletion left go first, so a role that takes the slug again starts with none stored.
+  await finishPending(deps, site);
   return optimistic(async () => {
     const catalog = await loadCatalog(deps.store, site);
     const existing = catalog.get(slug);
@@ -224,7 +228,8 @@ export interface AppRoleDeletion {
 /**
  * Deletes an application role. With `removeChildren`, every descendant goes too, deepest first, so that what
  * remains after any step is a valid tree; without it, the children move to the deleted role's parent (or the root)
- * before the role goes. Memberships of deleted roles are removed, and site roles stop bundling them.
+ * before the role goes. Each deleted role leaves a tombstone in its transaction; its memberships are removed after
+ * (shared/roles/cleanup.ts), and site roles stop bundling it.
  */
 export async function deleteAppRole(
   deps: RolesDeps,
@@ -237,6 +242,7 @@ export async function deleteAppRole(
   const deleted = new Map<string, StoredAppRole>();
   const moved = new Map<string, StoredAppRole>();
   let parent: StoredAppRole | undefined;
+  await finishPending(deps, site);
   const catalog = await optimistic(async () => {
     const catalog = await loadCatalog(deps.store, site);
     // The role itself goes last, so a retry after partial progress still finds it.
@@ -244,10 +250,12 @@ export async function deleteAppRole(
     if (removeChildren) {
       // Breadth-first order reversed: the deepest level goes first, the role itself last.
       const doomed = [role, ...catalog.descendants(role.slug)].reverse();
-      for (const chunk of chunks(doomed, transactionLimit)) {
+      // Two items per role (the role and its tombstone): 50 roles per transaction.
+      for (const chunk of chunks(doomed, transactionLimit / 2)) {
+        const now = iso(deps.clock());
         await writeOrStale(
           deps,
-          chunk.map((gone) => removal(table, gone)),
+          chunk.flatMap((gone) => removal(table, gone, now)),
         );
         for (const gone of chunk) deleted.set(gone.slug, gone);
       }
@@ -264,11 +272,11 @@ export async function deleteAppRole(
       parentVersion += 1;
       for (const child of chunk) moved.set(child.slug, child);
     }
-    await writeOrStale(deps, [removal(table, role)]);
+    await writeOrStale(deps, removal(table, role, iso(deps.clock())));
     deleted.set(role.slug, role);
     return catalog;
   });
-  for (const role of deleted.values()) await removeAllMembers(deps.store, site, role);
+  await cleanUp(deps, site, [...deleted.values()]);
   await pruneBundles(deps, site, catalog, [...deleted.values()]);
   return { deleted: [...deleted.values()], moved: [...moved.values()], parent };
 }

@@ -19,6 +19,9 @@ export const roleKeys = {
   /** Site role names are unique case-insensitively; the sentinel names the role that holds the name. */
   siteRoleName: (site: string, name: string) => ({ PK: catalog(site), SK: `NAME#${uniqueKey(name)}` }),
   members,
+  /** Tombstones of deleted roles whose memberships may still be stored (shared/roles/cleanup.ts). */
+  gonePrefix: 'GONE#',
+  gone: (site: string, slug: string, id: number) => ({ PK: catalog(site), SK: `GONE#${slug}#${pad(id)}` }),
   membership: (site: string, slug: string, userId: number) => ({
     PK: members(site, slug),
     SK: `USER#${pad(userId)}`,

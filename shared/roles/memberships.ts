@@ -1,6 +1,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { User } from '../accounts/model';
 import { type Clock, iso } from '../clock';
+import type { Logger } from '../log';
 import { backoff, batchDelete, batchGet, chunks, transactionLimit } from '../store/batch';
 import { failedConditions, queryAll, type Store } from '../store/store';
 import { roleGsi, roleKeys } from './keys';
@@ -9,6 +10,8 @@ import { isActive, type Membership, type StoredRole } from './model';
 export interface RolesDeps {
   store: Store;
   clock: Clock;
+  /** Where a deletion's deferred cleanup reports a failure (shared/roles/cleanup.ts). */
+  log?: Logger | undefined;
 }
 
 /** One user and one role: the unit of assignment and revocation. */
@@ -278,16 +281,4 @@ export async function replaceMembers(
     { expiresAt: null, by: options.by },
   );
   return { ...result, removed: removed.filter((membership) => membership.role_id === role.id).length };
-}
-
-/**
- * Removes every membership of a deleted role. Only those of that role (by id): a new role may already reuse the
- * slug.
- */
-export async function removeAllMembers(store: Store, site: string, role: StoredRole): Promise<void> {
-  const stored = await roleMemberships(store, site, role);
-  await batchDelete(
-    store,
-    stored.map((membership) => roleKeys.membership(site, role.slug, membership.user_id)),
-  );
 }

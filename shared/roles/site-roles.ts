@@ -4,10 +4,11 @@ import { NotFoundError } from '../errors';
 import { slugify } from '../slug';
 import { isConditionalCheckFailure, nextId, putNew, uniqueKey } from '../store/store';
 import { loadCatalog, type RoleCatalog } from './catalog';
+import { cleanUp, finishPending, tombstone } from './cleanup';
 import { cancelled, optimistic, StaleCatalog, versionCheck, versionedUpdate } from './concurrency';
 import { roleErrors } from './errors';
 import { roleKeys } from './keys';
-import { type RolesDeps, removeAllMembers } from './memberships';
+import type { RolesDeps } from './memberships';
 import { type BundledRole, describeRole, type StoredAppRole, type StoredSiteRole } from './model';
 
 export interface NewSiteRole {
@@ -56,6 +57,8 @@ export async function createSiteRole(
   const name = input.name.trim();
   const slug = slugify(name);
   if (!slug) throw roleErrors.invalidName();
+  // Memberships a crashed deletion left go first, so a role that takes the slug again starts with none stored.
+  await finishPending(deps, site);
   const catalog = await loadCatalog(deps.store, site);
   const bundle = bundleOf(catalog, input.role_slugs ?? []);
   const now = iso(deps.clock());
@@ -156,9 +159,13 @@ export async function updateSiteRole(
   });
 }
 
-/** Deletes a site role, its name sentinel and every membership of it. */
+/**
+ * Deletes a site role and its name sentinel, with a tombstone in the same transaction; then every membership of it
+ * (shared/roles/cleanup.ts: a crash there leaves the tombstone, and the next role write finishes the work).
+ */
 export async function deleteSiteRole(deps: RolesDeps, site: string, slug: string): Promise<StoredSiteRole> {
   const table = deps.store.table;
+  await finishPending(deps, site);
   const role = await optimistic(async () => {
     const role = siteRoleOf(await loadCatalog(deps.store, site), slug);
     try {
@@ -167,6 +174,7 @@ export async function deleteSiteRole(deps: RolesDeps, site: string, slug: string
           TransactItems: [
             { Delete: { TableName: table, Key: roleKeys.role(site, slug), ...versionCheck(role.version) } },
             { Delete: { TableName: table, Key: roleKeys.siteRoleName(site, role.name) } },
+            tombstone(table, site, role, iso(deps.clock())),
           ],
         }),
       );
@@ -176,7 +184,7 @@ export async function deleteSiteRole(deps: RolesDeps, site: string, slug: string
     }
     return role;
   });
-  await removeAllMembers(deps.store, site, role);
+  await cleanUp(deps, site, [role]);
   return role;
 }
 

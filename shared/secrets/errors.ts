@@ -1,5 +1,11 @@
 import type { FieldErrors } from '../errors';
-import { AuthenticationError, BadRequestError, NotFoundError, ValidationError } from '../errors';
+import {
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  ValidationError,
+} from '../errors';
 
 /** The secret store's error bodies, to the letter of doc 2's table (docs/secrets.md). */
 export const secretErrors = {
@@ -56,6 +62,13 @@ export const secretErrors = {
       message: `Secret "${key}" has none of the tags: ${tags.join(', ')}.`,
       code: 'secret_not_found',
       title: 'Secret not found',
+    }),
+  /** A write lost a race: the secret changed after it was read (409; docs/api-decisions.md). */
+  changedMeanwhile: (key: string) =>
+    new ConflictError({
+      code: 'secret_changed',
+      message: `The secret "${key}" changed meanwhile: read it again and retry.`,
+      title: 'Conflict',
     }),
   /** An anonymous caller asked for a value that is not public. */
   notPublic: () =>

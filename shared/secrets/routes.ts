@@ -105,7 +105,7 @@ export const secretRoutes = [
     summary: "Replace a secret's type, value and tags",
     query: schemas.appQuery,
     body: schemas.updateSecretBody,
-    responses: { 200: json('The changed secret', schemas.secret), ...errors(400, 401, 403, 404) },
+    responses: { 200: json('The changed secret', schemas.secret), ...errors(400, 401, 403, 404, 409) },
   },
   {
     ...site,
@@ -115,7 +115,7 @@ export const secretRoutes = [
     path: secretPath,
     summary: 'Delete a secret',
     query: schemas.appQuery,
-    responses: { 200: json('The secret is deleted', schemas.action), ...errors(400, 401, 403, 404) },
+    responses: { 200: json('The secret is deleted', schemas.action), ...errors(400, 401, 403, 404, 409) },
   },
   {
     ...site,

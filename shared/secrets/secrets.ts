@@ -135,14 +135,27 @@ const countChange = (table: string, site: string, slug: string, by: number) => (
   },
 });
 
-async function write(deps: SecretsDeps, items: TransactItems, onConflict: (failed: number[]) => Error) {
+async function write(
+  deps: SecretsDeps,
+  items: TransactItems,
+  onConflict: (failed: number[]) => Error | Promise<Error>,
+) {
   try {
     await deps.store.doc.send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
     const failed = failedConditions(error);
     if (failed === undefined) throw error;
-    throw onConflict(failed);
+    throw await onConflict(failed);
   }
+}
+
+/**
+ * Why a write conditioned on the revision it read failed: the secret is gone (404), or another write changed it
+ * first (409, a lost race: the caller reads again and decides).
+ */
+async function lostRace(deps: SecretsDeps, site: string, where: { key: string; app: string | null }) {
+  const now = await secretAt(deps, site, where.app, where.key);
+  return now ? secretErrors.changedMeanwhile(where.key) : secretErrors.secretNotFound(where.key, where.app);
 }
 
 /** Creates a secret at site level, or at app level when `app` names an app of the site. */
@@ -214,7 +227,7 @@ export async function updateSecret(
     items.push(countChange(table, site, before.type_slug, -1), countChange(table, site, after.type_slug, 1));
   await write(deps, items, (failed) =>
     failed.includes(0)
-      ? secretErrors.field('key', 'The secret changed meanwhile: read it again.')
+      ? lostRace(deps, site, where)
       : secretErrors.field('secret_type', 'The secret type was deleted meanwhile.'),
   );
   deps.secretCache.delete(cacheId(site, app, key));
@@ -246,7 +259,7 @@ export async function deleteSecret(
       countChange(table, site, secret.type_slug, -1),
       historyPut(table, secret, '-', username, now, {}),
     ],
-    () => secretErrors.secretNotFound(key, app),
+    () => lostRace(deps, site, where),
   );
   deps.secretCache.delete(cacheId(site, app, key));
   return secret;

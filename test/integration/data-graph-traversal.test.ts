@@ -398,7 +398,8 @@ describe('the statement', () => {
     const scope = {
       schema,
       site: tenant.site.slug,
-      app: { ...tenant.app, description: '', site: '', created_at: '' },
+      siteIdentity: (tenant.site as { created_at?: string }).created_at ?? '',
+      app: { description: '', site: '', created_at: '', ...tenant.app },
     };
     const table = await openTable(sql, scope, 'big');
     const nodes = sql`${sql(schema)}.${sql(table.physical)}`;
@@ -457,7 +458,8 @@ describe('the statement', () => {
     const scope = {
       schema,
       site: tenant.site.slug,
-      app: { ...tenant.app, description: '', site: '', created_at: '' },
+      siteIdentity: (tenant.site as { created_at?: string }).created_at ?? '',
+      app: { description: '', site: '', created_at: '', ...tenant.app },
     };
     const table = await openTable(sql, scope, 'mesh');
     const graph = graphOf(sql, table);

@@ -93,7 +93,8 @@ describe('the page query', () => {
     const scope = {
       schema,
       site: tenant.site.slug,
-      app: { ...tenant.app, description: '', site: '', created_at: '' },
+      siteIdentity: (tenant.site as { created_at?: string }).created_at ?? '',
+      app: { description: '', site: '', created_at: '', ...tenant.app },
     };
     const table = await openTable(sql, scope, 'items');
     const where = whereClause(sql, table, {
@@ -129,7 +130,8 @@ describe('the query language on indexes', () => {
     const scope = {
       schema,
       site: tenant.site.slug,
-      app: { ...tenant.app, description: '', site: '', created_at: '' },
+      siteIdentity: (tenant.site as { created_at?: string }).created_at ?? '',
+      app: { description: '', site: '', created_at: '', ...tenant.app },
     };
     const table = await openTable(sql, scope, 'scores');
     const explain = async (query: string) => {
@@ -177,7 +179,8 @@ describe('creating one record in a table with a foreign key', () => {
     const scope = {
       schema: siteSchemaName(tenant.site.slug),
       site: tenant.site.slug,
-      app: { ...tenant.app, description: '', site: '', created_at: '' },
+      siteIdentity: (tenant.site as { created_at?: string }).created_at ?? '',
+      app: { description: '', site: '', created_at: '', ...tenant.app },
     };
     const { sql, counted } = countingTransactions();
     // The first write reads the catalog; the next ones use the definition this container knows.

@@ -200,6 +200,8 @@ function table(raw: RawTableSchema, id = `unit-${++tables}`) {
     version: 1,
     created_at: new Date().toISOString(),
     updated_at: new Date().toISOString(),
+    site_identity: null,
+    app_identity: null,
   };
   return compileTable('site_unit', entry);
 }

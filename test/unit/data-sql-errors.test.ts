@@ -42,6 +42,8 @@ const table: CatalogEntry = {
   version: 1,
   created_at: new Date().toISOString(),
   updated_at: new Date().toISOString(),
+  site_identity: null,
+  app_identity: null,
 };
 
 const noQueries = (() => {
