@@ -1,7 +1,17 @@
 import type { HttpResult, RequestContext } from '../shared/http/context';
 import { requestOrigin } from '../shared/http/pagination';
 import { apiGet } from './api';
-import { esc, field, formAlert, layout, messagePage, noscript, pageHeaders, productName, safeIconUrl } from './html';
+import {
+  esc,
+  field,
+  formAlert,
+  layout,
+  messagePage,
+  noscript,
+  pageHeaders,
+  productName,
+  safeIconUrl,
+} from './html';
 import { allowedReturnTo } from './return-to';
 
 /**
@@ -16,7 +26,11 @@ type Ctx = RequestContext<unknown, Record<string, unknown>, Record<string, strin
 export const callbackPath = '/sign-in/callback';
 
 function htmlResult(status: number, body: string, headers: Record<string, string> = {}): HttpResult {
-  return { status, raw: { contentType: 'text/html; charset=utf-8', body }, headers: { ...pageHeaders, ...headers } };
+  return {
+    status,
+    raw: { contentType: 'text/html; charset=utf-8', body },
+    headers: { ...pageHeaders, ...headers },
+  };
 }
 
 function queryValue(ctx: Ctx, name: string): string | undefined {
@@ -52,7 +66,8 @@ async function pageSite(ctx: Ctx): Promise<PageSite> {
   if (answer.status === 200) return { slug: answer.body.slug, name: answer.body.name, fromQuery: !!named };
   if (answer.status === 404)
     refuse(404, 'Site not found', 'There is no site of this name. Check the link you followed.');
-  if (named === undefined && answer.status === 400) return { slug: null, name: productName, fromQuery: false };
+  if (named === undefined && answer.status === 400)
+    return { slug: null, name: productName, fromQuery: false };
   refuse(400, 'This link names no valid site', 'The site in this link cannot be used. Check the link.');
 }
 
@@ -61,6 +76,11 @@ function siteQuery(site: PageSite, extra: Record<string, string> = {}): string {
   const params = new URLSearchParams(site.fromQuery && site.slug ? { site: site.slug, ...extra } : extra);
   const text = params.toString();
   return text ? `?${text}` : '';
+}
+
+/** A same-origin path without a query, with the page's `?site=` (so the next page names the same site). */
+function withSite(path: string, site: PageSite): string {
+  return path.includes('?') ? path : `${path}${siteQuery(site)}`;
 }
 
 /** The validated `return_to`, or a 400 page for one outside the allowlist. */
@@ -154,7 +174,7 @@ export function invitationPage(ctx: Ctx): Promise<HttpResult> {
       );
     const answer = await apiGet(ctx, `/api/cloud/invitations/${token}/details/`, null);
     if (answer.status === 410) {
-      const used = answer.body?.code === 'invitation_used';
+      const used = /accepted/i.test(String(answer.body?.detail ?? ''));
       return used
         ? gone(
             'This invitation has already been accepted',
@@ -228,7 +248,7 @@ export function signInPage(ctx: Ctx): Promise<HttpResult> {
     const stopAuto = queryValue(ctx, 'auto_redirect') === '0';
     const auto = apps.filter((app) => app.auto_redirect === true);
     const autoApp = !stopAuto && !user && auto.length === 1 ? auto[0] : undefined;
-    const after = back ?? ctx.deps.config.pages.afterSignIn;
+    const after = back ?? withSite(ctx.deps.config.pages.afterSignIn, site);
     const signedIn = user
       ? `<section class="signed-in" aria-labelledby="signed-in-heading">
 <h2 id="signed-in-heading">You are signed in</h2>
@@ -281,7 +301,8 @@ function providerError(error: string): { title: string; message: string } {
   if (error === 'access_denied')
     return {
       title: 'Sign-in was cancelled',
-      message: 'The provider did not let this site sign you in: you declined, or the provider refused. Nothing was changed.',
+      message:
+        'The provider did not let this site sign you in: you declined, or the provider refused. Nothing was changed.',
     };
   return {
     title: 'The provider could not sign you in',
@@ -320,7 +341,12 @@ ${noscript}
       layout({
         title: 'Signing in',
         siteName: site.name,
-        data: { page: 'callback', site: site.slug, after: ctx.deps.config.pages.afterSignIn, 'sign-in': signIn },
+        data: {
+          page: 'callback',
+          site: site.slug,
+          after: ctx.deps.config.pages.afterSignIn,
+          'sign-in': signIn,
+        },
         body,
       }),
     );

@@ -3,6 +3,14 @@ import type { PagesConfig } from '../shared/config';
 /** At most this many characters in a `return_to` (longer ones are refused like a foreign one). */
 export const maxReturnToLength = 2000;
 
+function hasControlCharacter(value: string): boolean {
+  for (const char of value) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
 /**
  * Where a page may send a person back to after signing in: a path of the pages' own origin, the own origin, or an
  * origin `PAGES_RETURN_ORIGINS` lists for every site or for the page's site. Anything else (another origin, a
@@ -14,7 +22,8 @@ export function allowedReturnTo(
   ownOrigin: string,
   config: PagesConfig,
 ): string | undefined {
-  if (value.length > maxReturnToLength || /[\u0000-\u001f\u007f\\]/.test(value)) return undefined;
+  if (value.length > maxReturnToLength || value.includes('\\') || hasControlCharacter(value))
+    return undefined;
   if (value.startsWith('/') && !value.startsWith('//')) return value;
   let url: URL;
   try {

@@ -1,9 +1,9 @@
-import type { Operations } from '../../shared/http/context';
-import type { TypedOperations } from '../../shared/http/typed-operations';
-import type { pageRoutes } from '../../shared/pages/routes';
 import { pageAsset } from '../../pages/assets';
 import { accountPage, invitationPage, signInCallbackPage, signInPage } from '../../pages/pages';
 import { siteOperations } from '../../pages/site';
+import type { Operations } from '../../shared/http/context';
+import type { TypedOperations } from '../../shared/http/typed-operations';
+import type { pageRoutes } from '../../shared/pages/routes';
 
 export const pageOperations: Operations = {
   invitationPage,

@@ -1,6 +1,5 @@
 // The hosted pages' one script (docs/pages.md). It sends what a person does to the public API, as any client
 // would, with the browser's session cookie; it never holds a token. No inline script: the pages' policy forbids it.
-'use strict';
 
 (() => {
   const data = document.body.dataset;
@@ -20,7 +19,10 @@
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch {
-      return { status: 0, body: { detail: 'The server could not be reached. Check your connection and try again.' } };
+      return {
+        status: 0,
+        body: { detail: 'The server could not be reached. Check your connection and try again.' },
+      };
     }
     const text = await response.text();
     let parsed = {};
@@ -90,7 +92,8 @@
     input.addEventListener('input', () => {
       const length = [...input.value].length;
       if (length === 0) hint.textContent = initial;
-      else if (length < 10) hint.textContent = `${10 - length} more character${length === 9 ? '' : 's'} needed.`;
+      else if (length < 10)
+        hint.textContent = `${10 - length} more character${length === 9 ? '' : 's'} needed.`;
       else hint.textContent = 'Long enough. The server also checks that it is not easy to guess.';
     });
   }
@@ -145,16 +148,27 @@
         clearErrors(form);
         busy(form, true);
         const body = values(form);
-        const accepted = await api('POST', `/api/cloud/invitations/${encodeURIComponent(data.token)}/accept/`, body);
+        const accepted = await api(
+          'POST',
+          `/api/cloud/invitations/${encodeURIComponent(data.token)}/accept/`,
+          body,
+        );
         if (accepted.status !== 200) {
           busy(form, false);
           showErrors(form, accepted, 'The invitation could not be accepted.');
           return;
         }
-        const session = await api('POST', '/api/auth/session/', { username: data.email, password: body.password });
+        const session = await api('POST', '/api/auth/session/', {
+          username: data.email,
+          password: body.password,
+        });
         if (session.status !== 200) {
           busy(form, false);
-          showErrors(form, session, 'You joined, but signing in failed: sign in with your e-mail and new password.');
+          showErrors(
+            form,
+            session,
+            'You joined, but signing in failed: sign in with your e-mail and new password.',
+          );
           return;
         }
         go(data.after || '/account');
@@ -176,11 +190,9 @@
           return;
         }
         busy(form, false);
-        showErrors(
-          form,
-          answer,
-          answer.status === 401 ? 'The username, e-mail or password is not correct.' : 'Signing in failed.',
-        );
+        if (answer.status === 401)
+          answer.body = { detail: 'The username, e-mail or password is not correct.' };
+        showErrors(form, answer, 'Signing in failed.');
       });
       if (data.autoRedirect) startProvider(data.autoRedirect, false, alert);
     },
@@ -232,10 +244,14 @@
       const body = answer.body || {};
       if (answer.status === 400 && body.state)
         fail('This sign-in took too long or was already used. Start again.');
-      else if (answer.status === 409) fail(messageOf(body, 'This provider account is already linked to another account.'));
-      else if (answer.status === 429) fail(messageOf(body, 'Too many attempts. Wait a little, then try again.'));
+      else if (answer.status === 409)
+        fail(messageOf(body, 'This provider account is already linked to another account.'));
+      else if (answer.status === 429)
+        fail(messageOf(body, 'Too many attempts. Wait a little, then try again.'));
       else if (answer.status >= 500 || answer.status === 0)
-        fail('The sign-in provider could not be reached or gave an answer this site cannot use. Try again later.');
+        fail(
+          'The sign-in provider could not be reached or gave an answer this site cannot use. Try again later.',
+        );
       else fail(messageOf(body, Object.values(body).flat()[0] || 'The provider sign-in failed.'));
     },
 
@@ -260,7 +276,10 @@
       for (const button of document.querySelectorAll('[data-unlink]')) {
         button.addEventListener('click', async () => {
           button.disabled = true;
-          const answer = await api('DELETE', `/api/auth/social-accounts/${encodeURIComponent(button.dataset.unlink)}/`);
+          const answer = await api(
+            'DELETE',
+            `/api/auth/social-accounts/${encodeURIComponent(button.dataset.unlink)}/`,
+          );
           if (answer.status === 204) {
             go(data.account || '/account');
             return;

@@ -51,7 +51,8 @@ export const groups: Record<GroupName, GroupDef> = {
   },
   pages: {
     name: 'pages',
-    description: 'Hosted pages: invitation, sign-in, provider callback and account (HTML over the public API)',
+    description:
+      'Hosted pages: invitation, sign-in, provider callback and account (HTML over the public API)',
     envelope: 'detail',
   },
 };

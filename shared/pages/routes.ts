@@ -15,7 +15,9 @@ function htmlPage(description: string): ResponseDef {
 }
 
 const refused = {
-  400: htmlPage('A page explaining what is wrong with the link (a `return_to` outside the allowlist, a bad site)'),
+  400: htmlPage(
+    'A page explaining what is wrong with the link (a `return_to` outside the allowlist, a bad site)',
+  ),
   404: htmlPage('A page saying that the site or link does not exist'),
 };
 
@@ -54,7 +56,8 @@ export const pageRoutes = [
     operationId: 'signInCallbackPage',
     method: 'GET',
     path: '/sign-in/callback',
-    summary: "Where a login provider sends the browser back: the page completes the provider's sign-in or link",
+    summary:
+      "Where a login provider sends the browser back: the page completes the provider's sign-in or link",
     responses: { 200: htmlPage('The page that completes the sign-in'), ...refused },
   },
   {

@@ -7,8 +7,8 @@ import { validatorLoaders as auth } from '../../functions/auth/validators/index.
 import { validatorLoaders as data } from '../../functions/data/validators/index.generated';
 import { validatorLoaders as events } from '../../functions/events/validators/index.generated';
 import { validatorLoaders as invitations } from '../../functions/invitations/validators/index.generated';
-import { validatorLoaders as pages } from '../../functions/pages/validators/index.generated';
 import { validatorLoaders as meta } from '../../functions/meta/validators/index.generated';
+import { validatorLoaders as pages } from '../../functions/pages/validators/index.generated';
 import { validatorLoaders as roles } from '../../functions/roles/validators/index.generated';
 import { validatorLoaders as secrets } from '../../functions/secrets/validators/index.generated';
 import { validatorFiles, validatorsDirectory } from '../../infra/validators';
