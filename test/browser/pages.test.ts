@@ -40,7 +40,7 @@ beforeAll(async () => {
     { clock },
   );
   idp = await startIdentityProvider({ port: idpPort, redirectUri: `${platform.baseUrl}/sign-in/callback` });
-});
+}, 240_000);
 afterAll(async () => {
   await browser?.close();
   await platform?.stop();
