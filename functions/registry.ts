@@ -6,6 +6,7 @@ import { dataOperations } from './data/operations';
 import { eventOperations } from './events/operations';
 import { invitationOperations } from './invitations/operations';
 import { metaOperations } from './meta/operations';
+import { pageOperations } from './pages/operations';
 import { roleOperations } from './roles/operations';
 import { secretOperations } from './secrets/operations';
 
@@ -19,4 +20,5 @@ export const operationsByGroup: OperationsByGroup = {
   meta: metaOperations,
   invitations: invitationOperations,
   events: eventOperations,
+  pages: pageOperations,
 };

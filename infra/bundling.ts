@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { DockerImage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { type BuildOptions, type BuildResult, buildSync } from 'esbuild';
+import { pageAssetDirectory, pageAssets } from '../pages/assets';
 import { explorerAssetDirectory, explorerAssets } from '../shared/meta/explorer';
 import { pruneUnreachable } from './bundle-graph';
 
@@ -92,6 +93,7 @@ export const groupAssets: Readonly<Record<string, { from: string; to: string; fi
     to: explorerAssetDirectory,
     files: Object.keys(explorerAssets),
   },
+  pages: { from: 'pages/assets', to: pageAssetDirectory, files: Object.keys(pageAssets) },
 };
 
 /** Copies a group's run-time files beside its bundle. */

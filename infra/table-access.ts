@@ -66,6 +66,9 @@ export const tableAccess: Readonly<Record<GroupName, readonly string[]>> = {
   meta: ['dynamodb:DescribeTable'],
   // Functions and subscriptions: conditional puts, transactions (function, slug, subscriptions), deletes.
   events: [...read, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+  // Hosted pages: they read through the public routes in-process (pages/api.ts): the invitation details (whose
+  // failure windows are Put, Update and Delete), the social app list, the signed-in user and its links.
+  pages: [...read, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
 };
 
 /**

@@ -64,6 +64,8 @@ export interface Config {
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Origins whose browser apps may call the API (`*`: any); the local server applies it, the stack mirrors it. */
   readonly corsOrigins: readonly string[];
+  /** The hosted pages' settings. */
+  readonly pages: PagesConfig;
   /** Sign-in throttling (shared/limits, shared/auth/login.ts). */
   readonly loginLimits: LoginLimits;
   /** Outgoing mail (shared/mail) and the links it carries. */
@@ -148,6 +150,17 @@ export interface MailConfig {
   readonly from: string;
   /** Base URL of the acceptance page; the invitation token is appended (`<base>/<token>`). */
   readonly invitationLinkBase: string;
+}
+
+/** The hosted pages (pages/, docs/pages.md). */
+export interface PagesConfig {
+  /** `PAGES_AFTER_SIGN_IN`: the same-origin path a person lands on after signing in (default `/account`). */
+  readonly afterSignIn: string;
+  /**
+   * `PAGES_RETURN_ORIGINS`: origins a `return_to` may lead to besides the pages' own, each for every site
+   * (`https://app.example`) or for one site (`acme=https://app.acme.example`). Empty by default.
+   */
+  readonly returnOrigins: readonly { readonly site: string | null; readonly origin: string }[];
 }
 
 /** Failures allowed per account and per client address within the window, and the lock that follows. */
@@ -271,6 +284,38 @@ function mailConfig(env: Env, host: string, port: number): MailConfig {
     from: sesSender ?? optional(env, 'MAIL_FROM') ?? 'tenantbase@localhost',
     invitationLinkBase: base.replace(/\/+$/, ''),
   };
+}
+
+/** At most this many `PAGES_RETURN_ORIGINS` entries: each page load compares against them. */
+export const maxReturnOrigins = 50;
+
+function pagesConfig(env: Env): PagesConfig {
+  const afterSignIn = optional(env, 'PAGES_AFTER_SIGN_IN') ?? '/account';
+  if (!/^\/(?![/\\])[^\s]{0,500}$/.test(afterSignIn))
+    throw new ConfigError('PAGES_AFTER_SIGN_IN must be a path of this origin, starting with one "/"');
+  const entries = (optional(env, 'PAGES_RETURN_ORIGINS') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (entries.length > maxReturnOrigins)
+    throw new ConfigError(`PAGES_RETURN_ORIGINS may list at most ${maxReturnOrigins} origins`);
+  const returnOrigins = entries.map((entry) => {
+    const at = entry.indexOf('=');
+    const site = at > 0 ? entry.slice(0, at).trim().toLowerCase() : null;
+    const origin = at > 0 ? entry.slice(at + 1).trim() : entry;
+    let parsed: URL;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      throw new ConfigError(`PAGES_RETURN_ORIGINS: "${entry}" is not an origin like https://app.example`);
+    }
+    if (!/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.replace(/\/$/, ''))
+      throw new ConfigError(`PAGES_RETURN_ORIGINS: "${entry}" is not an origin like https://app.example`);
+    if (site !== null && !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(site))
+      throw new ConfigError(`PAGES_RETURN_ORIGINS: "${site}" is not a site slug`);
+    return { site, origin: parsed.origin };
+  });
+  return { afterSignIn, returnOrigins };
 }
 
 function corsOrigins(env: Env): readonly string[] {
@@ -413,6 +458,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     loginLimits: loginLimits(env),
     corsOrigins: corsOrigins(env),
+    pages: pagesConfig(env),
     mail: mailConfig(env, host, port),
     invitationLimits: invitationLimits(env),
     invitationTtlSeconds: invitationTtl(env),

@@ -49,4 +49,10 @@ export const groups: Record<GroupName, GroupDef> = {
     description: 'Event functions registry and subscriptions (PRE/POST_USER_CREATE)',
     envelope: 'events',
   },
+  pages: {
+    name: 'pages',
+    description:
+      'Hosted pages: invitation, sign-in, provider callback and account (HTML over the public API)',
+    envelope: 'detail',
+  },
 };

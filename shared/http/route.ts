@@ -66,4 +66,5 @@ export type GroupName =
   | 'data'
   | 'meta'
   | 'invitations'
-  | 'events';
+  | 'events'
+  | 'pages';

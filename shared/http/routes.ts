@@ -4,6 +4,7 @@ import { dataRoutes } from '../data/routes';
 import { eventRoutes } from '../events/routes';
 import { invitationRoutes } from '../invitations/routes';
 import { metaRoutes } from '../meta/routes';
+import { pageRoutes } from '../pages/routes';
 import { roleRoutes } from '../roles/routes';
 import { secretRoutes } from '../secrets/routes';
 import { socialRoutes } from '../social/routes';
@@ -26,6 +27,7 @@ export const routes: readonly RouteDef[] = [
   ...metaRoutes,
   ...invitationRoutes,
   ...eventRoutes,
+  ...pageRoutes,
 ];
 
 /** The routes of one endpoint group. */

@@ -57,6 +57,7 @@ export function explorerPage(documentPath: string, assetsPath: string): string {
   <link rel="icon" type="image/png" href="${assetsPath}favicon-16x16.png" sizes="16x16">
 </head>
 <body>
+  <nav style="font-family: sans-serif; padding: 0.5rem 1rem"><a href="/sign-in">Sign in</a> (the hosted sign-in page)</nav>
   <div id="swagger-ui"></div>
   <script src="${assetsPath}swagger-ui-bundle.js"></script>
   <script src="${assetsPath}swagger-ui-standalone-preset.js"></script>

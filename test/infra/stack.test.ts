@@ -309,7 +309,15 @@ describe('PlatformStack least privilege on the table', () => {
     const writers = Object.entries(tableAccess)
       .filter(([, actions]) => actions.some((action) => /Put|Update|Delete|BatchWrite/.test(action)))
       .map(([group]) => group);
-    expect(writers.sort()).toEqual(['accounts', 'auth', 'events', 'invitations', 'roles', 'secrets']);
+    expect(writers.sort()).toEqual([
+      'accounts',
+      'auth',
+      'events',
+      'invitations',
+      'pages',
+      'roles',
+      'secrets',
+    ]);
     expect(tableAccess.data).toEqual(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query']);
     const batchWriters = Object.entries(tableAccess).filter(([, actions]) =>
       actions.includes('dynamodb:BatchWriteItem'),

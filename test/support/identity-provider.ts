@@ -25,6 +25,8 @@ export interface IdentityProvider {
   readonly redirectUri: string;
   /** Accounts by id (the `sub`); tests add theirs. */
   readonly accounts: Map<string, IdpAccount>;
+  /** The account a real browser signs in as (it sends no `login_hint`); the browser tests set it. */
+  browserAccount: string | undefined;
   /** Follows an authorization URL as the browser of `account` would: the callback's code and state. */
   authorize(authorizationUrl: string, account: string): Promise<{ code: string; state: string }>;
   stop(): Promise<void>;
@@ -32,9 +34,9 @@ export interface IdentityProvider {
 
 const scope = 'openid email profile';
 
-function listen(server: Server): Promise<number> {
+function listen(server: Server, port = 0): Promise<number> {
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
   );
 }
 
@@ -55,15 +57,15 @@ class CookieJar {
 
 /** `idTokenClaims: false` keeps the e-mail claims out of the ID token (the provider's default): user info has them. */
 export async function startIdentityProvider(
-  options: { idTokenClaims?: boolean } = {},
+  options: { idTokenClaims?: boolean; port?: number; redirectUri?: string } = {},
 ): Promise<IdentityProvider> {
   const accounts = new Map<string, IdpAccount>();
   const server = createServer();
-  const port = await listen(server);
+  const port = await listen(server, options.port);
   const issuer = `http://127.0.0.1:${port}`;
   const clientId = 'platform-client';
   const clientSecret = 'platform-client-secret-0123456789';
-  const redirectUri = 'http://127.0.0.1:5173/auth/callback';
+  const redirectUri = options.redirectUri ?? 'http://127.0.0.1:5173/auth/callback';
   const provider = new Provider(issuer, {
     clients: [
       {
@@ -109,7 +111,7 @@ export async function startIdentityProvider(
     if (req.url?.startsWith('/interaction/')) {
       void (async () => {
         const details = await provider.interactionDetails(req, res);
-        const accountId = String(details.params.login_hint ?? '');
+        const accountId = String(details.params.login_hint ?? identity.browserAccount ?? '');
         await provider.interactionFinished(
           req,
           res,
@@ -147,7 +149,8 @@ export async function startIdentityProvider(
     throw new Error('identity provider: too many redirects');
   }
 
-  return {
+  const identity: IdentityProvider = {
+    browserAccount: undefined,
     issuer,
     discoveryUrl: `${issuer}/.well-known/openid-configuration`,
     host: `127.0.0.1:${port}`,
@@ -156,6 +159,11 @@ export async function startIdentityProvider(
     redirectUri,
     accounts,
     authorize,
-    stop: () => new Promise((resolve) => server.close(() => resolve())),
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
+  return identity;
 }

@@ -8,6 +8,7 @@ import { validatorLoaders as data } from '../../functions/data/validators/index.
 import { validatorLoaders as events } from '../../functions/events/validators/index.generated';
 import { validatorLoaders as invitations } from '../../functions/invitations/validators/index.generated';
 import { validatorLoaders as meta } from '../../functions/meta/validators/index.generated';
+import { validatorLoaders as pages } from '../../functions/pages/validators/index.generated';
 import { validatorLoaders as roles } from '../../functions/roles/validators/index.generated';
 import { validatorLoaders as secrets } from '../../functions/secrets/validators/index.generated';
 import { validatorFiles, validatorsDirectory } from '../../infra/validators';
@@ -41,6 +42,7 @@ const loaders: Record<GroupName, RouteValidatorLoaders> = {
   events,
   meta,
   invitations,
+  pages,
 };
 
 const allRoutes = () => (Object.keys(groups) as GroupName[]).flatMap((group) => routesOf(group));

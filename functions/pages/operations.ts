@@ -1,0 +1,23 @@
+import { pageAsset } from '../../pages/assets';
+import { accountPage, invitationPage, signInCallbackPage, signInPage } from '../../pages/pages';
+import { siteOperations } from '../../pages/site';
+import type { Operations } from '../../shared/http/context';
+import type { TypedOperations } from '../../shared/http/typed-operations';
+import type { pageRoutes } from '../../shared/pages/routes';
+
+export const pageOperations: Operations = {
+  invitationPage,
+  signInPage,
+  signInCallbackPage,
+  accountPage,
+
+  async pageAsset(ctx) {
+    return {
+      status: 200,
+      raw: pageAsset(ctx.params.asset),
+      headers: { 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' },
+    };
+  },
+
+  siteName: siteOperations.siteName,
+} satisfies TypedOperations<typeof pageRoutes>;

@@ -1,0 +1,298 @@
+// The hosted pages' one script (docs/pages.md). It sends what a person does to the public API, as any client
+// would, with the browser's session cookie; it never holds a token. No inline script: the pages' policy forbids it.
+
+(() => {
+  const data = document.body.dataset;
+  const site = data.site || '';
+
+  /** One API call: JSON in, JSON out, the page's site as X-Site. */
+  async function api(method, path, body) {
+    const headers = { accept: 'application/json' };
+    if (site) headers['x-site'] = site;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response;
+    try {
+      response = await fetch(path, {
+        method,
+        headers,
+        credentials: 'same-origin',
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch {
+      return {
+        status: 0,
+        body: { detail: 'The server could not be reached. Check your connection and try again.' },
+      };
+    }
+    const text = await response.text();
+    let parsed = {};
+    try {
+      parsed = text ? JSON.parse(text) : {};
+    } catch {
+      parsed = {};
+    }
+    return { status: response.status, body: parsed };
+  }
+
+  /** The first message of an API error body: `detail`, `message`, or the first field's first message. */
+  function messageOf(body, fallback) {
+    if (body && typeof body.detail === 'string') return body.detail;
+    if (body && typeof body.message === 'string') return body.message;
+    return fallback;
+  }
+
+  function clearErrors(form) {
+    for (const element of form.querySelectorAll('.field-error')) element.textContent = '';
+    for (const input of form.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
+    const alert = form.querySelector('[data-form-alert]');
+    if (alert) alert.textContent = '';
+  }
+
+  /** Shows a 400's messages at their fields, anything else at the form; focuses the first. */
+  function showErrors(form, answer, fallback) {
+    const body = answer.body || {};
+    let first = null;
+    if (answer.status === 400 && body && typeof body === 'object' && !body.detail) {
+      for (const [name, messages] of Object.entries(body)) {
+        const input = form.querySelector(`[name="${CSS.escape(name)}"]`);
+        const error = form.querySelector(`#${CSS.escape(name)}-error`);
+        const text = Array.isArray(messages) ? messages.join(' ') : String(messages);
+        if (input && error) {
+          error.textContent = text;
+          input.setAttribute('aria-invalid', 'true');
+          first ??= input;
+        }
+      }
+    }
+    if (!first) {
+      const alert = form.querySelector('[data-form-alert]');
+      if (alert) alert.textContent = messageOf(body, fallback);
+      const input = form.querySelector('input');
+      if (input) input.focus();
+      return;
+    }
+    first.focus();
+  }
+
+  function values(form) {
+    return Object.fromEntries(new FormData(form).entries());
+  }
+
+  function busy(form, on) {
+    const button = form.querySelector('button[type="submit"]');
+    if (button) button.disabled = on;
+    form.setAttribute('aria-busy', on ? 'true' : 'false');
+  }
+
+  /** Live feedback on a new password's length; the server's own rule answers on submit. */
+  function passwordFeedback(input) {
+    const hint = document.getElementById(`${input.id}-hint`);
+    if (!hint) return;
+    const initial = hint.textContent;
+    input.addEventListener('input', () => {
+      const length = [...input.value].length;
+      if (length === 0) hint.textContent = initial;
+      else if (length < 10)
+        hint.textContent = `${10 - length} more character${length === 9 ? '' : 's'} needed.`;
+      else hint.textContent = 'Long enough. The server also checks that it is not easy to guess.';
+    });
+  }
+
+  function go(target) {
+    window.location.assign(target);
+  }
+
+  /** Starts a provider's sign-in (or link, when signed in): the state is remembered in this browser only. */
+  async function startProvider(provider, link, alertElement) {
+    const redirectUri = `${window.location.origin}/sign-in/callback`;
+    const answer = await api(
+      'GET',
+      `/api/auth/${encodeURIComponent(provider)}/redirect/?redirect_uri=${encodeURIComponent(redirectUri)}`,
+    );
+    if (answer.status !== 200) {
+      if (alertElement) alertElement.textContent = messageOf(answer.body, 'The sign-in could not start.');
+      return;
+    }
+    const entry = { provider, site, link, returnTo: data.returnTo || '', after: data.after || '' };
+    sessionStorage.setItem(`pages-login:${answer.body.state}`, JSON.stringify(entry));
+    go(answer.body.authorization_url);
+  }
+
+  function providerButtons(link, alertElement) {
+    for (const button of document.querySelectorAll('button[data-provider]')) {
+      button.addEventListener('click', () => {
+        button.disabled = true;
+        startProvider(button.dataset.provider, link, alertElement).finally(() => {
+          button.disabled = false;
+        });
+      });
+    }
+  }
+
+  function signOutButtons() {
+    for (const button of document.querySelectorAll('[data-sign-out]')) {
+      button.addEventListener('click', async () => {
+        button.disabled = true;
+        await api('DELETE', '/api/auth/session/');
+        go(data.signIn || '/sign-in');
+      });
+    }
+  }
+
+  const pages = {
+    invitation() {
+      const form = document.getElementById('invitation-form');
+      passwordFeedback(form.querySelector('#password'));
+      form.addEventListener('submit', async (event) => {
+        event.preventDefault();
+        clearErrors(form);
+        busy(form, true);
+        const body = values(form);
+        const accepted = await api(
+          'POST',
+          `/api/cloud/invitations/${encodeURIComponent(data.token)}/accept/`,
+          body,
+        );
+        if (accepted.status !== 200) {
+          busy(form, false);
+          showErrors(form, accepted, 'The invitation could not be accepted.');
+          return;
+        }
+        const session = await api('POST', '/api/auth/session/', {
+          username: data.email,
+          password: body.password,
+        });
+        if (session.status !== 200) {
+          busy(form, false);
+          showErrors(
+            form,
+            session,
+            'You joined, but signing in failed: sign in with your e-mail and new password.',
+          );
+          return;
+        }
+        go(data.after || '/account');
+      });
+    },
+
+    'sign-in'() {
+      const form = document.getElementById('sign-in-form');
+      const alert = form.querySelector('[data-form-alert]');
+      providerButtons(false, alert);
+      signOutButtons();
+      form.addEventListener('submit', async (event) => {
+        event.preventDefault();
+        clearErrors(form);
+        busy(form, true);
+        const answer = await api('POST', '/api/auth/session/', values(form));
+        if (answer.status === 200) {
+          go(data.returnTo || data.after || '/account');
+          return;
+        }
+        busy(form, false);
+        if (answer.status === 401)
+          answer.body = { detail: 'The username, e-mail or password is not correct.' };
+        showErrors(form, answer, 'Signing in failed.');
+      });
+      if (data.autoRedirect) startProvider(data.autoRedirect, false, alert);
+    },
+
+    async callback() {
+      const status = document.querySelector('[data-callback-status]');
+      const failure = document.querySelector('[data-callback-error]');
+      const fail = (message) => {
+        status.hidden = true;
+        failure.hidden = false;
+        failure.querySelector('[data-callback-message]').textContent = message;
+        document.title = `Sign-in failed · ${document.querySelector('.site-name').textContent}`;
+        document.querySelector('h1').textContent = 'Sign-in failed';
+        failure.querySelector('a').focus();
+      };
+      const params = new URLSearchParams(window.location.search);
+      const code = params.get('code');
+      const state = params.get('state');
+      // The code is single use and the address bar should not keep it.
+      window.history.replaceState(null, '', window.location.pathname);
+      const key = `pages-login:${state}`;
+      const stored = sessionStorage.getItem(key);
+      sessionStorage.removeItem(key);
+      if (!stored) {
+        fail('This sign-in was not started in this browser, or it was already completed. Start again.');
+        return;
+      }
+      const entry = JSON.parse(stored);
+      const headersSite = entry.site || site;
+      const headers = { accept: 'application/json', 'content-type': 'application/json' };
+      if (headersSite) headers['x-site'] = headersSite;
+      let answer;
+      try {
+        const response = await fetch(`/api/auth/${encodeURIComponent(entry.provider)}/token/`, {
+          method: 'POST',
+          headers,
+          credentials: 'same-origin',
+          body: JSON.stringify({ code, state, session: !entry.link }),
+        });
+        answer = { status: response.status, body: await response.json().catch(() => ({})) };
+      } catch {
+        answer = { status: 0, body: {} };
+      }
+      if (answer.status === 200) {
+        const siteParam = headersSite ? `?site=${encodeURIComponent(headersSite)}` : '';
+        go(entry.link ? `/account${siteParam}` : entry.returnTo || entry.after || data.after || '/account');
+        return;
+      }
+      const body = answer.body || {};
+      if (answer.status === 400 && body.state)
+        fail('This sign-in took too long or was already used. Start again.');
+      else if (answer.status === 409)
+        fail(messageOf(body, 'This provider account is already linked to another account.'));
+      else if (answer.status === 429)
+        fail(messageOf(body, 'Too many attempts. Wait a little, then try again.'));
+      else if (answer.status >= 500 || answer.status === 0)
+        fail(
+          'The sign-in provider could not be reached or gave an answer this site cannot use. Try again later.',
+        );
+      else fail(messageOf(body, Object.values(body).flat()[0] || 'The provider sign-in failed.'));
+    },
+
+    account() {
+      const form = document.getElementById('password-form');
+      passwordFeedback(form.querySelector('#password'));
+      form.addEventListener('submit', async (event) => {
+        event.preventDefault();
+        clearErrors(form);
+        busy(form, true);
+        const answer = await api('PATCH', `/api/cloud/users/${encodeURIComponent(data.user)}/`, values(form));
+        busy(form, false);
+        if (answer.status !== 200) {
+          showErrors(form, answer, 'The password could not be changed.');
+          return;
+        }
+        form.reset();
+        const alert = form.querySelector('[data-form-alert]');
+        alert.textContent = 'Your password was changed. Your other sessions have ended.';
+      });
+      const linksAlert = document.querySelector('[data-links-alert]');
+      for (const button of document.querySelectorAll('[data-unlink]')) {
+        button.addEventListener('click', async () => {
+          button.disabled = true;
+          const answer = await api(
+            'DELETE',
+            `/api/auth/social-accounts/${encodeURIComponent(button.dataset.unlink)}/`,
+          );
+          if (answer.status === 204) {
+            go(data.account || '/account');
+            return;
+          }
+          button.disabled = false;
+          linksAlert.textContent = messageOf(answer.body, 'The provider could not be unlinked.');
+        });
+      }
+      providerButtons(true, linksAlert);
+      signOutButtons();
+    },
+  };
+
+  const page = pages[data.page];
+  if (page) page();
+})();

@@ -1,0 +1,100 @@
+import { errors, json } from '../http/responses';
+import type { ResponseDef, RouteDef } from '../http/route';
+
+/**
+ * The hosted pages (pages/, docs/pages.md): HTML for a person's browser, built on the public API. The pages answer
+ * their own errors as HTML pages with the right status (never JSON), so their statuses are declared as HTML here;
+ * the one JSON route, the site's public name, answers errors in the `detail` envelope like any API route.
+ */
+const page = { group: 'pages', scope: 'platform', permission: 'public' } as const;
+
+const html = { type: 'string' } as const;
+
+function htmlPage(description: string): ResponseDef {
+  return { description, schema: html, contentType: 'text/html' };
+}
+
+const refused = {
+  400: htmlPage(
+    'A page explaining what is wrong with the link (a `return_to` outside the allowlist, a bad site)',
+  ),
+  404: htmlPage('A page saying that the site or link does not exist'),
+};
+
+const siteName = {
+  type: 'object',
+  required: ['slug', 'name'],
+  properties: { slug: { type: 'string' }, name: { type: 'string' } },
+  additionalProperties: false,
+} as const;
+
+export const pageRoutes = [
+  {
+    ...page,
+    operationId: 'invitationPage',
+    method: 'GET',
+    path: '/invitations/{token}',
+    summary:
+      "The invitation e-mail's link: who invites to which organization, and the form that accepts (names and password)",
+    responses: {
+      200: htmlPage('The invitation and its form'),
+      ...refused,
+      410: htmlPage('The invitation was already accepted, or its link expired'),
+      429: htmlPage('Too many failed attempts from this address: try again later'),
+    },
+  },
+  {
+    ...page,
+    operationId: 'signInPage',
+    method: 'GET',
+    path: '/sign-in',
+    summary: "A site's sign-in page: username or e-mail and password, and a button per login provider",
+    responses: { 200: htmlPage('The sign-in page'), ...refused },
+  },
+  {
+    ...page,
+    operationId: 'signInCallbackPage',
+    method: 'GET',
+    path: '/sign-in/callback',
+    summary:
+      "Where a login provider sends the browser back: the page completes the provider's sign-in or link",
+    responses: { 200: htmlPage('The page that completes the sign-in'), ...refused },
+  },
+  {
+    ...page,
+    operationId: 'accountPage',
+    method: 'GET',
+    path: '/account',
+    summary: 'The signed-in person: who they are, password change, linked providers, sign-out',
+    responses: {
+      200: htmlPage('The account page'),
+      303: { description: 'Not signed in: to the sign-in page, which comes back here' },
+      ...refused,
+    },
+  },
+  {
+    ...page,
+    operationId: 'pageAsset',
+    method: 'GET',
+    path: '/pages/{asset}',
+    summary: "The pages' one script and one style sheet",
+    params: {
+      type: 'object',
+      properties: { asset: { type: 'string', minLength: 1, maxLength: 100 } },
+    },
+    responses: {
+      200: { description: 'The asset, with its own content type', schema: html, contentType: '*/*' },
+      ...errors(400, 404),
+    },
+  },
+  {
+    group: 'pages',
+    scope: 'site',
+    permission: 'rule:site-visitor',
+    operationId: 'siteName',
+    method: 'GET',
+    path: '/api/pages/site/',
+    summary: "The request's site as login pages show it: its slug and name (public)",
+    responses: { 200: json('The site', siteName), ...errors(400, 401, 404) },
+  },
+] as const satisfies readonly RouteDef[];

@@ -1,0 +1,356 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { strictClock } from '../support/clock';
+import { type IdentityProvider, startIdentityProvider } from '../support/identity-provider';
+import { latestToken } from '../support/invitation-mail';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
+import { createTenant, createUser, type Tenant, unique } from '../support/tenant';
+import { expectAccessible, freePort, launchBrowser, screenshot } from './browser';
+
+/**
+ * The hosted pages in a real browser (Debian's Chromium): the invitation, sign-in, provider callback and account
+ * pages against the platform's real HTTP server, and a real OpenID provider on 127.0.0.1.
+ */
+
+// A browser drives each test: generous per-test bounds (the verdicts never depend on them).
+vi.setConfig({ testTimeout: 90_000 });
+
+const { clock, advance } = strictClock();
+const invitationTtl = 60;
+let browser: Browser;
+let platform: TestPlatform;
+let idp: IdentityProvider;
+let tenant: Tenant;
+let context: BrowserContext;
+let page: Page;
+let violations: string[];
+
+const strongPassword = 'Copper-Lantern-Meadow-93';
+
+beforeAll(async () => {
+  const idpPort = await freePort();
+  browser = await launchBrowser();
+  platform = await startTestPlatform(
+    {
+      SOCIAL_LOGIN_ALLOWED_HOSTS: `127.0.0.1:${idpPort}`,
+      SOCIAL_LOGIN_REDIRECTS_PER_MINUTE: '100000',
+      INVITATION_TTL_SECONDS: String(invitationTtl),
+      PAGES_RETURN_ORIGINS: 'https://app.example.com',
+    },
+    { clock },
+  );
+  idp = await startIdentityProvider({ port: idpPort, redirectUri: `${platform.baseUrl}/sign-in/callback` });
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await platform?.stop();
+  await idp?.stop();
+});
+beforeEach(async () => {
+  tenant ??= await createTenant(platform);
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+  violations = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+  });
+  return async () => {
+    expect(violations).toEqual([]);
+    await context.close();
+  };
+});
+
+const url = (path: string) => `${platform.baseUrl}${path}`;
+
+async function invite(email: string): Promise<string> {
+  const created = await tenant.owner.post(
+    `/api/cloud/organizations/${tenant.organization.slug}/invitations/`,
+    {
+      invitee_identifier: email,
+    },
+  );
+  expect(created.status).toBe(201);
+  return latestToken(platform, email);
+}
+
+async function signInWithPassword(
+  login: string,
+  password: string,
+  path = `/sign-in?site=${tenant.site.slug}`,
+) {
+  await page.goto(url(path));
+  await page.getByLabel('Username or e-mail').fill(login);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+async function addCorpApp(fields: Record<string, unknown> = {}, owner = tenant) {
+  const providerId = unique('corp').replace(/[^a-z0-9-]/g, '');
+  const created = await owner.owner.post('/api/auth/social-apps/', {
+    provider: 'openid_connect',
+    provider_id: providerId,
+    name: 'Corp <b>SSO</b>',
+    client_id: idp.clientId,
+    secret: idp.clientSecret,
+    settings: { server_url: idp.discoveryUrl, ...fields },
+  });
+  expect(created.status).toBe(201);
+  return { id: created.body.data.id as number, key: providerId };
+}
+
+describe('invitation page', () => {
+  it('a new person accepts, lands signed in on the account page', async () => {
+    const email = `${unique('new')}@example.com`;
+    const token = await invite(email);
+    const response = await page.goto(url(`/invitations/${token}`));
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+    expect(response?.headers()['referrer-policy']).toBe('no-referrer');
+    await expect
+      .poll(() => page.locator('h1').textContent())
+      .toContain(tenant.organization.slug ? 'Join' : '');
+    await expect.poll(() => page.locator('main').textContent()).toContain(email);
+    await expectAccessible(page);
+    await screenshot(page, 'invitation');
+
+    await page.getByLabel('First name').fill('Grace');
+    await page.getByLabel('Last name').fill('Hopper');
+    const password = page.getByLabel('Password', { exact: true });
+    await password.fill('short');
+    await expect.poll(() => page.locator('#password-hint').textContent()).toContain('5 more characters');
+    // The API's own policy answers at the field.
+    await password.fill('passwordpassword');
+    await page.getByRole('button', { name: /Create my account/ }).click();
+    await expect.poll(() => page.locator('#password-error').textContent()).toMatch(/easy to guess/);
+    await expect.poll(() => password.getAttribute('aria-invalid')).toBe('true');
+    await screenshot(page, 'invitation-error');
+
+    await password.fill(strongPassword);
+    await page.getByRole('button', { name: /Create my account/ }).click();
+    await page.waitForURL(/\/account(\?|$)/);
+    await expect.poll(() => page.locator('main').textContent()).toContain('Grace Hopper');
+    const cookies = await context.cookies();
+    const session = cookies.find((cookie) => cookie.name === 'sessionid');
+    expect(session?.httpOnly).toBe(true);
+    expect(session?.sameSite).toBe('Lax');
+
+    // The link is used now: its own page, 410, HTML.
+    const again = await page.goto(url(`/invitations/${token}`));
+    expect(again?.status()).toBe(410);
+    expect(again?.headers()['content-type']).toContain('text/html');
+    await expect
+      .poll(() => page.locator('h1').textContent())
+      .toBe('This invitation has already been accepted');
+    await expectAccessible(page);
+    await screenshot(page, 'invitation-used');
+  });
+
+  it('an existing account gets sign-in wording; the new password works and the old one no longer', async () => {
+    const existing = await createUser(platform, { first_name: 'Alan', last_name: 'Turing' });
+    const token = await invite(existing.user.email);
+    await page.goto(url(`/invitations/${token}`));
+    await expect.poll(() => page.locator('h1').textContent()).toContain('Sign in to join');
+    await expect.poll(() => page.locator('main').textContent()).toContain('replaces your current one');
+    await expect.poll(() => page.getByLabel('First name').inputValue()).toBe('Alan');
+    await page.getByLabel('New password').fill(strongPassword);
+    await page.getByRole('button', { name: 'Sign in and join' }).click();
+    await page.waitForURL(/\/account(\?|$)/);
+
+    const fresh = await browser.newContext();
+    page = await fresh.newPage();
+    await signInWithPassword(existing.user.email, existing.password);
+    await expect
+      .poll(() => page.locator('[data-form-alert]').textContent())
+      .toBe('The username, e-mail or password is not correct.');
+    await page.getByLabel('Password', { exact: true }).fill(strongPassword);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(/\/account(\?|$)/);
+    await fresh.close();
+  });
+
+  it('unknown, cancelled and expired links get their own HTML page with the right status', async () => {
+    const unknown = await page.goto(url('/invitations/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'));
+    expect(unknown?.status()).toBe(404);
+    expect(unknown?.headers()['content-type']).toContain('text/html');
+    await expect.poll(() => page.locator('h1').textContent()).toBe('This invitation link is not valid');
+    await expectAccessible(page);
+    await screenshot(page, 'invitation-not-valid');
+
+    const cancelledEmail = `${unique('cancel')}@example.com`;
+    const cancelledToken = await invite(cancelledEmail);
+    const list = await tenant.owner.get(
+      `/api/cloud/organizations/${tenant.organization.slug}/invitations/?search=${encodeURIComponent(cancelledEmail)}`,
+    );
+    const uuid = list.body.results[0].uuid;
+    expect(
+      (await tenant.owner.delete(`/api/cloud/organizations/${tenant.organization.slug}/invitations/${uuid}/`))
+        .status,
+    ).toBe(204);
+    const cancelled = await page.goto(url(`/invitations/${cancelledToken}`));
+    expect(cancelled?.status()).toBe(404);
+    await expect.poll(() => page.locator('main').textContent()).toContain('cancelled');
+
+    const expiring = await invite(`${unique('late')}@example.com`);
+    advance((invitationTtl + 1) * 1000);
+    const expired = await page.goto(url(`/invitations/${expiring}`));
+    expect(expired?.status()).toBe(410);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('This invitation has expired');
+    await expectAccessible(page);
+    await screenshot(page, 'invitation-expired');
+  });
+});
+
+describe('sign-in page', () => {
+  it('signs in with a password, shows the site, and signs out', async () => {
+    const person = await createUser(platform);
+    const response = await page.goto(url(`/sign-in?site=${tenant.site.slug}`));
+    expect(response?.status()).toBe(200);
+    await expect
+      .poll(() => page.locator('.site-name').textContent())
+      .toBe((tenant.site as { name?: string }).name ?? '');
+    await expectAccessible(page);
+    // Keyboard only: the fields and the button in order.
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(person.user.username);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(person.password);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/account/);
+    await expect.poll(() => page.locator('main').textContent()).toContain(person.user.email);
+    await expectAccessible(page);
+    await screenshot(page, 'account');
+
+    await page.getByRole('button', { name: 'Sign out' }).last().click();
+    await page.waitForURL(/\/sign-in/);
+    const after = await page.goto(url(`/account?site=${tenant.site.slug}`));
+    expect(after?.url()).toContain('/sign-in');
+  });
+
+  it('refuses a return_to outside the allowlist and follows one inside it', async () => {
+    const refused = await page.goto(
+      url(`/sign-in?site=${tenant.site.slug}&return_to=${encodeURIComponent('https://evil.example/steal')}`),
+    );
+    expect(refused?.status()).toBe(400);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('This sign-in link is not allowed');
+    await expectAccessible(page);
+    await screenshot(page, 'return-to-refused');
+    for (const bad of ['//evil.example/x', 'javascript:alert(1)', '/\\evil.example']) {
+      const answer = await page.goto(url(`/sign-in?return_to=${encodeURIComponent(bad)}`));
+      expect(answer?.status()).toBe(400);
+    }
+    const allowed = await page.goto(
+      url(
+        `/sign-in?site=${tenant.site.slug}&return_to=${encodeURIComponent('https://app.example.com/home')}`,
+      ),
+    );
+    expect(allowed?.status()).toBe(200);
+    expect(await page.locator('body').getAttribute('data-return-to')).toBe('https://app.example.com/home');
+  });
+
+  it('an unknown site is a 404 page', async () => {
+    const answer = await page.goto(url('/sign-in?site=no-such-site-here'));
+    expect(answer?.status()).toBe(404);
+    expect(answer?.headers()['content-type']).toContain('text/html');
+  });
+});
+
+describe('provider sign-in', () => {
+  // A site of its own per test: an app that users signed in with cannot be deleted.
+  let site: Tenant;
+  beforeEach(async () => {
+    site = await createTenant(platform);
+  });
+  it('shows one button per provider, escaped, and signs in through the provider and back', async () => {
+    const app = await addCorpApp({ icon: 'javascript:alert(1)' }, site);
+    const id = unique('acct');
+    const email = `${id}@idp.example`;
+    idp.accounts.set(id, { email, email_verified: true, given_name: 'Ada', family_name: 'Lovelace' });
+    idp.browserAccount = id;
+    await page.goto(url(`/sign-in?site=${site.site.slug}`));
+    const button = page.getByRole('button', { name: 'Continue with Corp <b>SSO</b>' });
+    await expect.poll(() => button.count()).toBe(1);
+    expect(await page.locator('button[data-provider] img').count()).toBe(0);
+    await expectAccessible(page);
+    await screenshot(page, 'sign-in');
+    await button.click();
+    await page.waitForURL(/\/account(\?|$)/);
+    await expect.poll(() => page.locator('main').textContent()).toContain('Ada Lovelace');
+    // The link is listed under the app's name, as text.
+    await expect.poll(() => page.locator('.links').textContent()).toContain('Corp <b>SSO</b>');
+    expect(app.key).toMatch(/^corp-/);
+  });
+
+  it('follows auto_redirect when exactly one app asks, and not with ?auto_redirect=0', async () => {
+    await addCorpApp({ auto_redirect: true }, site);
+    const id = unique('acct');
+    idp.accounts.set(id, {
+      email: `${id}@idp.example`,
+      email_verified: true,
+      given_name: 'Kat',
+      family_name: 'J',
+    });
+    idp.browserAccount = id;
+    await page.goto(url(`/sign-in?site=${site.site.slug}`));
+    await page.waitForURL(/\/account(\?|$)/);
+
+    const other = await browser.newContext();
+    page = await other.newPage();
+    await page.goto(url(`/sign-in?site=${site.site.slug}&auto_redirect=0`));
+    await expect.poll(() => page.getByRole('button', { name: /Continue with/ }).count()).toBe(1);
+    expect(page.url()).toContain('/sign-in');
+    await other.close();
+  });
+
+  it('explains a denied consent and a callback this browser did not start, with a way back', async () => {
+    const denied = await page.goto(url(`/sign-in/callback?error=access_denied&state=x`));
+    expect(denied?.status()).toBe(400);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Sign-in was cancelled');
+    await expect.poll(() => page.getByRole('link', { name: 'Back to sign-in' }).count()).toBe(1);
+    await expectAccessible(page);
+    await screenshot(page, 'callback-denied');
+
+    await page.goto(url(`/sign-in/callback?code=abc&state=forged`));
+    await expect
+      .poll(() => page.locator('[data-callback-message]').textContent())
+      .toContain('not started in this browser');
+    await expectAccessible(page);
+  });
+
+  it('links and unlinks a provider from the account page', { timeout: 60_000 }, async () => {
+    await addCorpApp({}, site);
+    const person = await createUser(platform);
+    const id = unique('acct');
+    idp.accounts.set(id, { email: `${id}@idp.example`, email_verified: true });
+    idp.browserAccount = id;
+    await signInWithPassword(person.user.username, person.password, `/sign-in?site=${site.site.slug}`);
+    await page.waitForURL(/\/account/);
+    await page.getByRole('button', { name: 'Link Corp <b>SSO</b>' }).click();
+    // To the provider and back through the callback page, to the account page that lists the link.
+    await page.getByRole('button', { name: /^Unlink/ }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: /^Unlink/ }).click();
+    await page.getByText('No provider is linked to your account.').waitFor({ timeout: 30_000 });
+  });
+
+  it('changes the password with the current one', async () => {
+    const person = await createUser(platform);
+    await signInWithPassword(person.user.username, person.password, `/sign-in?site=${site.site.slug}`);
+    await page.waitForURL(/\/account/);
+    await page.getByLabel('Current password').fill('wrong-password-here');
+    await page.getByLabel('New password').fill(strongPassword);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => page.locator('#current_password-error').textContent()).toMatch(/not correct/);
+    await page.getByLabel('Current password').fill(person.password);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect
+      .poll(() => page.locator('#password-form [data-form-alert]').textContent())
+      .toMatch(/changed/);
+    expect(
+      (
+        await platform.api.post('/api/auth/jwt/token/', {
+          username: person.user.username,
+          password: strongPassword,
+        })
+      ).status,
+    ).toBe(200);
+  });
+});
