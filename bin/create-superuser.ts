@@ -6,7 +6,8 @@ import { buildDeps } from '../shared/deps';
 /**
  * `npm run create-superuser`: creates the first superuser of a deployment (or promotes an existing user) in the
  * table named by TABLE_NAME, with the AWS credentials of the shell. Reads ADMIN_EMAIL and ADMIN_PASSWORD; prints a
- * generated password once when ADMIN_PASSWORD is not set.
+ * generated password once when ADMIN_PASSWORD is not set. Repairs an install whose first start was killed before
+ * its superuser existed (a bootstrap marker without its user): it creates the superuser then.
  */
 const config = loadConfig();
 const deps = buildDeps(config);

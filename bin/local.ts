@@ -43,14 +43,23 @@ function printWelcome(platform: LocalPlatform, dataDir: string) {
 const platform = await start();
 printWelcome(platform, platform.deps.config.dataDir);
 
+// The first SIGINT or SIGTERM stops: no new requests, those in flight finish (up to SHUTDOWN_DEADLINE_SECONDS),
+// the stores close. A second one exits at once; the data directory's lock is released on any exit, and the embedded
+// DynamoDB stops when this process's pipe to it closes.
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
-    if (stopping) return;
+    if (stopping) {
+      err(`\n${signal} while stopping: exiting at once.\n`);
+      process.exit(1);
+    }
     stopping = true;
     err(`\n${signal}: stopping… `);
     try {
-      await platform.stop();
+      await platform.stop({
+        onCut: (connections, seconds) =>
+          err(`cut ${connections} connection${connections === 1 ? '' : 's'} still open after ${seconds} s; `),
+      });
       err('HTTP server and stores closed, data directory released.\n');
       process.exit(0);
     } catch (error) {

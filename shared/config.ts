@@ -34,6 +34,11 @@ export interface Config {
   readonly accessCacheSeconds: number;
   /** PostgreSQL's statement_timeout of data-plane sessions, in milliseconds (0: none). docs/security.md. */
   readonly databaseStatementTimeoutMs: number;
+  /**
+   * How long the local server, asked to stop (SIGINT, SIGTERM), lets the requests in flight finish before it cuts
+   * their connections (SHUTDOWN_DEADLINE_SECONDS, default 10, 0 to 3600; docs/local-runtime.md).
+   */
+  readonly shutdownDeadlineSeconds: number;
   /** Any DynamoDB endpoint; when absent locally, the embedded DynamoDB is started. */
   readonly dynamodbEndpoint: string | undefined;
   readonly tableName: string;
@@ -200,6 +205,18 @@ function integer(env: Env, key: string, fallback: number): number {
 function atLeastOne(env: Env, key: string, fallback: number): number {
   const value = integer(env, key, fallback);
   if (value < 1) throw new ConfigError(`${key} must be at least 1, got "${env[key]}"`);
+  return value;
+}
+
+/** The longest drain a stop may be given: an hour. */
+export const maxShutdownDeadlineSeconds = 3600;
+
+function shutdownDeadlineSeconds(env: Env): number {
+  const value = integer(env, 'SHUTDOWN_DEADLINE_SECONDS', 10);
+  if (value > maxShutdownDeadlineSeconds)
+    throw new ConfigError(
+      `SHUTDOWN_DEADLINE_SECONDS must be at most ${maxShutdownDeadlineSeconds}, got "${env.SHUTDOWN_DEADLINE_SECONDS}"`,
+    );
   return value;
 }
 
@@ -443,6 +460,7 @@ export function loadConfig(env: Env = process.env): Config {
     databasePrepare: flag(env, 'DATABASE_PREPARE', true),
     accessCacheSeconds: integer(env, 'ACCESS_CACHE_SECONDS', 3),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
+    shutdownDeadlineSeconds: shutdownDeadlineSeconds(env),
     dynamodbEndpoint: optional(env, 'DYNAMODB_ENDPOINT'),
     tableName: runtime === 'aws' ? required(env, 'TABLE_NAME') : (optional(env, 'TABLE_NAME') ?? 'platform'),
     region: optional(env, 'AWS_REGION') ?? 'us-east-1',

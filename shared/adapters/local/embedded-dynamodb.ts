@@ -121,6 +121,33 @@ export function dynoxideBinary(settings: DynoxideSettings = dynoxideSettings()):
   return choice;
 }
 
+/**
+ * Runs Dynoxide (argv: the binary, then its arguments) and ties its life to the server's: it stops Dynoxide when its
+ * standard input, a pipe from the server, closes, which happens whenever the server's process ends, a kill -9
+ * included (Dynoxide itself does not read its standard input). It also stops it on SIGTERM, escalating to SIGKILL
+ * after 5 s, and exits with Dynoxide's code. Dynoxide's output is passed through.
+ */
+const supervisor = `
+const { spawn } = require('node:child_process');
+const [binary, ...args] = process.argv.slice(1);
+const child = spawn(binary, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  child.kill('SIGTERM');
+  setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+};
+process.stdin.on('end', stop).on('close', stop).on('error', stop).resume();
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+child.on('error', (error) => {
+  process.stderr.write('could not run: ' + error.message + '\\n');
+  process.exit(127);
+});
+child.on('exit', (code) => process.exit(code ?? 1));
+`;
+
 /** How long a start may take before it is given up: Dynoxide starts in milliseconds; a minute is a hang. */
 const startLimitMs = 60_000;
 
@@ -138,7 +165,14 @@ export async function startEmbeddedDynamoDb(
     args.push('--db-path', options.file);
   }
   const { binary } = dynoxideBinary(options.settings);
-  const child: ChildProcess = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Through the supervisor, on a pipe that only this process holds: when this process ends, however it ends, the
+  // pipe closes and Dynoxide is stopped. Its own process group, so that a Ctrl-C in the terminal reaches only this
+  // process, which stops Dynoxide after the requests in flight are answered.
+  const child: ChildProcess = spawn(process.execPath, ['-e', supervisor, binary, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+    windowsHide: true,
+  });
   // What it printed before it listened: for the error message; the last 4 KiB are enough.
   let output = '';
   await new Promise<void>((resolve, reject) => {

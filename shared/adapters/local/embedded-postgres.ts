@@ -10,13 +10,17 @@ import { freePort } from './embedded-dynamodb';
  * `dataDir` keeps the data on disk; `loadDataDir` starts from a dump (tests initialise once, then copy).
  */
 export async function startEmbeddedPostgres(
-  options: { dataDir?: string; loadDataDir?: Blob; port?: number } = {},
+  options: { dataDir?: string; loadDataDir?: Blob; port?: number; fsync?: boolean } = {},
 ): Promise<EmbeddedService & { db: PGlite }> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const db = await PGlite.create(
-    options.dataDir,
-    options.loadDataDir ? { loadDataDir: options.loadDataDir } : {},
-  );
+  // PGlite starts PostgreSQL with -F (fsync=off). `fsync: true` drops it: bench/fsync.ts measures what it costs, and
+  // docs/local-runtime.md ("Durability") says why the default stays (PGlite's Node.js file system never reaches the
+  // disk's fsync either way).
+  const startParams = options.fsync ? PGlite.defaultStartParams.filter((param) => param !== '-F') : undefined;
+  const db = await PGlite.create(options.dataDir, {
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    ...(startParams ? { startParams } : {}),
+  });
   const port = options.port ?? (await freePort());
   const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1' });
   await server.start();

@@ -82,8 +82,14 @@ function isPreflight(request: IncomingMessage): boolean {
  * the CORS handling that API Gateway does in the cloud.
  */
 export function createHttpServer(dispatch: Dispatch, options: HttpServerOptions): Server {
-  return createServer(async (request, response) => {
+  const server = createServer(async (request, response) => {
     const origin = request.headers.origin;
+    if (draining.has(server)) {
+      // Arrived after the stop began, on a connection that was kept alive: refused, and the connection closed.
+      response.writeHead(503, { 'content-type': 'application/json', connection: 'close' });
+      response.end(JSON.stringify({ detail: 'The server is shutting down.' }));
+      return;
+    }
     if (isPreflight(request)) {
       response.writeHead(204, corsPreflightHeaders(options.corsOrigins, origin));
       response.end();
@@ -101,6 +107,8 @@ export function createHttpServer(dispatch: Dispatch, options: HttpServerOptions)
       const result = await dispatch(toEvent(request, body));
       const headers: Record<string, string | string[]> = { ...(result.headers as Record<string, string>) };
       if (result.cookies?.length) headers['set-cookie'] = result.cookies;
+      // In flight when the stop began: answered, and the connection closed after the answer.
+      if (draining.has(server)) headers.connection = 'close';
       response.writeHead(result.statusCode ?? 200, headers);
       response.end(
         result.body === undefined
@@ -110,12 +118,50 @@ export function createHttpServer(dispatch: Dispatch, options: HttpServerOptions)
             : result.body,
       );
     } catch (error) {
+      // The connection closed under the request (the client went away, or a stop cut it at its deadline): there is
+      // no one to answer, and nothing went wrong here.
+      if (request.socket.destroyed) return;
       process.stderr.write(
         `${JSON.stringify({ level: 'error', message: 'local server error', error: String(error) })}\n`,
       );
-      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
+      if (!response.headersSent)
+        response.writeHead(500, {
+          'content-type': 'application/json',
+          ...(draining.has(server) ? { connection: 'close' } : {}),
+        });
       response.end(JSON.stringify({ detail: 'A server error occurred.' }));
     }
+  });
+  return server;
+}
+
+/** The servers whose stop has begun: they answer no new request. */
+const draining = new WeakSet<Server>();
+
+/**
+ * Stops the server taking requests and lets those in flight finish: it stops listening, closes the idle kept-alive
+ * connections, answers each request in flight with `Connection: close` and any new request that still arrives on an
+ * open connection with a 503 (and `Connection: close`). Connections still open after `deadlineMs` are cut.
+ * Resolves with the number cut, once every connection is closed. Starts synchronously: from the call on, no
+ * request gets through.
+ */
+export function drainHttpServer(server: Server, deadlineMs: number): Promise<{ cut: number }> {
+  draining.add(server);
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'deadline'>((resolve) => {
+    timer = setTimeout(() => resolve('deadline'), deadlineMs);
+  });
+  return Promise.race([closed.then(() => 'drained' as const), deadline]).then(async (outcome) => {
+    clearTimeout(timer);
+    if (outcome === 'drained') return { cut: 0 };
+    const open = await new Promise<number>((resolve) =>
+      server.getConnections((_, count) => resolve(count ?? 0)),
+    );
+    server.closeAllConnections();
+    await closed;
+    return { cut: open };
   });
 }
 

@@ -11,7 +11,7 @@ import { ensureTable } from '../../store/ensure-table';
 import { createLocalApp, type Dispatch } from './app';
 import { lockDataDir } from './data-dir-lock';
 import { type EmbeddedService, startEmbeddedDynamoDb } from './embedded-dynamodb';
-import { assertPortFree, createHttpServer, listen } from './http-server';
+import { assertPortFree, createHttpServer, drainHttpServer, listen } from './http-server';
 import { quietProgress, type StartProgress } from './progress';
 
 export interface LocalPlatform {
@@ -20,7 +20,17 @@ export interface LocalPlatform {
   readonly baseUrl: string;
   /** Set when this start created the bootstrap superuser. */
   readonly admin: { user: User; password: string; generated: boolean } | undefined;
-  stop(): Promise<void>;
+  /**
+   * Stops taking requests at once, lets those in flight finish for up to SHUTDOWN_DEADLINE_SECONDS (then cuts their
+   * connections, reported to `onCut`), then closes the SQL pool and the embedded stores and releases the data
+   * directory.
+   */
+  stop(options?: StopOptions): Promise<void>;
+}
+
+export interface StopOptions {
+  /** Called when connections were still open at the deadline and were cut. */
+  onCut?: (connections: number, deadlineSeconds: number) => void;
 }
 
 export interface LocalOptions {
@@ -112,9 +122,10 @@ export async function startLocalPlatform(
       dispatch,
       baseUrl,
       admin,
-      stop: async () => {
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeAllConnections();
+      stop: async (stopOptions = {}) => {
+        const deadline = config.shutdownDeadlineSeconds;
+        const { cut } = await drainHttpServer(server, deadline * 1000);
+        if (cut > 0) stopOptions.onCut?.(cut, deadline);
         await closeStores();
       },
     };
