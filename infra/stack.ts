@@ -245,7 +245,11 @@ export class PlatformStack extends Stack {
       stateMachine: this.userCreationEvents.stateMachine,
       migrationFunction: this.migration?.function,
     });
-    acknowledgeFindings(this);
+    acknowledgeFindings(this, {
+      functions: [...this.functions.values(), ...(this.migration ? [this.migration.function] : [])],
+      dataPlane: this.dataPlane,
+      deletionProtection: this.deletionProtection,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.platformApi.url });
     new CfnOutput(this, 'ExecuteApiUrl', { value: this.api.apiEndpoint });

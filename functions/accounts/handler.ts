@@ -1,5 +1,5 @@
 import { accountRoutes } from '../../shared/accounts/routes';
-import { cloudDeps } from '../../shared/cloud';
+import { cloudDeps } from '../../shared/compose/cloud';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
 import { accountOperations } from './operations';

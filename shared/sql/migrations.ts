@@ -1,4 +1,3 @@
-import { dataMigrations } from '../data/migrations';
 import type { Sql } from './client';
 
 /** A versioned change of the platform's own SQL objects; applied once, in order, each in one transaction. */
@@ -8,14 +7,40 @@ export interface Migration {
   up: (sql: Sql) => Promise<unknown>;
 }
 
-/** The platform's migrations; data-plane domains append theirs here. */
+/**
+ * The platform's migrations: its own schema, then the data plane's own SQL objects (catalog and friends), versioned
+ * from 100.
+ */
 export const migrations: Migration[] = [
   {
     version: 1,
     name: 'platform schema',
     up: (sql) => sql`CREATE SCHEMA IF NOT EXISTS platform`,
   },
-  ...dataMigrations,
+  {
+    version: 100,
+    name: 'data: site schema registry',
+    // One row per site that has data tables: its schema (shared/data/names.ts) and the layout version of its catalog, so that
+    // a later change of the catalog's own shape can find and upgrade every site.
+    up: (sql) => sql`CREATE TABLE IF NOT EXISTS platform.data_site_schemas (
+      site text PRIMARY KEY,
+      schema_name text NOT NULL UNIQUE,
+      layout_version integer NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    )`,
+  },
+  {
+    version: 101,
+    name: 'data: DDL runner',
+    // DDL takes no bind parameters: shared/data/ddl.ts sends constant templates with %I/%L placeholders and the names
+    // and values as parameters; format() quotes them on the server.
+    up: (sql) => sql`CREATE OR REPLACE FUNCTION platform.execute_ddl(template text, args text[])
+      RETURNS void LANGUAGE plpgsql AS $$
+      BEGIN
+        EXECUTE format(template, VARIADIC args);
+      END
+      $$`,
+  },
 ];
 
 // Any constant shared by every process that migrates: serialises concurrent runs (two deployments, two local starts).

@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 import { operationsByGroup } from '../../functions/registry';
 import { type LocalPlatform, startLocalPlatform } from '../../shared/adapters/local/runtime';
 import { loadConfig } from '../../shared/config';
-import type { DepsOverrides } from '../../shared/deps';
+import type { DepsOverrides } from '../../shared/compose/compose';
 import { ApiClient } from './client';
 
 export const adminPassword = 'Granite-Owl-Parade-61';

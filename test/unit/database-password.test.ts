@@ -5,7 +5,7 @@ import { SecretsManagerPassword } from '../../shared/adapters/aws/database-passw
 import { loadConfig } from '../../shared/config';
 import { isAuthenticationFailure, retryAuthentication } from '../../shared/sql/auth-retry';
 import type { Sql } from '../../shared/sql/client';
-import { sqlTarget } from '../../shared/sql/plane';
+import { sqlTarget } from '../../shared/compose/sql-plane';
 
 const secrets = mockClient(SecretsManagerClient);
 const arn = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:db-abc';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { authOperations } from '../../functions/auth/operations';
 import { authRoutes } from '../../shared/auth/routes';
 import { loadConfig } from '../../shared/config';
-import { buildDeps } from '../../shared/deps';
+import { buildDeps } from '../../shared/compose/build-deps';
 import { createGroupHandler, type HttpEvent } from '../../shared/http/handler';
 import { compileSchema } from '../../shared/http/schema-compiler';
 import { useSchemaCompiler } from '../../shared/http/validation';

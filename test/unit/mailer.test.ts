@@ -8,7 +8,7 @@ import { SesMailer } from '../../shared/adapters/aws/ses-mailer';
 import { OutboxMailer } from '../../shared/adapters/local/outbox';
 import { loadConfig } from '../../shared/config';
 import type { Logger } from '../../shared/log';
-import { createMailer } from '../../shared/mail/select';
+import { createMailer } from '../../shared/compose/mailer';
 
 const ses = mockClient(SESClient);
 afterEach(() => ses.reset());

@@ -1,10 +1,10 @@
 import type { Config } from '../config';
+import { subscribedUserCreationEvents } from '../events/publisher';
+import type { EventRunner } from '../events/runner';
+import type { UserCreationEvents } from '../events/user-creation';
 import { onFirstUse } from '../lazy';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
-import { subscribedUserCreationEvents } from './publisher';
-import type { EventRunner } from './runner';
-import type { UserCreationEvents } from './user-creation';
 
 /** The runner of this runtime: Step Functions and Lambda in the cloud, subscriber modules run in process locally. */
 async function runnerOf(config: Config, log: Logger): Promise<EventRunner> {

@@ -1,8 +1,8 @@
+import type { Config } from '../config';
+import { loadConfig } from '../config';
+import type { Deps } from '../deps';
+import type { Sql } from '../sql/client';
 import { composeDeps } from './compose';
-import type { Config } from './config';
-import { loadConfig } from './config';
-import type { Deps } from './deps';
-import type { Sql } from './sql/client';
 
 /**
  * The dependencies of a Lambda container, built on the first invocation and then reused. `sql` composes the data
