@@ -15,7 +15,7 @@ import {
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { GroupDef, GroupName } from '../shared/http/route';
+import type { GroupDef, GroupName } from '../shared/api/route';
 import { groups, routesOf, routes as routeTable } from '../shared/http/routes';
 import { indexes, tableKeys, ttlAttribute } from '../shared/store/table';
 import { acknowledgeFindings } from './acknowledgements';

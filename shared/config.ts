@@ -1,4 +1,4 @@
-import { defaultCorsOrigins, parseCorsOrigins } from './http/cors';
+import { defaultCorsOrigins, parseCorsOrigins } from './cors';
 
 /**
  * Typed configuration, read once from the environment. This is the only module that reads `process.env`.
@@ -68,7 +68,7 @@ export interface Config {
   readonly loginLimits: LoginLimits;
   /** Outgoing mail (shared/mail) and the links it carries. */
   readonly mail: MailConfig;
-  /** Failed attempts on the public invitation endpoints (shared/invitations/limits.ts). */
+  /** Failed attempts on the public invitation endpoints (functions/invitations/limits.ts). */
   readonly invitationLimits: InvitationLimits;
   /** The deepest graph traversal a request may ask for (`depth`); deeper requests are refused. */
   readonly graphMaxDepth: number;

@@ -27,20 +27,14 @@ import {
   listUsers,
   updateUser,
 } from '../../shared/accounts/users';
+import { linkedPage } from '../../shared/api/pagination';
+import { created, ok } from '../../shared/api/result';
 import { keepCurrentBrowserSession } from '../../shared/auth/browser-sessions';
 import { confirmPassword } from '../../shared/auth/login';
 import { BadRequestError, NotFoundError, PermissionDeniedError, ValidationError } from '../../shared/errors';
 import { requestSiteScope } from '../../shared/events/scope';
 import { groupsByMember } from '../../shared/groups/views';
-import {
-  created,
-  currentUser,
-  type Operations,
-  ok,
-  type RequestContext,
-  siteContext,
-} from '../../shared/http/context';
-import { linkedPage } from '../../shared/http/pagination';
+import { currentUser, type Operations, type RequestContext, siteContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import type { OrganizationAccess } from '../../shared/policy/permissions';
 import { groupOperations } from './group-operations';

@@ -1,18 +1,19 @@
 import { usersById } from '../../shared/accounts/user-lookup';
 import { getUser } from '../../shared/accounts/users';
+import { matches } from '../../shared/api/listing';
+import { linkedPage } from '../../shared/api/pagination';
+import { created, noContent, ok } from '../../shared/api/result';
 import { NotFoundError, ValidationError } from '../../shared/errors';
-import { created, currentUser, noContent, ok, type RequestContext } from '../../shared/http/context';
-import { matches } from '../../shared/http/listing';
-import { linkedPage } from '../../shared/http/pagination';
+import { currentUser, type RequestContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { acceptInvitation, alreadyAccepted } from '../../shared/invitations/acceptance';
-import { publicAttempt } from '../../shared/invitations/limits';
 import type { StoredInvitation } from '../../shared/invitations/model';
 import { deleteInvitation, getInvitation, listInvitations } from '../../shared/invitations/repository';
 import type { invitationRoutes } from '../../shared/invitations/routes';
 import { createInvitation, deliver, latestPendingFor } from '../../shared/invitations/service';
 import { invitationView, listedInvitationView, publicInvitationView } from '../../shared/invitations/views';
 import type { OrganizationAccess } from '../../shared/policy/permissions';
+import { publicAttempt } from './limits';
 
 type Ctx = RequestContext<unknown, unknown, unknown>;
 

@@ -1,7 +1,7 @@
+import { errors, json } from '../api/responses';
+import type { RouteDef } from '../api/route';
 import { organizationGroupRoutes } from '../groups/routes';
 import { listedMember } from '../groups/schemas';
-import { errors, json } from '../http/responses';
-import type { RouteDef } from '../http/route';
 import * as schemas from './schemas';
 
 const platform = { group: 'accounts', scope: 'platform' } as const;

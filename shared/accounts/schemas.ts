@@ -1,6 +1,7 @@
 /** Request and response schemas of the accounts group (JSON Schema; request types derive from them). */
+
+import { pageQuery } from '../api/pagination';
 import { passwordMaxLength, passwordMinLength } from '../auth/password-policy';
-import { pageQuery } from '../http/pagination';
 import { namePattern, slugMaxLength, slugPattern } from '../slug';
 import { sitePermissions } from './model';
 import { usernamePattern } from './users';

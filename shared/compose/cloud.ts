@@ -6,7 +6,7 @@ import { composeDeps } from './compose';
 
 /**
  * The dependencies of a Lambda container, built on the first invocation and then reused. `sql` composes the data
- * plane for the groups that use it (shared/sql/plane.ts); the others leave it out, and with it the driver.
+ * plane for the groups that use it (sql-plane.ts); the others leave it out, and with it the driver.
  */
 export function cloudDeps(sql?: (config: Config) => () => Sql): () => Deps {
   let deps: Deps | undefined;

@@ -20,7 +20,7 @@ import { createUserCreationEvents } from './user-creation-events';
 
 /**
  * The composition of the dependencies, without the data plane's driver: whoever needs SQL passes its plane in
- * (shared/sql/plane.ts). A group's Lambda that does not use SQL imports this module alone, so its bundle carries
+ * (sql-plane.ts). A group's Lambda that does not use SQL imports this module alone, so its bundle carries
  * neither the PostgreSQL driver nor the Secrets Manager client.
  */
 

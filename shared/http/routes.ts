@@ -1,4 +1,5 @@
 import { accountRoutes } from '../accounts/routes';
+import type { GroupName, RouteDef } from '../api/route';
 import { authRoutes } from '../auth/routes';
 import { dataRoutes } from '../data/routes';
 import { eventRoutes } from '../events/routes';
@@ -8,7 +9,6 @@ import { roleRoutes } from '../roles/routes';
 import { secretRoutes } from '../secrets/routes';
 import { socialRoutes } from '../social/routes';
 import { groups } from './groups';
-import type { GroupName, RouteDef } from './route';
 
 export { groups };
 

@@ -1,8 +1,8 @@
+import { matches, pageOf, sortBy } from '../api/listing';
+import { totalPages } from '../api/pagination';
 import { iso } from '../clock';
 import type { Deps } from '../deps';
 import { BadRequestError, type FieldErrors, NotFoundError, ValidationError } from '../errors';
-import { matches, pageOf, sortBy } from '../http/listing';
-import { totalPages } from '../http/pagination';
 import { seal } from '../keys/envelope';
 import type { EncryptionContext } from '../keys/keys';
 import { nextId } from '../store/store';
