@@ -1,7 +1,7 @@
+import type { UserCreationEvents } from './accounts/user-creation-events';
 import type { TokenService } from './auth/tokens';
 import type { Clock } from './clock';
 import type { Config } from './config';
-import type { UserCreationEvents } from './events/user-creation';
 import type { Keys } from './keys/keys';
 import type { Logger } from './log';
 import type { Mailer } from './mail/mailer';

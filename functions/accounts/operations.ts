@@ -11,7 +11,6 @@ import {
   listUserMemberships,
 } from '../../shared/accounts/organizations';
 import { assertRoleChangeAllowed, transferOwnership } from '../../shared/accounts/ownership';
-import type { accountRoutes } from '../../shared/accounts/routes';
 import {
   createSite,
   getSite,
@@ -38,6 +37,7 @@ import { currentUser, type Operations, type RequestContext, siteContext } from '
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import type { OrganizationAccess } from '../../shared/policy/permissions';
 import { groupOperations } from './group-operations';
+import type { accountGroupRoutes } from './routes';
 
 /** Any request of the group, whatever its input: for the helpers below, which read none of it. */
 type Ctx = RequestContext<unknown, unknown, unknown>;
@@ -264,4 +264,4 @@ export const accountOperations: Operations = {
   },
 
   ...groupOperations,
-} satisfies TypedOperations<typeof accountRoutes>;
+} satisfies TypedOperations<typeof accountGroupRoutes>;

@@ -1,9 +1,9 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { passwordProblem } from '../auth/password-policy';
-import { generatePassword } from '../auth/passwords';
 import { iso } from '../clock';
 import { isConditionalCheckFailure } from '../store/store';
 import type { User } from './model';
+import { passwordProblem } from './password-policy';
+import { generatePassword } from './passwords';
 import { createUser, type UserCreationDeps } from './users';
 
 const marker = { PK: 'BOOTSTRAP', SK: 'ADMIN' };

@@ -1,7 +1,7 @@
+import type { UserCreationEvents } from '../accounts/user-creation-events';
 import type { Config } from '../config';
 import { subscribedUserCreationEvents } from '../events/publisher';
 import type { EventRunner } from '../events/runner';
-import type { UserCreationEvents } from '../events/user-creation';
 import { onFirstUse } from '../lazy';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';

@@ -3,6 +3,7 @@ import type { GroupName, RouteDef } from '../api/route';
 import { authRoutes } from '../auth/routes';
 import { dataRoutes } from '../data/routes';
 import { eventRoutes } from '../events/routes';
+import { organizationGroupRoutes } from '../groups/routes';
 import { invitationRoutes } from '../invitations/routes';
 import { metaRoutes } from '../meta/routes';
 import { roleRoutes } from '../roles/routes';
@@ -20,6 +21,7 @@ export const routes: readonly RouteDef[] = [
   ...authRoutes,
   ...socialRoutes,
   ...accountRoutes,
+  ...organizationGroupRoutes,
   ...roleRoutes,
   ...secretRoutes,
   ...dataRoutes,

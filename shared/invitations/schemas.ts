@@ -1,7 +1,7 @@
 /** Request and response schemas of the invitations group (JSON Schema; request types derive from them). */
 import { sitePermissions } from '../accounts/model';
+import { passwordMaxLength } from '../accounts/password-policy';
 import { pageQuery } from '../api/pagination';
-import { passwordMaxLength } from '../auth/password-policy';
 import { maxInvitationGroups } from '../groups/model';
 import { groupName } from '../groups/schemas';
 
