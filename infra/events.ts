@@ -168,8 +168,9 @@ export class UserCreationEvents extends Construct {
     const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
     const arn = `arn:<AWS::Partition>:lambda:${region}:${account}:function:${this.functionPrefix}*`;
     const reason =
-      'Subscribers are registered at run time: only functions whose name has the registered prefix (the same ' +
-      'rule the events API checks on registration), with their versions and aliases.';
+      'Subscribers are registered at run time: only functions whose name has the registered prefix, with their ' +
+      'versions and aliases; the platform checks the per-site part (<prefix><site-slug>--) on registration and ' +
+      'before every invocation.';
     return [
       { id: `AwsSolutions-IAM5[Resource::${arn}]`, reason },
       { id: `AwsSolutions-IAM5[Resource::${arn}:*]`, reason },
@@ -178,11 +179,14 @@ export class UserCreationEvents extends Construct {
 
   /**
    * Lets a function that creates users publish: StartSyncExecution on this state machine (PRE), asynchronous
-   * invocation of the registered functions only (POST).
+   * invocation of the registered functions only (POST), and the account and prefix to check every subscriber's
+   * target against its site's rule before each run (`<prefix><site-slug>--<name>`; without them every subscriber
+   * is refused). IAM bounds invocations to the prefix; which site a function belongs to is that check's.
    */
   grantPublish(fn: LambdaFunction): void {
     fn.addEnvironment('EVENT_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
     fn.addEnvironment('EVENT_FUNCTION_TIMEOUT_SECONDS', String(this.executionTimeoutSeconds));
+    this.configureRegistry(fn);
     fn.addToRolePolicy(
       new PolicyStatement({
         actions: ['states:StartSyncExecution'],
@@ -195,7 +199,7 @@ export class UserCreationEvents extends Construct {
     if (fn.role) Validations.of(fn.role).acknowledge(...this.invokeFindings());
   }
 
-  /** Lets the events function check targets against the allowed account and prefix. */
+  /** Lets a function check targets against the allowed account and prefix (the events function, the publishers). */
   configureRegistry(fn: LambdaFunction): void {
     fn.addEnvironment('EVENT_FUNCTION_ACCOUNT', this.functionAccount);
     fn.addEnvironment('EVENT_FUNCTION_PREFIX', this.functionPrefix);

@@ -70,6 +70,8 @@ export interface Config {
   readonly mail: MailConfig;
   /** Failed attempts on the public invitation endpoints (functions/invitations/limits.ts). */
   readonly invitationLimits: InvitationLimits;
+  /** How long an invitation's link works after it was sent (create or resend); later it answers 410. */
+  readonly invitationTtlSeconds: number;
   /** The deepest graph traversal a request may ask for (`depth`); deeper requests are refused. */
   readonly graphMaxDepth: number;
   /**
@@ -252,6 +254,14 @@ function invitationLimits(env: Env): InvitationLimits {
   };
 }
 
+/** `INVITATION_TTL_SECONDS`: 7 days unless set; at least 1 second. */
+function invitationTtl(env: Env): number {
+  const value = integer(env, 'INVITATION_TTL_SECONDS', 7 * 24 * 3600);
+  if (value < 1)
+    throw new ConfigError(`INVITATION_TTL_SECONDS must be at least 1, got "${env.INVITATION_TTL_SECONDS}"`);
+  return value;
+}
+
 function mailConfig(env: Env, host: string, port: number): MailConfig {
   const sesSender = optional(env, 'MAIL_SES_SENDER');
   const base = optional(env, 'INVITATION_LINK_BASE') ?? `http://${host}:${port}/invitations`;
@@ -405,6 +415,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: corsOrigins(env),
     mail: mailConfig(env, host, port),
     invitationLimits: invitationLimits(env),
+    invitationTtlSeconds: invitationTtl(env),
     socialLogin: {
       allowedHosts: (optional(env, 'SOCIAL_LOGIN_ALLOWED_HOSTS') ?? '')
         .split(',')

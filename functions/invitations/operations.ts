@@ -6,11 +6,16 @@ import { created, noContent, ok } from '../../shared/api/result';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { currentUser, type RequestContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
-import { acceptInvitation, alreadyAccepted } from '../../shared/invitations/acceptance';
+import { acceptInvitation, goneReason } from '../../shared/invitations/acceptance';
 import type { StoredInvitation } from '../../shared/invitations/model';
-import { deleteInvitation, getInvitation, listInvitations } from '../../shared/invitations/repository';
+import {
+  deleteInvitation,
+  getInvitation,
+  invitationOfToken,
+  listInvitations,
+} from '../../shared/invitations/repository';
 import type { invitationRoutes } from '../../shared/invitations/routes';
-import { createInvitation, deliver, latestPendingFor } from '../../shared/invitations/service';
+import { createInvitation, resendInvitation } from '../../shared/invitations/service';
 import { invitationView, listedInvitationView, publicInvitationView } from '../../shared/invitations/views';
 import type { OrganizationAccess } from '../../shared/policy/permissions';
 import { publicAttempt } from './limits';
@@ -30,13 +35,21 @@ async function ownInvitation(ctx: Ctx, uuid: string): Promise<StoredInvitation> 
   return invitation;
 }
 
-/** The pending invitation of a public token; 404 (one body for unknown and malformed), 410 once used. */
+/**
+ * The pending invitation of a public token (the secret of the e-mail, never the uuid); 404 for unknown, replaced
+ * and malformed tokens alike, 410 once used or expired.
+ */
 async function pendingInvitation(ctx: Ctx, token: string): Promise<StoredInvitation> {
-  const invitation = await getInvitation(ctx.deps.store, token);
+  const invitation = await invitationOfToken(ctx.deps.store, token);
   if (!invitation) throw new NotFoundError();
-  if (invitation.used) throw alreadyAccepted();
+  const gone = goneReason(ctx.deps, invitation);
+  if (gone) throw gone;
   return invitation;
 }
+
+/** The answer to a resend of anything but a pending invitation of the organization (spec: 400 naming user_id). */
+const nothingPending = () =>
+  ValidationError.field('user_id', 'No pending invitation exists with this uuid.', 'no_pending_invitation');
 
 export const invitationOperations = {
   async createInvitation(ctx) {
@@ -85,23 +98,19 @@ export const invitationOperations = {
   },
 
   async resendInvitation(ctx) {
-    const { organization } = organizationOf(ctx);
-    const userId = ctx.params.user_id;
-    const invitation = await latestPendingFor(ctx.deps, organization.slug, userId);
-    if (!invitation) {
-      throw ValidationError.field(
-        'user_id',
-        'No pending invitation exists for this user.',
-        'no_pending_invitation',
-      );
-    }
-    const invitee = await getUser(ctx.deps.store, userId);
-    const sent = await deliver(
+    // The path's `{user_id}` names the invitation by its uuid: an invitee's user id is not shown before acceptance
+    // (it would tell an existing account from a new one), so a user id names nothing here.
+    const invitation = await getInvitation(ctx.deps.store, ctx.params.user_id);
+    const own = invitation?.organization_slug === organizationOf(ctx).organization.slug;
+    if (!invitation || !own || invitation.used) throw nothingPending();
+    const invitee = await getUser(ctx.deps.store, invitation.invitee);
+    const sent = await resendInvitation(
       ctx.deps,
       ctx.log,
       invitation,
       invitee?.is_active ? 'sign-in' : 'first-time-setup',
     );
+    if (sent === undefined) throw nothingPending();
     return ok(
       sent
         ? {
@@ -126,7 +135,7 @@ export const invitationOperations = {
   async acceptInvitation(ctx) {
     return publicAttempt(ctx, ctx.params.token, async () => {
       const invitation = await pendingInvitation(ctx, ctx.params.token);
-      const { user, organization } = await acceptInvitation(ctx.deps, invitation, ctx.body);
+      const { user, organization } = await acceptInvitation(ctx.deps, ctx.log, invitation, ctx.body);
       return ok({
         success: true,
         message: `Welcome to ${organization.name}: sign in with your e-mail address and your new password.`,

@@ -169,6 +169,16 @@ export interface UserChanges {
   is_superuser?: boolean | undefined;
 }
 
+/**
+ * The one way to end every token and session a user holds (shared/auth/sessions.ts, shared/auth/browser-sessions.ts):
+ * raise its token version. Added to the update of a user item by every password change and deactivation: this
+ * module's `updateUser` and an invitation's acceptance (shared/invitations/acceptance.ts).
+ */
+export const endEarlierSessions = {
+  expression: 'ADD token_version :endSessions',
+  values: { ':endSessions': 1 },
+} as const;
+
 /** Changes a user's names, flags or password. */
 export async function updateUser(
   deps: AccountsDeps,
@@ -200,13 +210,13 @@ export async function updateUser(
   if (sets.length === 0) return getUser(deps.store, id);
   // A new password or a deactivation ends every token issued before it (shared/auth/sessions.ts).
   const endsSessions = changes.password !== undefined || changes.is_active === false;
-  if (endsSessions) values[':one'] = 1;
+  if (endsSessions) Object.assign(values, endEarlierSessions.values);
   try {
     const result = await deps.store.doc.send(
       new UpdateCommand({
         TableName: deps.store.table,
         Key: keys.user(id),
-        UpdateExpression: `SET ${sets.join(', ')}${endsSessions ? ' ADD token_version :one' : ''}`,
+        UpdateExpression: `SET ${sets.join(', ')}${endsSessions ? ` ${endEarlierSessions.expression}` : ''}`,
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,

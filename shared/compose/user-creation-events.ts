@@ -5,6 +5,8 @@ import type { EventRunner } from '../events/runner';
 import { onFirstUse } from '../lazy';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
+import { guardedRunner } from '../events/guard';
+import { checkTarget } from '../events/targets';
 
 /** The runner of this runtime: Step Functions and Lambda in the cloud, subscriber modules run in process locally. */
 async function runnerOf(config: Config, log: Logger): Promise<EventRunner> {
@@ -23,11 +25,14 @@ async function runnerOf(config: Config, log: Logger): Promise<EventRunner> {
 /**
  * The user-creation events of this runtime. The runner and its AWS clients load on the first publish that has
  * subscribers, so groups that never create users (or sites without subscribers) do not pay for them at cold start.
+ * Every subscriber's target is checked against its site's rule before each run (shared/events/guard.ts).
  */
 export function createUserCreationEvents(config: Config, store: Store, log: Logger): UserCreationEvents {
   const runner = onFirstUse(() => runnerOf(config, log));
-  return subscribedUserCreationEvents(store, log, {
+  const lazy: EventRunner = {
     runBlocking: async (event, subscribers, data) => (await runner()).runBlocking(event, subscribers, data),
     runDetached: async (event, subscribers, data) => (await runner()).runDetached(event, subscribers, data),
-  });
+  };
+  const check = (s: { target: string; site: string }) => checkTarget(s.target, config, s.site);
+  return subscribedUserCreationEvents(store, log, guardedRunner(lazy, check, log));
 }

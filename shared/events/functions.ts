@@ -33,7 +33,7 @@ export async function createFunction(
   app: App,
   input: NewFunction,
 ): Promise<RegisteredFunction> {
-  const target = await checkTarget(input.target.trim(), deps.config);
+  const target = await checkTarget(input.target.trim(), deps.config, app.site);
   const slug = input.slug ?? slugify(input.name);
   const now = iso(deps.clock());
   const fn: RegisteredFunction = {

@@ -45,7 +45,7 @@ export const newFunctionBody = {
       minLength: 1,
       maxLength: 300,
       description:
-        'Cloud: a Lambda function ARN of the allowed account and name prefix; locally: a module path inside the functions directory',
+        "Cloud: a Lambda function ARN of the allowed account named <prefix><site-slug>--<name>; locally: a module path in the site's folder (<site-slug>/) of the functions directory, or at its top level",
     },
   },
 } as const;

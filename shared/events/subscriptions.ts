@@ -94,19 +94,23 @@ export async function unsubscribe(
   }
 }
 
-/** Every subscription of a site to an event, by function id (one query). */
+/**
+ * Every subscription of a site to an event, by function id (one query). Each carries the site of the partition it
+ * was read from: the site whose target rule it must satisfy before it runs.
+ */
 export async function siteSubscriptions(
   store: Store,
   site: string,
   event: EventName,
 ): Promise<Subscription[]> {
-  return queryAll<Subscription>(store, {
+  const found = await queryAll<Subscription>(store, {
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
     ExpressionAttributeValues: {
       ':pk': eventKeys.subscriptions(site),
       ':prefix': eventKeys.subscriptionPrefix(event),
     },
   });
+  return found.map((subscription) => ({ ...subscription, site }));
 }
 
 /** The subscriptions of one app to an event. */

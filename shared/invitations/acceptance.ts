@@ -4,15 +4,24 @@ import type { Organization, SitePermission, User } from '../accounts/model';
 import { getOrganization } from '../accounts/organizations';
 import { enforcePasswordPolicy } from '../accounts/password-policy';
 import { hashPassword } from '../accounts/passwords';
-import { createUser, getUser } from '../accounts/users';
+import { endEarlierSessions, getUser } from '../accounts/users';
 import { iso } from '../clock';
-import { GoneError, NotFoundError } from '../errors';
+import { ConflictError, GoneError, NotFoundError, PermissionDeniedError } from '../errors';
 import { existingGroups } from '../groups/lookup';
 import { groupKeys } from '../groups/model';
+import type { Logger } from '../log';
 import { endUnverifiedLinks } from '../social/unverified-links';
 import { failedConditions } from '../store/store';
+import { passwordChangedByInvitation } from './mail';
 import { invitationKeys, type StoredInvitation } from './model';
-import { type InvitationDeps, organizationSiteSlugs, siteGrants } from './service';
+import { getInvitation } from './repository';
+import {
+  createPlaceholder,
+  type InvitationDeps,
+  isExpired,
+  organizationSiteSlugs,
+  siteGrants,
+} from './service';
 
 export interface Acceptance {
   password: string;
@@ -30,15 +39,49 @@ interface SiteGrant {
 export const alreadyAccepted = () =>
   new GoneError({ message: 'This invitation has already been accepted.', code: 'invitation_used' });
 
-/** The invitee's account; a placeholder removed meanwhile is created again (inactive until the transaction). */
-async function inviteeOf(deps: InvitationDeps, invitation: StoredInvitation): Promise<User> {
-  const user = await getUser(deps.store, invitation.invitee);
-  if (user) return user;
-  return createUser(
-    deps,
-    { email: invitation.invitee_identifier, is_active: false, password: null },
-    { scope: { organization: invitation.organization_slug } },
+/** The answer to an invitation whose link is past its expiry (like a used one: 410). */
+export const expired = () =>
+  new GoneError({
+    message: 'This invitation has expired: ask the organization to send it again.',
+    code: 'invitation_expired',
+  });
+
+/** The answer to an acceptance for an account that was deactivated: an invitation never activates it. */
+const accountDeactivated = () =>
+  new PermissionDeniedError({
+    code: 'account_deactivated',
+    message: 'This account has been deactivated; accepting an invitation does not activate it.',
+  });
+
+/** The 410 a pending-looking invitation deserves now, if any: used, then expired. */
+export function goneReason(deps: InvitationDeps, invitation: StoredInvitation) {
+  if (invitation.used) return alreadyAccepted();
+  if (isExpired(deps, invitation)) return expired();
+  return undefined;
+}
+
+/**
+ * The invitee's account and whether it is the placeholder an invitation made (the only inactive account an
+ * acceptance activates); a placeholder removed meanwhile is created again. An inactive account without the
+ * placeholder mark was deactivated (or made inactive) by a superuser: 403.
+ */
+async function inviteeOf(
+  deps: InvitationDeps,
+  invitation: StoredInvitation,
+): Promise<{ user: User; placeholder: boolean }> {
+  const user =
+    (await getUser(deps.store, invitation.invitee)) ??
+    (await createPlaceholder(deps, invitation.invitee_identifier, invitation.organization_slug));
+  if (user.is_active) return { user, placeholder: false };
+  const mark = await deps.store.doc.send(
+    new GetCommand({
+      TableName: deps.store.table,
+      Key: invitationKeys.placeholder(user.id),
+      ConsistentRead: true,
+    }),
   );
+  if (!mark.Item) throw accountDeactivated();
+  return { user, placeholder: true };
 }
 
 /** The site permissions to grant: the organization's sites only, each merged with what the user already has. */
@@ -74,35 +117,59 @@ async function groupUpdates(deps: InvitationDeps, invitation: StoredInvitation, 
   }));
 }
 
-/** The invitation becomes used, on condition that it exists and was not used (item 0 of the transaction). */
+/**
+ * The invitation becomes used, on condition that it exists, was not used, still carries the token presented (a
+ * resend replaces it) and has not expired (item 0 of the transaction).
+ */
 function invitationUsed(table: string, invitation: StoredInvitation, now: string) {
   return {
     Update: {
       TableName: table,
       Key: invitationKeys.invitation(invitation.uuid),
       UpdateExpression: 'SET used = :true, accepted_at = :now',
-      ConditionExpression: 'attribute_exists(PK) AND used = :false',
-      ExpressionAttributeValues: { ':true': true, ':false': false, ':now': now },
+      ConditionExpression:
+        'attribute_exists(PK) AND used = :false AND token_hash = :hash AND expires_at > :now',
+      ExpressionAttributeValues: {
+        ':true': true,
+        ':false': false,
+        ':now': now,
+        ':hash': invitation.token_hash,
+      },
     },
   };
 }
 
-/** The invitee becomes active with the new names and password, ending earlier sessions (item 1). */
-async function inviteeActivated(table: string, user: User, input: Acceptance) {
+/**
+ * The invitee becomes active with the new names and password; like every password change it ends the account's
+ * earlier sessions and tokens (item 1). An account that was active must still be: a deactivation meanwhile wins.
+ */
+async function inviteeActivated(table: string, user: User, placeholder: boolean, input: Acceptance) {
   return {
     Update: {
       TableName: table,
       Key: keys.user(user.id),
-      UpdateExpression:
-        'SET password_hash = :hash, first_name = :first, last_name = :last, is_active = :true ADD token_version :one',
-      ConditionExpression: 'attribute_exists(PK)',
+      UpdateExpression: `SET password_hash = :hash, first_name = :first, last_name = :last, is_active = :true ${endEarlierSessions.expression}`,
+      ConditionExpression: placeholder
+        ? 'attribute_exists(PK)'
+        : 'attribute_exists(PK) AND is_active = :true',
       ExpressionAttributeValues: {
         ':hash': await hashPassword(input.password),
         ':first': input.first_name,
         ':last': input.last_name,
         ':true': true,
-        ':one': 1,
+        ...endEarlierSessions.values,
       },
+    },
+  };
+}
+
+/** The placeholder's mark goes with its activation (item 2 when the invitee is a placeholder). */
+function placeholderActivated(table: string, userId: number) {
+  return {
+    Delete: {
+      TableName: table,
+      Key: invitationKeys.placeholder(userId),
+      ConditionExpression: 'attribute_exists(PK)',
     },
   };
 }
@@ -147,20 +214,23 @@ function sitePermissionsGranted(table: string, grant: SiteGrant, userId: number,
 }
 
 /**
- * Accepts an invitation in one DynamoDB transaction: the invitation becomes used (on condition that it was not),
- * the user becomes active with the new names and password (ending earlier sessions), joins the organization
- * (keeping an existing role and every other membership), joins the invitation's groups and receives the site
- * permissions. Either all of it happens or none: a parallel acceptance loses on the invitation's condition and
- * gets the 410.
+ * Accepts an invitation in one DynamoDB transaction: the invitation becomes used (on condition that it was not, that
+ * the token presented is still its token and has not expired), the user becomes active with the new names and
+ * password (ending earlier sessions), joins the organization (keeping an existing role and every other membership),
+ * joins the invitation's groups and receives the site permissions. Either all of it happens or none: a parallel
+ * acceptance loses on the invitation's condition and gets the 410. Only the placeholder an invitation made is
+ * activated: an account a superuser deactivated gets 403. An existing account whose password was replaced is told
+ * by e-mail.
  */
 export async function acceptInvitation(
   deps: InvitationDeps,
+  log: Logger,
   invitation: StoredInvitation,
   input: Acceptance,
 ): Promise<{ user: User; organization: Organization }> {
   const organization = await getOrganization(deps.store, invitation.organization_slug);
   if (!organization) throw new NotFoundError();
-  const user = await inviteeOf(deps, invitation);
+  const { user, placeholder } = await inviteeOf(deps, invitation);
   await enforcePasswordPolicy(input.password, [user.username, user.email, input.first_name, input.last_name]);
   // The invitee proved the address: provider links made with it unverified end first (pre-hijacking guard).
   await endUnverifiedLinks(deps.store, user.id);
@@ -173,7 +243,8 @@ export async function acceptInvitation(
       new TransactWriteCommand({
         TransactItems: [
           invitationUsed(table, invitation, now),
-          await inviteeActivated(table, user, input),
+          await inviteeActivated(table, user, placeholder, input),
+          ...(placeholder ? [placeholderActivated(table, user.id)] : []),
           organizationJoined(table, organization.slug, user.id, now),
           ...grants.map((grant) => sitePermissionsGranted(table, grant, user.id, now)),
           ...groups,
@@ -182,13 +253,45 @@ export async function acceptInvitation(
     );
   } catch (error) {
     const failed = failedConditions(error);
-    if (failed?.includes(0)) throw alreadyAccepted();
-    // The invitee's account was deleted between the read and the transaction: nothing happened.
-    if (failed?.includes(1)) throw new NotFoundError();
+    if (failed?.includes(0)) {
+      // Used, expired, resent (the token presented is not its token any more) or cancelled meanwhile.
+      const latest = await getInvitation(deps.store, invitation.uuid);
+      const gone = latest?.token_hash === invitation.token_hash ? goneReason(deps, latest) : undefined;
+      throw gone ?? new NotFoundError();
+    }
+    if (failed?.includes(1)) {
+      // The invitee's account was deactivated or deleted between the read and the transaction: nothing happened.
+      const current = await getUser(deps.store, user.id);
+      throw current ? accountDeactivated() : new NotFoundError();
+    }
+    if (failed?.includes(2) && placeholder)
+      throw new ConflictError({
+        code: 'invitation_conflict',
+        message: 'The account changed meanwhile; try again.',
+      });
     throw error;
   }
+  if (!placeholder) await tellPasswordChanged(deps, log, user, organization);
   return {
     user: { ...user, first_name: input.first_name, last_name: input.last_name, is_active: true },
     organization,
   };
+}
+
+/**
+ * The notice to an existing account that an acceptance replaced its password (like a reset by e-mail). A refused
+ * message does not undo the acceptance: it is logged.
+ */
+async function tellPasswordChanged(
+  deps: InvitationDeps,
+  log: Logger,
+  user: User,
+  organization: Organization,
+) {
+  try {
+    await deps.mailer.send(passwordChangedByInvitation(user.email, organization.name));
+  } catch (error) {
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    log.error('password change notice not sent', { user_id: user.id, reason });
+  }
 }

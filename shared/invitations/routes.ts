@@ -59,7 +59,8 @@ export const invitationRoutes = [
     operationId: 'resendInvitation',
     method: 'POST',
     path: '/api/cloud/organizations/{org_slug}/invitations/{user_id}/resend/',
-    summary: "Send the user's most recent pending invitation again",
+    summary:
+      'Send a pending invitation again, with a new token and expiry; `{user_id}` takes the invitation uuid (invitees are not shown before acceptance)',
     params: schemas.resendParams,
     responses: { 200: json('Sent again', schemas.resendResult), ...errors(400, 401, 403, 404) },
   },
@@ -68,7 +69,8 @@ export const invitationRoutes = [
     operationId: 'getInvitationDetails',
     method: 'GET',
     path: '/api/cloud/invitations/{token}/details/',
-    summary: 'The invitation of a token (no sign-in: the token is the credential)',
+    summary:
+      'The invitation of a token (no sign-in: the token, which only the invitation e-mail carries, is the credential; 410 once accepted or expired)',
     responses: {
       200: json('The invitation', schemas.publicInvitation),
       ...errors(404, 410, 429),
@@ -79,11 +81,12 @@ export const invitationRoutes = [
     operationId: 'acceptInvitation',
     method: 'POST',
     path: '/api/cloud/invitations/{token}/accept/',
-    summary: "Accept an invitation: set the invitee's names and password and apply its configuration",
+    summary:
+      "Accept an invitation: set the invitee's names and password (ending the account's other sessions) and apply its configuration; a deactivated account is refused with 403",
     body: schemas.acceptBody,
     responses: {
       200: json('Accepted', schemas.acceptResult),
-      ...errors(400, 404, 410, 422, 429),
+      ...errors(400, 403, 404, 409, 410, 422, 429),
     },
   },
 ] as const satisfies readonly RouteDef[];

@@ -28,8 +28,8 @@ const siteGrant = {
 export const invitationConfig = {
   type: 'object',
   properties: {
-    // Acceptance is one transaction of at most 100 items: the invitation, the user, the membership, one per
-    // group and one per site.
+    // Acceptance is one transaction of at most 100 items: the invitation, the user, a placeholder's mark, the
+    // membership, one per group and one per site (99 at most).
     group: { type: 'array', maxItems: maxInvitationGroups, items: groupName },
     site: { type: 'array', maxItems: maxInvitationSites, items: siteGrant },
   },
@@ -56,7 +56,14 @@ export const listInvitationsQuery = {
   },
 } as const;
 
-export const resendParams = { type: 'object', properties: { user_id: id } } as const;
+/**
+ * The resend path's `{user_id}` (the spec's name) takes the invitation's uuid: invitees' user ids are not shown
+ * before acceptance. Any other value, a user id included, is the 400 naming `user_id` of "no pending invitation".
+ */
+export const resendParams = {
+  type: 'object',
+  properties: { user_id: { type: 'string', minLength: 1, maxLength: 64 } },
+} as const;
 
 export const acceptBody = {
   type: 'object',

@@ -10,12 +10,13 @@ import { AppError, ValidationError } from '../errors';
 import { groupsByName } from '../groups/lookup';
 import type { Group } from '../groups/model';
 import type { Logger } from '../log';
-import type { Mailer } from '../mail/mailer';
+import { type Mailer, withoutSecret } from '../mail/mailer';
 import type { Store } from '../store/store';
 import { nextId } from '../store/store';
 import { type InvitationWording, invitationMessage } from './mail';
-import type { InvitationConfig, StoredInvitation } from './model';
-import { listInvitations, putInvitation, recordDelivery } from './repository';
+import { type InvitationConfig, invitationKeys, type StoredInvitation } from './model';
+import { putInvitation, recordDelivery, replaceToken } from './repository';
+import { mintToken } from './tokens';
 
 export type InvitationDeps = {
   readonly store: Store;
@@ -63,12 +64,31 @@ export function siteGrants(config: Partial<InvitationConfig> | undefined): Invit
   return [...bySlug].map(([slug, permissions]) => ({ slug, permissions: [...permissions] }));
 }
 
+/**
+ * Creates the inactive placeholder account of an invitee without one, marked (in the same transaction) as made by
+ * an invitation: only such an account may be activated by an acceptance.
+ */
+export function createPlaceholder(
+  deps: UserCreationDeps,
+  email: string,
+  organization: string,
+): Promise<User> {
+  return createUser(
+    deps,
+    { email, is_active: false, password: null },
+    {
+      scope: { organization },
+      alsoCreate: (user) => [{ ...invitationKeys.placeholder(user.id), created: user.date_joined }],
+    },
+  );
+}
+
 /** The user the invitation is for: the existing account of the e-mail, or a new inactive placeholder. */
 async function inviteeFor(deps: UserCreationDeps, email: string, organization: string): Promise<User> {
   const existing = await findUserByEmail(deps.store, email);
   if (existing) return existing;
   try {
-    return await createUser(deps, { email, is_active: false, password: null }, { scope: { organization } });
+    return await createPlaceholder(deps, email, organization);
   } catch (error) {
     // A parallel invitation created the placeholder first: use it.
     const raced = error instanceof AppError && error.code === 'user_exists';
@@ -89,9 +109,12 @@ export async function createInvitation(
   const groups = await namedGroups(deps, organization.slug, input.invitation_config);
   const email = input.invitee_identifier.trim();
   const invitee = await inviteeFor(deps, email, organization.slug);
+  const { token, hash } = mintToken();
   const invitation: StoredInvitation = {
     id: await nextId(deps.store, 'invitation'),
     uuid: randomUUID(),
+    token_hash: hash,
+    expires_at: expiryFrom(deps),
     organization: organization.id,
     organization_slug: organization.slug,
     organization_name: organization.name,
@@ -106,43 +129,61 @@ export async function createInvitation(
     delivery: { sent_count: 0, last_sent_at: null, last_error: null },
   };
   await putInvitation(deps.store, invitation);
-  await deliver(deps, log, invitation, invitee.is_active ? 'sign-in' : 'first-time-setup');
+  await deliver(deps, log, invitation, token, invitee.is_active ? 'sign-in' : 'first-time-setup');
   return { invitation, invitee };
 }
 
+/** When a token minted now stops working (`INVITATION_TTL_SECONDS` ahead). */
+function expiryFrom(deps: InvitationDeps): string {
+  return iso(new Date(deps.clock().getTime() + deps.config.invitationTtlSeconds * 1000));
+}
+
+/** Whether an invitation's current token has expired. */
+export function isExpired(deps: InvitationDeps, invitation: StoredInvitation): boolean {
+  return Date.parse(invitation.expires_at) <= deps.clock().getTime();
+}
+
 /**
- * Sends the invitation e-mail. A refused message does not undo the invitation (it can be resent): the failure is
- * logged, without the token, and kept in the delivery metadata.
+ * Sends a pending invitation again with a new token and a new expiry: the older link stops working. Undefined when
+ * the invitation was accepted, cancelled or resent meanwhile (nothing was sent); otherwise whether the e-mail went.
  */
-export async function deliver(
+export async function resendInvitation(
   deps: InvitationDeps,
   log: Logger,
   invitation: StoredInvitation,
   wording: InvitationWording,
+): Promise<boolean | undefined> {
+  const { token, hash } = mintToken();
+  const expiresAt = expiryFrom(deps);
+  if (!(await replaceToken(deps.store, invitation, hash, expiresAt))) return undefined;
+  return deliver(deps, log, { ...invitation, token_hash: hash, expires_at: expiresAt }, token, wording);
+}
+
+/**
+ * Sends the invitation e-mail, the only place the token goes. A refused message does not undo the invitation (it
+ * can be resent): the failure is logged, without the token, and kept in the delivery metadata.
+ */
+async function deliver(
+  deps: InvitationDeps,
+  log: Logger,
+  invitation: StoredInvitation,
+  token: string,
+  wording: InvitationWording,
 ): Promise<boolean> {
   const at = iso(deps.clock());
   try {
-    await deps.mailer.send(invitationMessage(deps.config, invitation, wording));
+    await deps.mailer.send(invitationMessage(deps.config, invitation, token, wording));
     await recordDelivery(deps.store, invitation.uuid, at, null);
     return true;
   } catch (error) {
-    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const reason = withoutSecret(
+      error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      token,
+    ) as string;
     log.error('invitation e-mail not sent', { invitation_id: invitation.id, reason });
     await recordDelivery(deps.store, invitation.uuid, at, reason);
     return false;
   }
-}
-
-/** The most recently created pending invitation of the organization for a user, if any. */
-export async function latestPendingFor(
-  deps: InvitationDeps,
-  org: string,
-  userId: number,
-): Promise<StoredInvitation | undefined> {
-  const pending = (await listInvitations(deps.store, org)).filter(
-    (invitation) => invitation.invitee === userId && !invitation.used,
-  );
-  return pending.sort((a, b) => b.id - a.id)[0];
 }
 
 /** Site slugs of the configuration that the organization has (acceptance ignores the others). */

@@ -26,8 +26,8 @@ function inviteeView(user: User | undefined) {
   };
 }
 
-/** An invitation as a list item: no inviter object, no delivery metadata. */
-export function listedInvitationView(invitation: StoredInvitation, invitee: User | undefined) {
+/** An invitation with its invitee as given: no inviter object, no token hash, no delivery metadata. */
+function baseView(invitation: StoredInvitation, invitee: User | undefined) {
   return {
     id: invitation.id,
     uuid: invitation.uuid,
@@ -42,6 +42,15 @@ export function listedInvitationView(invitation: StoredInvitation, invitee: User
   };
 }
 
+/**
+ * An invitation as the organization's list shows it. Until acceptance the invitee is not shown (`invitee` and
+ * `invitee_user` null): whether the e-mail already had an account is none of the inviter's business (it would
+ * enumerate accounts). Once accepted the invitee is a member of the organization, and shown.
+ */
+export function listedInvitationView(invitation: StoredInvitation, invitee: User | undefined) {
+  return baseView(invitation, invitation.used ? invitee : undefined);
+}
+
 /** An invitation with its inviter (the organization's views). */
 export function invitationView(
   invitation: StoredInvitation,
@@ -54,12 +63,15 @@ export function invitationView(
   };
 }
 
-/** The public details: the inviter without its uuid. */
+/**
+ * The public details, read with the token that only the invitee's e-mail carries: the inviter without its uuid,
+ * and the invitee's account (its holder owns the address, so it may see whether the address has an account).
+ */
 export function publicInvitationView(
   invitation: StoredInvitation,
   invitee: User | undefined,
   inviter: User | undefined,
 ) {
   const { uuid: _uuid, ...inviterFields } = inviterView(inviter, invitation.invited_by);
-  return { ...listedInvitationView(invitation, invitee), invited_by_user: inviterFields };
+  return { ...baseView(invitation, invitee), invited_by_user: inviterFields };
 }

@@ -131,4 +131,16 @@ describe('publishing functions', () => {
       },
     });
   });
+
+  it('tells every publishing function the account and prefix too: each target is checked again before it runs', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function')).filter(
+      (fn) => fn.Properties.Environment?.Variables?.EVENT_STATE_MACHINE_ARN,
+    );
+    expect(functions).toHaveLength(userCreatingGroups.length);
+    for (const fn of functions)
+      expect(fn.Properties.Environment.Variables).toMatchObject({
+        EVENT_FUNCTION_ACCOUNT: '111111111111',
+        EVENT_FUNCTION_PREFIX: 'acme-fn-',
+      });
+  });
 });

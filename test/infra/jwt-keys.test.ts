@@ -146,8 +146,8 @@ describe('JWT signing keys', () => {
     const context: Record<string, unknown> = { jwtSigningKey: '2', jwtVerificationKeys: '1,3' };
     expect(stackSettings((key) => context[key]).jwtKeys).toEqual({ signing: 2, verification: [1, 3] });
     const block = {
-      stages: { prod: { jwtSigningKey: 1, jwtVerificationKeys: [2] } },
-      stage: 'prod',
+      stages: { staging: { jwtSigningKey: 1, jwtVerificationKeys: [2] } },
+      stage: 'staging',
     } as Record<string, unknown>;
     expect(stackSettings((key) => block[key]).jwtKeys).toEqual({ signing: 1, verification: [2] });
     expect(stackSettings(() => undefined).jwtKeys).toBeUndefined();

@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../../shared/log';
+import { latestToken, outboxFor as outboxOf, tokenOf } from '../support/invitation-mail';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, createUser, type Tenant, unique } from '../support/tenant';
 
@@ -42,21 +41,16 @@ const accept = (token: string) => `/api/cloud/invitations/${token}/accept/`;
 const newPassword = 'Copper-Lantern-Meadow-83';
 
 /** The outbox messages sent to an address, oldest first. */
-function outboxFor(email: string): string[] {
-  const dir = join(platform.deps.config.dataDir, 'outbox');
-  return readdirSync(dir)
-    .sort()
-    .map((file) => readFileSync(join(dir, file), 'utf8'))
-    .filter((eml) => eml.includes(`\r\nTo: ${email}\r\n`));
-}
+const outboxFor = (email: string) => outboxOf(platform, email);
 
+/** Invites an address: the 201 answer, and the token that only the e-mail carries. */
 async function invite(tenant: Tenant, email: string, config?: unknown) {
   const response = await tenant.owner.post(invitations(tenant), {
     invitee_identifier: email,
     ...(config ? { invitation_config: config } : {}),
   });
   expect(response.status).toBe(201);
-  return response.body;
+  return { ...response.body, token: latestToken(platform, email) };
 }
 
 describe('creating an invitation', () => {
@@ -64,7 +58,7 @@ describe('creating an invitation', () => {
     const tenant = await createTenant(platform);
     const email = `${unique('new')}@example.com`;
     const config = { site: [{ slug: tenant.site.slug, permissions: ['view_site'] }] };
-    const body = await invite(tenant, email, config);
+    const { token, ...body } = await invite(tenant, email, config);
     expect(body).toMatchObject({
       organization: tenant.organization.id,
       organization_name: expect.any(String),
@@ -77,9 +71,11 @@ describe('creating an invitation', () => {
     });
     expect(body.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(body).not.toHaveProperty('delivery');
-    const [mail] = outboxFor(email);
+    const [mail = ''] = outboxFor(email);
     expect(mail).toContain('Subject: Set up your account to join');
-    expect(mail).toContain(`https://app.example.com/join/${body.uuid}`);
+    // The link carries the secret token, which is not the uuid the organization sees.
+    expect(mail).toContain(`https://app.example.com/join/${token}`);
+    expect(tokenOf(platform, mail)).not.toBe(body.uuid);
   });
 
   it('uses sign-in wording for an existing active user', async () => {
@@ -143,36 +139,45 @@ describe('listing, resending and cancelling', () => {
     expect(all.body).toMatchObject({ count: 2, next: null, previous: null });
     expect(all.body.results.map((i: { uuid: string }) => i.uuid)).toEqual([second.uuid, first.uuid]);
     expect(all.body.results[0]).not.toHaveProperty('invited_by_user');
-    expect(all.body.results[0].invitee_user).toMatchObject({ is_active: false });
+    // Pending: whether the e-mail has an account is not shown (docs/api-decisions.md).
+    expect(all.body.results[0]).toMatchObject({ invitee: null, invitee_user: null });
     const searched = await tenant.owner.get(`${invitations(tenant)}?search=alpha`);
     expect(searched.body.results.map((i: { uuid: string }) => i.uuid)).toEqual([first.uuid]);
-    await platform.api.post(accept(first.uuid), {
+    await platform.api.post(accept(first.token), {
       password: newPassword,
       first_name: 'Al',
       last_name: 'Pha',
     });
     const accepted = await tenant.owner.get(`${invitations(tenant)}?invitee__is_active=true`);
     expect(accepted.body.results.map((i: { uuid: string }) => i.uuid)).toEqual([first.uuid]);
+    // Accepted: the invitee is a member now, and shown.
+    expect(accepted.body.results[0].invitee_user).toMatchObject({ is_active: true });
     const pending = await tenant.owner.get(`${invitations(tenant)}?invitee__is_active=false`);
     expect(pending.body.results.map((i: { uuid: string }) => i.uuid)).toEqual([second.uuid]);
   });
 
-  it('resends the most recent pending invitation, and answers 400 naming user_id when none is pending', async () => {
+  it('resends the pending invitation its uuid names, and answers 400 naming user_id when none is pending', async () => {
     const tenant = await createTenant(platform);
     const email = `${unique('again')}@example.com`;
     await invite(tenant, email);
     const latest = await invite(tenant, email);
-    const shown = await tenant.owner.get(`${invitations(tenant)}${latest.uuid}/`);
-    const userId = shown.body.invitee;
-    const resent = await tenant.owner.post(`${invitations(tenant)}${userId}/resend/`);
+    // The path's {user_id} takes the invitation's uuid: invitees are not shown before acceptance.
+    const resent = await tenant.owner.post(`${invitations(tenant)}${latest.uuid}/resend/`);
     expect(resent.status).toBe(200);
     expect(resent.body).toMatchObject({ status: 'sent', message: expect.any(String) });
     const mails = outboxFor(email);
     expect(mails).toHaveLength(3);
-    expect(mails[2]).toContain(latest.uuid);
+    // A new token: the older link of this invitation stops working, the new one works.
+    const token = tokenOf(platform, mails[2] ?? '');
+    expect(token).not.toBe(latest.token);
+    expect((await platform.api.get(details(latest.token))).status).toBe(404);
+    expect((await platform.api.get(details(token))).status).toBe(200);
     const nobody = await tenant.owner.post(`${invitations(tenant)}${tenant.ownerUser.id}/resend/`);
     expect(nobody.status).toBe(400);
     expect(nobody.body.user_id).toBeDefined();
+    const unknown = await tenant.owner.post(`${invitations(tenant)}${crypto.randomUUID()}/resend/`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.user_id).toBeDefined();
   });
 
   it('cancels with 204, after which the token is unknown', async () => {
@@ -180,7 +185,7 @@ describe('listing, resending and cancelling', () => {
     const made = await invite(tenant, `${unique('bye')}@example.com`);
     expect((await tenant.owner.delete(`${invitations(tenant)}${made.uuid}/`)).status).toBe(204);
     expect((await tenant.owner.delete(`${invitations(tenant)}${made.uuid}/`)).status).toBe(404);
-    expect((await platform.api.get(details(made.uuid))).status).toBe(404);
+    expect((await platform.api.get(details(made.token))).status).toBe(404);
   });
 });
 
@@ -188,7 +193,7 @@ describe('public details and acceptance', () => {
   it('shows details without sign-in, never cached, with the inviter but not its uuid', async () => {
     const tenant = await createTenant(platform);
     const made = await invite(tenant, `${unique('d')}@example.com`);
-    const response = await platform.api.get(details(made.uuid));
+    const response = await platform.api.get(details(made.token));
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.body.invited_by_user).toMatchObject({ id: tenant.ownerUser.id });
@@ -213,7 +218,7 @@ describe('public details and acceptance', () => {
         { slug: 'no-such-site', permissions: ['admin_site'] },
       ],
     });
-    const accepted = await platform.api.post(accept(made.uuid), {
+    const accepted = await platform.api.post(accept(made.token), {
       password: newPassword,
       first_name: 'Fresh',
       last_name: 'Person',
@@ -234,13 +239,13 @@ describe('public details and acceptance', () => {
     );
     const grant = perms.body.find((g: { user_id: number }) => g.user_id === accepted.body.user.id);
     expect(grant.permissions.sort()).toEqual(['change_site', 'view_site']);
-    const again = await platform.api.post(accept(made.uuid), {
+    const again = await platform.api.post(accept(made.token), {
       password: newPassword,
       first_name: 'Fresh',
       last_name: 'Person',
     });
     expect(again.status).toBe(410);
-    expect((await platform.api.get(details(made.uuid))).status).toBe(410);
+    expect((await platform.api.get(details(made.token))).status).toBe(410);
   });
 
   it('an existing user keeps earlier organizations and the old password stops working', async () => {
@@ -251,7 +256,7 @@ describe('public details and acceptance', () => {
       user_id: user.id,
     });
     const made = await invite(tenant, user.email);
-    const accepted = await platform.api.post(accept(made.uuid), {
+    const accepted = await platform.api.post(accept(made.token), {
       password: newPassword,
       first_name: 'Old',
       last_name: 'Hand',
@@ -269,17 +274,17 @@ describe('public details and acceptance', () => {
   it('refuses a weak password or a missing name with 400, saying what a valid password is', async () => {
     const tenant = await createTenant(platform);
     const made = await invite(tenant, `${unique('weak')}@example.com`);
-    const weak = await platform.api.post(accept(made.uuid), {
+    const weak = await platform.api.post(accept(made.token), {
       password: 'password1',
       first_name: 'W',
       last_name: 'K',
     });
     expect(weak.status).toBe(400);
     expect(weak.body.password[0]).toMatch(/at least 10 characters/);
-    const nameless = await platform.api.post(accept(made.uuid), { password: newPassword, first_name: 'W' });
+    const nameless = await platform.api.post(accept(made.token), { password: newPassword, first_name: 'W' });
     expect(nameless.status).toBe(400);
     expect(nameless.body).toHaveProperty('last_name');
-    expect((await platform.api.get(details(made.uuid))).status).toBe(200);
+    expect((await platform.api.get(details(made.token))).status).toBe(200);
   });
 });
 
@@ -289,8 +294,8 @@ describe('acceptance under concurrency', () => {
     const made = await invite(tenant, `${unique('race')}@example.com`);
     const body = { password: newPassword, first_name: 'Ra', last_name: 'Ce' };
     const answers = await Promise.all([
-      platform.api.post(accept(made.uuid), body),
-      platform.api.post(accept(made.uuid), body),
+      platform.api.post(accept(made.token), body),
+      platform.api.post(accept(made.token), body),
     ]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 410]);
   });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RouteDef } from '../../shared/api/route';
 import { createTable, insert } from './data';
+import { latestToken } from './invitation-mail';
 import {
   checked,
   fixturePaths,
@@ -47,9 +48,10 @@ export function paramValues(fixture: SecurityFixture): Record<string, string> {
     index: 'missing_index',
     asset: 'swagger-ui.css',
     key: a.secretKey,
-    // An invitation token no invitation has: operations that need a real one make it (samples below).
+    // An invitation uuid and a token (the form of one) no invitation has: operations that need real ones make
+    // them (samples below).
     uuid: '00000000-0000-4000-8000-000000000000',
-    token: '00000000-0000-4000-8000-000000000000',
+    token: 'A'.repeat(43),
     // A group no organization has: operations that need a real one make it (samples below).
     group_slug: 'no-such-group',
     // GitHub's endpoints are fixed: its redirect answers without reaching the network (socialGitHub below).
@@ -113,14 +115,15 @@ async function signIn(fixture: SecurityFixture) {
 }
 
 /** A pending invitation of site A's organization, made by its owner: its token and its invitee's id. */
-async function throwawayInvitation(site: SiteObjects): Promise<{ uuid: string; invitee: number }> {
+/** An invitation of site A's organization: its uuid, and the token its e-mail carries (read from the outbox). */
+async function throwawayInvitation(
+  fixture: SecurityFixture,
+  site: SiteObjects,
+): Promise<{ uuid: string; token: string }> {
   const path = `/api/cloud/organizations/${site.tenant.organization.slug}/invitations/`;
-  const made = await checked(
-    site.tenant.owner.post(path, { invitee_identifier: `${freshName('invitee')}@example.com` }),
-    'invitation',
-  );
-  const shown = await checked(site.tenant.owner.get(`${path}${made.uuid}/`), 'invitation details');
-  return { uuid: made.uuid, invitee: shown.invitee };
+  const email = `${freshName('invitee')}@example.com`;
+  const made = await checked(site.tenant.owner.post(path, { invitee_identifier: email }), 'invitation');
+  return { uuid: made.uuid, token: latestToken(fixture.platform, email) };
 }
 
 /** A group of site A's organization, made by its owner, with the owner in it: its slug. */
@@ -215,16 +218,21 @@ export const samples: Record<string, Sample> = {
 
   createInvitation: () => ({ body: { invitee_identifier: `${freshName('invitee')}@example.com` } }),
   listInvitations: none,
-  getInvitation: async (_fixture, site) => ({ params: { uuid: (await throwawayInvitation(site)).uuid } }),
-  deleteInvitation: async (_fixture, site) => ({ params: { uuid: (await throwawayInvitation(site)).uuid } }),
-  resendInvitation: async (_fixture, site) => ({
-    params: { user_id: String((await throwawayInvitation(site)).invitee) },
+  getInvitation: async (fixture, site) => ({
+    params: { uuid: (await throwawayInvitation(fixture, site)).uuid },
   }),
-  getInvitationDetails: async (_fixture, site) => ({
-    params: { token: (await throwawayInvitation(site)).uuid },
+  deleteInvitation: async (fixture, site) => ({
+    params: { uuid: (await throwawayInvitation(fixture, site)).uuid },
   }),
-  acceptInvitation: async (_fixture, site) => ({
-    params: { token: (await throwawayInvitation(site)).uuid },
+  // The path's {user_id} takes the invitation's uuid (invitees are not shown before acceptance).
+  resendInvitation: async (fixture, site) => ({
+    params: { user_id: (await throwawayInvitation(fixture, site)).uuid },
+  }),
+  getInvitationDetails: async (fixture, site) => ({
+    params: { token: (await throwawayInvitation(fixture, site)).token },
+  }),
+  acceptInvitation: async (fixture, site) => ({
+    params: { token: (await throwawayInvitation(fixture, site)).token },
     body: { password: defaultPassword, first_name: 'Matrix', last_name: 'Invitee' },
   }),
 

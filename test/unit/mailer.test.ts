@@ -90,6 +90,35 @@ describe('OutboxMailer', () => {
   });
 });
 
+describe('the outbox and a secret the message carries', () => {
+  it('keeps the secret in the .eml file and out of the log line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outbox-secret-'));
+    try {
+      const lines: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+      const mailer = new OutboxMailer(
+        join(dir, 'outbox'),
+        'platform@localhost',
+        recordingLogger(lines),
+        () => new Date(),
+      );
+      const secret = 'q1W8kH0nV3xZ7bT2rY5uE9iO4pA6sD1fG8hJ3kL0zX7';
+      await mailer.send({
+        to: 'ann@example.com',
+        subject: 'Join',
+        text: `Open http://x/invitations/${secret}`,
+        link: `http://x/invitations/${secret}`,
+        secret,
+      });
+      const [file] = readdirSync(join(dir, 'outbox'));
+      expect(readFileSync(join(dir, 'outbox', file as string), 'utf8')).toContain(secret);
+      expect(JSON.stringify(lines)).not.toContain(secret);
+      expect(lines[0]?.fields?.link).toBe('http://x/invitations/[secret]');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('createMailer', () => {
   const log = recordingLogger([]);
   const clock = () => new Date();

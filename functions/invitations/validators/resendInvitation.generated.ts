@@ -2,27 +2,30 @@
 // @ts-nocheck
 import * as validatorRuntime from "../../../shared/api/validator-runtime";
 var params = validate10;
+var func2 = validatorRuntime.ucs2length;
 function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.user_id !== void 0) {
       let data0 = data.user_id;
-      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)))) {
+      if (typeof data0 !== "string") {
         let dataType0 = typeof data0;
         let coerced0 = void 0;
         if (dataType0 == "object" && Array.isArray(data0) && data0.length == 1) {
           data0 = data0[0];
           dataType0 = typeof data0;
-          if (typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0))) {
+          if (typeof data0 === "string") {
             coerced0 = data0;
           }
         }
         if (!(coerced0 !== void 0)) {
-          if (dataType0 === "boolean" || data0 === null || dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1)) {
-            coerced0 = +data0;
+          if (dataType0 == "number" || dataType0 == "boolean") {
+            coerced0 = "" + data0;
+          } else if (data0 === null) {
+            coerced0 = "";
           } else {
-            const err0 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err0 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err0];
             } else {
@@ -38,9 +41,9 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       }
-      if (typeof data0 == "number") {
-        if (data0 < 1 || isNaN(data0)) {
-          const err1 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+      if (typeof data0 === "string") {
+        if (func2(data0) > 64) {
+          const err1 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -48,14 +51,23 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (func2(data0) < 1) {
+          const err2 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
       }
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err2];
+      vErrors = [err3];
     } else {
-      vErrors.push(err2);
+      vErrors.push(err3);
     }
     errors++;
   }

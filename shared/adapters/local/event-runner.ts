@@ -37,8 +37,8 @@ type Start = Started | { subscriber: Subscription; taskId: string; problem: stri
 
 class Timeout extends Error {}
 
-async function loadHandler(target: string, events: EventsConfig): Promise<Handler> {
-  const file = await resolveModuleTarget(target, events);
+async function loadHandler(target: string, events: EventsConfig, site: string): Promise<Handler> {
+  const file = await resolveModuleTarget(target, events, site);
   const module = (await import(pathToFileURL(file).href)) as {
     handler?: unknown;
     default?: { handler?: unknown };
@@ -81,7 +81,7 @@ export class LocalEventRunner implements EventRunner {
     const taskId = randomUUID();
     let handler: Handler;
     try {
-      handler = await loadHandler(subscriber.target, this.events);
+      handler = await loadHandler(subscriber.target, this.events, subscriber.site);
     } catch (error) {
       return { subscriber, taskId, problem: boundedMessage((error as Error).message) };
     }

@@ -3,11 +3,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../clock';
 import type { Logger } from '../../log';
-import { headerSafe, type Mailer, type MailMessage } from '../../mail/mailer';
+import { headerSafe, type Mailer, type MailMessage, withoutSecret } from '../../mail/mailer';
 
 /**
  * The local mailer: every message becomes an RFC 5322 `.eml` file under `<dataDir>/outbox/`, which any mail client
- * opens, and the log line names the file and the message's link, so the local flow needs no mail server.
+ * opens, and the log line names the file and the message's link, so the local flow needs no mail server. A secret
+ * the message carries (an invitation token) is in the file only: the logged link shows `[secret]` in its place.
  */
 export class OutboxMailer implements Mailer {
   constructor(
@@ -28,7 +29,7 @@ export class OutboxMailer implements Mailer {
       file,
       to: message.to,
       subject: message.subject,
-      link: message.link,
+      link: withoutSecret(message.link, message.secret),
     });
   }
 }
