@@ -25,7 +25,7 @@ export interface Deps {
   readonly tokens: TokenService;
   /** Who and where of recent requests (shared/tenancy/access-cache.ts). */
   readonly accessCache: AccessCache;
-  /** PRE/POST_USER_CREATE around the one user-creation service (shared/events/user-creation.ts). */
+  /** PRE/POST_USER_CREATE around the one user-creation service (shared/accounts/user-creation-events.ts). */
   readonly events: UserCreationEvents;
   /** Data keys of the secret store's envelope encryption (shared/keys/keys.ts). */
   readonly keys: Keys;

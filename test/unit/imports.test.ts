@@ -43,6 +43,7 @@ const layers: readonly (readonly [name: string, paths: readonly string[]])[] = [
   ['pipeline', ['shared/http/']],
   ['adapters', ['shared/adapters/']],
   ['composition', ['shared/compose/']],
+  ['hosts', ['shared/host/']],
   ['functions', ['functions/']],
   ['tools', ['bin/', 'infra/']],
 ];
