@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { operationsByGroup } from '../functions/registry';
-import { startEmbeddedDynamoDb } from '../shared/adapters/local/embedded-dynamodb';
-import { startEmbeddedPostgres } from '../shared/adapters/local/embedded-postgres';
-import { startLocalPlatform } from '../shared/adapters/local/runtime';
 import { loadConfig } from '../shared/config';
+import { startEmbeddedDynamoDb } from '../shared/host/local/embedded-dynamodb';
+import { startEmbeddedPostgres } from '../shared/host/local/embedded-postgres';
+import { startLocalPlatform } from '../shared/host/local/runtime';
 import { ApiClient } from '../test/support/client';
 import { createTable, dataPath } from '../test/support/data';
 

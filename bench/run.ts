@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startEmbeddedDynamoDb } from '../shared/adapters/local/embedded-dynamodb';
+import { startEmbeddedDynamoDb } from '../shared/host/local/embedded-dynamodb';
 import { type BenchConfig, loadBenchConfig } from './config';
 import { prepareGraph } from './graph-setup';
 import { describeMachine } from './machine';

@@ -1,7 +1,7 @@
 import { ensureBootstrapAdmin } from '../shared/accounts/bootstrap';
 import { findUserByLogin, updateUser } from '../shared/accounts/users';
+import { buildDeps } from '../shared/compose/build-deps';
 import { loadConfig } from '../shared/config';
-import { buildDeps } from '../shared/deps';
 
 /**
  * `npm run create-superuser`: creates the first superuser of a deployment (or promotes an existing user) in the

@@ -1,8 +1,8 @@
 import { operationsByGroup } from '../functions/registry';
-import { streamProgress } from '../shared/adapters/local/progress';
-import { type LocalPlatform, startLocalPlatform } from '../shared/adapters/local/runtime';
-import { LocalStartError } from '../shared/adapters/local/start-errors';
 import { ConfigError, loadConfig } from '../shared/config';
+import { streamProgress } from '../shared/host/local/progress';
+import { type LocalPlatform, startLocalPlatform } from '../shared/host/local/runtime';
+import { LocalStartError } from '../shared/host/local/start-errors';
 
 /** `npm start`: the whole platform on this machine, on embedded stores, data under DATA_DIR. */
 const out = (line = '') => process.stdout.write(`${line}\n`);

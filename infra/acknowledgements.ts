@@ -1,12 +1,22 @@
 import { Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import type { PlatformStack } from './stack';
 
 /**
  * The cdk-nag AwsSolutions findings the design accepts, each with its reason (test/infra/nag.test.ts fails on any
  * other finding). Acknowledged on the narrowest construct that carries them.
  */
-export function acknowledgeFindings(stack: PlatformStack): void {
+
+/** What the stack hands over: its functions (the deploy-time ones included) and its data plane, if any. */
+export interface Acknowledged {
+  readonly functions: readonly (IConstruct & { readonly role?: IConstruct })[];
+  readonly dataPlane: { readonly healthSecret: IConstruct; readonly cluster: IConstruct } | undefined;
+  readonly deletionProtection: boolean;
+}
+
+export function acknowledgeFindings(
+  stack: IConstruct,
+  { functions, dataPlane, deletionProtection }: Acknowledged,
+): void {
   for (const route of stack.node.findAll().filter((node) => node.node.id.startsWith('Route '))) {
     acknowledge(
       route,
@@ -18,8 +28,7 @@ export function acknowledgeFindings(stack: PlatformStack): void {
         'and sign-in, the JWKS, the API description and the health check must stay public.',
     );
   }
-  const deployTime = stack.migration ? [stack.migration.function] : [];
-  for (const fn of [...stack.functions.values(), ...deployTime]) {
+  for (const fn of functions) {
     acknowledge(
       fn,
       'AwsSolutions-L1',
@@ -35,23 +44,23 @@ export function acknowledgeFindings(stack: PlatformStack): void {
         'as AWSLambdaVPCAccessExecutionRole). Logs, DynamoDB, KMS and Secrets Manager are granted on their ARNs.',
     );
   }
-  if (stack.dataPlane) {
+  if (dataPlane) {
     acknowledge(
-      stack.dataPlane.healthSecret,
+      dataPlane.healthSecret,
       'AwsSolutions-SMG4',
       "The read-only health login's password is set again from its secret by every run of the migration step, " +
         'and the login can read only the applied migration version; a scheduled rotation would add a third ' +
         'rotation function for no data it could protect.',
     );
-    if (!stack.deletionProtection)
+    if (!deletionProtection)
       acknowledge(
-        stack.dataPlane.cluster,
+        dataPlane.cluster,
         'AwsSolutions-RDS10',
         'A stage without deletion protection (dev) is disposable by design: `cdk destroy` removes it whole. ' +
           'Protected stages (prod) keep deletion protection on the cluster.',
       );
     acknowledge(
-      stack.dataPlane.cluster,
+      dataPlane.cluster,
       'AwsSolutions-RDS6',
       'The functions reach the cluster only through RDS Proxy, which authenticates to it with Secrets Manager ' +
         'secrets (rotated); IAM database authentication on the cluster would be a second, unused way in.',

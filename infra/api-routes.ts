@@ -1,4 +1,4 @@
-import type { GroupName, RouteDef } from '../shared/http/route';
+import type { GroupName, RouteDef } from '../shared/api/route';
 
 /**
  * The API Gateway routes of the route table. The spec's paths end in "/", HTTP API route keys cannot, and HTTP API

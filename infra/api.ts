@@ -20,7 +20,7 @@ import {
   corsExposeHeaders,
   corsMaxAgeSeconds,
   defaultCorsOrigins,
-} from '../shared/http/cors';
+} from '../shared/cors';
 
 /** Requests per second (steady) and burst for the whole stage, and for the routes that need less. */
 export interface Throttle {

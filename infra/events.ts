@@ -5,7 +5,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import type { GroupName } from '../shared/http/route';
+import type { GroupName } from '../shared/api/route';
 
 /**
  * PRE_USER_CREATE in the cloud: an Express state machine that the one user-creation service starts with

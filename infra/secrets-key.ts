@@ -3,7 +3,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import type { GroupName } from '../shared/http/route';
+import type { GroupName } from '../shared/api/route';
 
 /** The names of the secret store's encryption context (shared/keys/keys.ts). */
 const contextKeys = ['site', 'app', 'key'];

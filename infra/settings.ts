@@ -1,5 +1,5 @@
-import { parseCorsOrigins } from '../shared/http/cors';
-import type { GroupName } from '../shared/http/route';
+import type { GroupName } from '../shared/api/route';
+import { parseCorsOrigins } from '../shared/cors';
 import { groups } from '../shared/http/routes';
 import type { JwtKeySettings } from './jwt-keys';
 import type { PlatformStackProps } from './stack';

@@ -15,7 +15,7 @@ import {
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { GroupDef, GroupName } from '../shared/http/route';
+import type { GroupDef, GroupName } from '../shared/api/route';
 import { groups, routesOf, routes as routeTable } from '../shared/http/routes';
 import { indexes, tableKeys, ttlAttribute } from '../shared/store/table';
 import { acknowledgeFindings } from './acknowledgements';
@@ -245,7 +245,11 @@ export class PlatformStack extends Stack {
       stateMachine: this.userCreationEvents.stateMachine,
       migrationFunction: this.migration?.function,
     });
-    acknowledgeFindings(this);
+    acknowledgeFindings(this, {
+      functions: [...this.functions.values(), ...(this.migration ? [this.migration.function] : [])],
+      dataPlane: this.dataPlane,
+      deletionProtection: this.deletionProtection,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.platformApi.url });
     new CfnOutput(this, 'ExecuteApiUrl', { value: this.api.apiEndpoint });

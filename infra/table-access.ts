@@ -1,7 +1,7 @@
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import type { GroupName } from '../shared/http/route';
+import type { GroupName } from '../shared/api/route';
 import { indexes } from '../shared/store/table';
 
 /**

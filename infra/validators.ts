@@ -1,6 +1,6 @@
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { build, type Plugin } from 'esbuild';
-import type { RouteDef } from '../shared/http/route';
+import type { RouteDef } from '../shared/api/route';
 import { createRouteAjv } from '../shared/http/schema-compiler';
 import { coerces, schemaParts } from '../shared/http/validation';
 
@@ -28,8 +28,8 @@ export function routeValidatorsFile(operationId: string): string {
   return `${operationId}.generated.ts`;
 }
 
-/** The run-time helpers, as a generated module imports them (shared/http/validator-runtime.ts). */
-const runtimeImport = '../../../shared/http/validator-runtime';
+/** The run-time helpers, as a generated module imports them (shared/api/validator-runtime.ts). */
+const runtimeImport = '../../../shared/api/validator-runtime';
 
 /** ajv's run-time `require()`s and what they become in a generated module. */
 const runtimeHelpers: Record<string, string> = {

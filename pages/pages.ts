@@ -1,5 +1,6 @@
-import type { HttpResult, RequestContext } from '../shared/http/context';
-import { requestOrigin } from '../shared/http/pagination';
+import { requestOrigin } from '../shared/api/pagination';
+import type { HttpResult } from '../shared/api/result';
+import type { RequestContext } from '../shared/http/context';
 import { apiGet } from './api';
 import {
   esc,

@@ -1,4 +1,4 @@
-import { defaultCorsOrigins, parseCorsOrigins } from './http/cors';
+import { defaultCorsOrigins, parseCorsOrigins } from './cors';
 
 /**
  * Typed configuration, read once from the environment. This is the only module that reads `process.env`.
@@ -75,7 +75,7 @@ export interface Config {
   readonly loginLimits: LoginLimits;
   /** Outgoing mail (shared/mail) and the links it carries. */
   readonly mail: MailConfig;
-  /** Failed attempts on the public invitation endpoints (shared/invitations/limits.ts). */
+  /** Failed attempts on the public invitation endpoints (functions/invitations/limits.ts). */
   readonly invitationLimits: InvitationLimits;
   /** How long an invitation's link works after it was sent (create or resend); later it answers 410. */
   readonly invitationTtlSeconds: number;

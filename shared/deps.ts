@@ -1,19 +1,19 @@
-import type { TokenSigner } from './auth/signer';
+import type { UserCreationEvents } from './accounts/user-creation-events';
 import type { TokenService } from './auth/tokens';
 import type { Clock } from './clock';
-import { composeDeps } from './compose';
 import type { Config } from './config';
-import type { UserCreationEvents } from './events/user-creation';
 import type { Keys } from './keys/keys';
 import type { Logger } from './log';
 import type { Mailer } from './mail/mailer';
 import type { ValueCache } from './secrets/value-cache';
 import type { Sql } from './sql/client';
-import { sqlPlane } from './sql/plane';
 import type { Store } from './store/store';
 import type { AccessCache } from './tenancy/access-cache';
 
-/** Everything services need, built once per container (cold start) and passed explicitly. */
+/**
+ * The ports: everything services need, built once per container (cold start) and passed explicitly. This module
+ * names types only and imports no adapter; the adapters are chosen in shared/compose/.
+ */
 export interface Deps {
   readonly config: Config;
   readonly log: Logger;
@@ -25,7 +25,7 @@ export interface Deps {
   readonly tokens: TokenService;
   /** Who and where of recent requests (shared/tenancy/access-cache.ts). */
   readonly accessCache: AccessCache;
-  /** PRE/POST_USER_CREATE around the one user-creation service (shared/events/user-creation.ts). */
+  /** PRE/POST_USER_CREATE around the one user-creation service (shared/accounts/user-creation-events.ts). */
   readonly events: UserCreationEvents;
   /** Data keys of the secret store's envelope encryption (shared/keys/keys.ts). */
   readonly keys: Keys;
@@ -33,16 +33,4 @@ export interface Deps {
   readonly secretCache: ValueCache;
   /** Outgoing e-mail: SES or the local outbox (shared/mail). */
   readonly mailer: Mailer;
-}
-
-export type DepsOverrides = Partial<Pick<Deps, 'clock' | 'log' | 'events' | 'keys' | 'mailer'>> & {
-  signer?: TokenSigner;
-};
-
-/**
- * All the dependencies, data plane included: the local server, the tests and the command-line tools. A Lambda
- * composes only what its group uses (shared/cloud.ts).
- */
-export function buildDeps(config: Config, overrides: DepsOverrides = {}): Deps {
-  return composeDeps(config, sqlPlane(config), overrides);
 }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startEmbeddedDynamoDb } from '../../shared/adapters/local/embedded-dynamodb';
+import { startEmbeddedDynamoDb } from '../../shared/host/local/embedded-dynamodb';
 import { type BenchConfig, loadBenchConfig } from '../config';
 import { describeMachine } from '../machine';
 import { measure, type RunResult, type ServerName } from '../measure';

@@ -1,12 +1,13 @@
 import { memberAudience, memberUserView } from '../../shared/accounts/member-views';
 import { usersById } from '../../shared/accounts/user-lookup';
 import { getUser } from '../../shared/accounts/users';
+import { linkedPage } from '../../shared/api/pagination';
+import { created, noContent, ok } from '../../shared/api/result';
 import { NotFoundError } from '../../shared/errors';
 import { createGroup, deleteGroup, listGroups, renameGroup, requireGroup } from '../../shared/groups/groups';
 import { addGroupMember, groupMemberships, removeGroupMember } from '../../shared/groups/memberships';
 import type { organizationGroupRoutes } from '../../shared/groups/routes';
-import { created, currentUser, noContent, ok, type RequestContext } from '../../shared/http/context';
-import { linkedPage } from '../../shared/http/pagination';
+import { currentUser, type RequestContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import type { OrganizationAccess } from '../../shared/policy/permissions';
 

@@ -1,11 +1,11 @@
-import { accountRoutes } from '../../shared/accounts/routes';
-import { cloudDeps } from '../../shared/cloud';
+import { cloudDeps } from '../../shared/compose/cloud';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
 import { accountOperations } from './operations';
+import { accountGroupRoutes } from './routes';
 import { validatorLoaders } from './validators/index.generated';
 
 // The route schemas were compiled at build time (`npm run validators`): a route's module loads on its first request.
-useGeneratedValidators(accountRoutes, validatorLoaders);
+useGeneratedValidators(accountGroupRoutes, validatorLoaders);
 
-export const handler = createGroupHandler('accounts', accountOperations, cloudDeps(), accountRoutes);
+export const handler = createGroupHandler('accounts', accountOperations, cloudDeps(), accountGroupRoutes);

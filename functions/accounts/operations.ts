@@ -11,7 +11,6 @@ import {
   listUserMemberships,
 } from '../../shared/accounts/organizations';
 import { assertRoleChangeAllowed, transferOwnership } from '../../shared/accounts/ownership';
-import type { accountRoutes } from '../../shared/accounts/routes';
 import {
   createSite,
   getSite,
@@ -27,23 +26,18 @@ import {
   listUsers,
   updateUser,
 } from '../../shared/accounts/users';
+import { linkedPage } from '../../shared/api/pagination';
+import { created, ok } from '../../shared/api/result';
 import { keepCurrentBrowserSession } from '../../shared/auth/browser-sessions';
 import { confirmPassword } from '../../shared/auth/login';
 import { BadRequestError, NotFoundError, PermissionDeniedError, ValidationError } from '../../shared/errors';
 import { requestSiteScope } from '../../shared/events/scope';
 import { groupsByMember } from '../../shared/groups/views';
-import {
-  created,
-  currentUser,
-  type Operations,
-  ok,
-  type RequestContext,
-  siteContext,
-} from '../../shared/http/context';
-import { linkedPage } from '../../shared/http/pagination';
+import { currentUser, type Operations, type RequestContext, siteContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import type { OrganizationAccess } from '../../shared/policy/permissions';
 import { groupOperations } from './group-operations';
+import type { accountGroupRoutes } from './routes';
 
 /** Any request of the group, whatever its input: for the helpers below, which read none of it. */
 type Ctx = RequestContext<unknown, unknown, unknown>;
@@ -270,4 +264,4 @@ export const accountOperations: Operations = {
   },
 
   ...groupOperations,
-} satisfies TypedOperations<typeof accountRoutes>;
+} satisfies TypedOperations<typeof accountGroupRoutes>;

@@ -1,5 +1,5 @@
 import { authRoutes } from '../../shared/auth/routes';
-import { cloudDeps } from '../../shared/cloud';
+import { cloudDeps } from '../../shared/compose/cloud';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
 import { socialRoutes } from '../../shared/social/routes';

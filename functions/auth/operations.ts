@@ -1,10 +1,11 @@
+import { ok } from '../../shared/api/result';
 import { endBrowserSession, startBrowserSession } from '../../shared/auth/browser-sessions';
 import { requireTrustedOrigin } from '../../shared/auth/csrf';
 import { checkSignIn, signIn } from '../../shared/auth/login';
 import type { authRoutes } from '../../shared/auth/routes';
 import { sessionIdsOf } from '../../shared/auth/session-cookie';
 import { rotateSession } from '../../shared/auth/sessions';
-import { type Operations, ok } from '../../shared/http/context';
+import type { Operations } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 
 export const authOperations: Operations = {

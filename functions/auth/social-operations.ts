@@ -1,7 +1,8 @@
+import { linkedPage } from '../../shared/api/pagination';
+import { created, noContent, ok } from '../../shared/api/result';
 import { startBrowserSession } from '../../shared/auth/browser-sessions';
 import { requireTrustedOrigin } from '../../shared/auth/csrf';
-import { created, currentUser, noContent, ok, siteContext } from '../../shared/http/context';
-import { linkedPage } from '../../shared/http/pagination';
+import { currentUser, siteContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { deleteSocialAccount, listSocialAccounts } from '../../shared/social/accounts';
 import {

@@ -1,3 +1,4 @@
+import { created, ok } from '../../shared/api/result';
 import type { edgeRoutes } from '../../shared/data/edge-routes';
 import {
   createEdges,
@@ -8,7 +9,6 @@ import {
 } from '../../shared/data/edges';
 import { listParameter } from '../../shared/data/record-reads';
 import { ValidationError } from '../../shared/errors';
-import { created, ok } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { tableAccess, tableName } from './access';
 

@@ -1,8 +1,8 @@
-import { cloudDeps } from '../../shared/cloud';
+import { cloudDeps } from '../../shared/compose/cloud';
+import { sqlPlane } from '../../shared/compose/sql-plane';
 import { dataRoutes } from '../../shared/data/routes';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
-import { sqlPlane } from '../../shared/sql/plane';
 import { dataOperations } from './operations';
 import { validatorLoaders } from './validators/index.generated';
 

@@ -1,3 +1,5 @@
+import { jsonDepth, maxJsonDepth } from '../../shared/api/body';
+import { created, noContent, ok } from '../../shared/api/result';
 import type { AggregationPlan } from '../../shared/data/aggregation';
 import { asksForGraph, checkDepth, graphRequestOf } from '../../shared/data/graph-query';
 import { windowOf } from '../../shared/data/paging';
@@ -17,8 +19,7 @@ import { createRecords, upsertRecords } from '../../shared/data/record-writes';
 import type { dataRoutes } from '../../shared/data/routes';
 import type { DataTable } from '../../shared/data/table';
 import { ValidationError } from '../../shared/errors';
-import { jsonDepth, maxJsonDepth } from '../../shared/http/body';
-import { created, noContent, type Operations, ok } from '../../shared/http/context';
+import type { Operations } from '../../shared/http/context';
 import { onFirstRequest } from '../../shared/http/lazy-operations';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { tableAccess, tableName } from './access';

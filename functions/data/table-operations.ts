@@ -1,3 +1,4 @@
+import { created, noContent, ok } from '../../shared/api/result';
 import type { FieldDef } from '../../shared/data/model';
 import type { dataRoutes } from '../../shared/data/routes';
 import {
@@ -13,7 +14,6 @@ import {
   type NewTable,
   type TableChanges,
 } from '../../shared/data/tables';
-import { created, noContent, ok } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { tableAccess, tableName } from './access';
 

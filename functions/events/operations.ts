@@ -1,11 +1,12 @@
 import type { App } from '../../shared/accounts/model';
+import { created, ok } from '../../shared/api/result';
 import { NotFoundError } from '../../shared/errors';
 import { createFunction, deleteFunction, getFunction, listFunctions } from '../../shared/events/functions';
 import { eventNames } from '../../shared/events/model';
 import type { eventRoutes } from '../../shared/events/routes';
 import { appSubscriptions, eventOf, subscribe, unsubscribe } from '../../shared/events/subscriptions';
 import { appRef, appSubscriberView, functionView, subscriberView, success } from '../../shared/events/views';
-import { created, ok, type RequestContext, siteContext } from '../../shared/http/context';
+import { type RequestContext, siteContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 
 const siteOf = (ctx: Parameters<typeof siteContext>[0]) => siteContext(ctx).access.site.slug;

@@ -1,12 +1,12 @@
 import { usersById } from '../../shared/accounts/user-lookup';
 import { getUser } from '../../shared/accounts/users';
+import { matches } from '../../shared/api/listing';
+import { linkedPage } from '../../shared/api/pagination';
+import { created, noContent, ok } from '../../shared/api/result';
 import { NotFoundError, ValidationError } from '../../shared/errors';
-import { created, currentUser, noContent, ok, type RequestContext } from '../../shared/http/context';
-import { matches } from '../../shared/http/listing';
-import { linkedPage } from '../../shared/http/pagination';
+import { currentUser, type RequestContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { acceptInvitation, goneReason } from '../../shared/invitations/acceptance';
-import { publicAttempt } from '../../shared/invitations/limits';
 import type { StoredInvitation } from '../../shared/invitations/model';
 import {
   deleteInvitation,
@@ -18,6 +18,7 @@ import type { invitationRoutes } from '../../shared/invitations/routes';
 import { createInvitation, resendInvitation } from '../../shared/invitations/service';
 import { invitationView, listedInvitationView, publicInvitationView } from '../../shared/invitations/views';
 import type { OrganizationAccess } from '../../shared/policy/permissions';
+import { publicAttempt } from './limits';
 
 type Ctx = RequestContext<unknown, unknown, unknown>;
 

@@ -1,8 +1,8 @@
-import { cloudDeps } from '../../shared/cloud';
+import { cloudDeps } from '../../shared/compose/cloud';
+import { sqlPlane } from '../../shared/compose/sql-plane';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
 import { metaRoutes } from '../../shared/meta/routes';
-import { sqlPlane } from '../../shared/sql/plane';
 import { metaOperations } from './operations';
 import { validatorLoaders } from './validators/index.generated';
 

@@ -1,5 +1,5 @@
 import { readRoutes } from '../../pages/api';
-import { cloudDeps } from '../../shared/cloud';
+import { cloudDeps } from '../../shared/compose/cloud';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
 import { pageRoutes } from '../../shared/pages/routes';

@@ -1,4 +1,4 @@
-import { cloudDeps } from '../../shared/cloud';
+import { cloudDeps } from '../../shared/compose/cloud';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
 import { roleRoutes } from '../../shared/roles/routes';

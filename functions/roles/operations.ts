@@ -1,15 +1,9 @@
 import { listApps } from '../../shared/accounts/apps';
 import type { App, User } from '../../shared/accounts/model';
 import { findUserByUsername } from '../../shared/accounts/users';
+import { created, ok } from '../../shared/api/result';
 import type { Deps } from '../../shared/deps';
-import {
-  created,
-  currentUser,
-  type Operations,
-  ok,
-  type RequestContext,
-  siteContext,
-} from '../../shared/http/context';
+import { currentUser, type Operations, type RequestContext, siteContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { currentUserAlias } from '../../shared/policy/permissions';
 import { appRoleOf, createAppRole, deleteAppRole, updateAppRole } from '../../shared/roles/app-roles';

@@ -1,4 +1,5 @@
-import { created, currentUser, ok, siteContext } from '../../shared/http/context';
+import { created, ok } from '../../shared/api/result';
+import { currentUser, siteContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { secretErrors } from '../../shared/secrets/errors';
 import { historyOf } from '../../shared/secrets/history';

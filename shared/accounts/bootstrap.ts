@@ -1,10 +1,10 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { passwordProblem } from '../auth/password-policy';
-import { generatePassword } from '../auth/passwords';
 import { iso } from '../clock';
 import { ConflictError } from '../errors';
 import { isConditionalCheckFailure } from '../store/store';
 import type { User } from './model';
+import { passwordProblem } from './password-policy';
+import { generatePassword } from './passwords';
 import { createUser, findUserByEmail, getUser, type UserCreationDeps } from './users';
 
 const marker = { PK: 'BOOTSTRAP', SK: 'ADMIN' };

@@ -1,7 +1,5 @@
-import { organizationGroupRoutes } from '../groups/routes';
-import { listedMember } from '../groups/schemas';
-import { errors, json } from '../http/responses';
-import type { RouteDef } from '../http/route';
+import { errors, json } from '../api/responses';
+import type { RouteDef } from '../api/route';
 import * as schemas from './schemas';
 
 const platform = { group: 'accounts', scope: 'platform' } as const;
@@ -103,7 +101,7 @@ export const accountRoutes = [
     summary: 'Members of an organization, each with its groups',
     query: schemas.pagedQuery,
     responses: {
-      200: json('A page of members', schemas.linkedPageOf(listedMember)),
+      200: json('A page of members', schemas.linkedPageOf(schemas.listedMember)),
       ...errors(400, 401, 404),
     },
   },
@@ -213,5 +211,4 @@ export const accountRoutes = [
     summary: 'An app of the site',
     responses: { 200: json('The app', schemas.app), ...errors(400, 401, 403, 404) },
   },
-  ...organizationGroupRoutes,
 ] as const satisfies readonly RouteDef[];

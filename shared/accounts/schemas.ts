@@ -1,8 +1,9 @@
 /** Request and response schemas of the accounts group (JSON Schema; request types derive from them). */
-import { passwordMaxLength, passwordMinLength } from '../auth/password-policy';
-import { pageQuery } from '../http/pagination';
+
+import { pageQuery } from '../api/pagination';
 import { namePattern, slugMaxLength, slugPattern } from '../slug';
 import { sitePermissions } from './model';
+import { passwordMaxLength, passwordMinLength } from './password-policy';
 import { usernamePattern } from './users';
 
 const slug = { type: 'string', pattern: slugPattern, maxLength: slugMaxLength } as const;
@@ -205,4 +206,22 @@ export const app = {
     created_at: dateTime,
   },
   additionalProperties: false,
+} as const;
+
+/** A row of the organization's member list: the member and the groups it belongs to. */
+export const listedMember = {
+  ...member,
+  required: [...member.required, 'groups'],
+  properties: {
+    ...member.properties,
+    groups: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['slug', 'name'],
+        properties: { slug: { type: 'string' }, name: { type: 'string' } },
+        additionalProperties: false,
+      },
+    },
+  },
 } as const;

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { enforcePasswordPolicy } from '../auth/password-policy';
-import { hashPassword, verifyPassword } from '../auth/passwords';
 import { type Clock, iso } from '../clock';
-import type { CreationScope } from '../events/model';
-import type { UserCreationEvents } from '../events/user-creation';
 import { nextId, queryAll, type Store, strip, uniqueKey } from '../store/store';
 import { gsi, keys } from './keys';
 import { publicUser, type SessionUser, type StoredUser, type User } from './model';
+import { enforcePasswordPolicy } from './password-policy';
+import { hashPassword, verifyPassword } from './passwords';
+import type { CreationScope, UserCreationEvents } from './user-creation-events';
 import { insertUser } from './user-repository';
 
 export interface AccountsDeps {

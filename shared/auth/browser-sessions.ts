@@ -2,9 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../accounts/keys';
 import type { SessionUser } from '../accounts/model';
+import type { Clock } from '../clock';
 import { iso } from '../clock';
-import type { Deps } from '../deps';
+import type { Config } from '../config';
 import { AuthenticationError } from '../errors';
+import type { Store } from '../store/store';
 import { isConditionalCheckFailure } from '../store/store';
 import { isUnsafeMethod, requireTrustedOrigin } from './csrf';
 import {
@@ -22,7 +24,11 @@ import { requireCurrentToken } from './sessions';
  * item records the user's `token_version` when it started: a password change or a deactivation raises it, which
  * ends the user's sessions exactly as it ends their tokens, in the same check of the request pipeline.
  */
-export type BrowserSessionDeps = Pick<Deps, 'store' | 'clock' | 'config'>;
+export type BrowserSessionDeps = {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly config: Config;
+};
 
 type Headers = Record<string, string | undefined>;
 

@@ -1,7 +1,7 @@
 import type { SessionUser } from '../accounts/model';
 import { checkCredentials, findLoginCandidate, passwordMatches } from '../accounts/users';
+import type { Clock } from '../clock';
 import type { Config } from '../config';
-import type { Deps } from '../deps';
 import { AuthenticationError } from '../errors';
 import {
   assertNotLocked,
@@ -11,9 +11,11 @@ import {
   reserveAttempt,
   subjectHash,
 } from '../limits/failures';
+import type { Logger } from '../log';
+import type { Store } from '../store/store';
 import { uniqueKey } from '../store/store';
 import { startSession } from './sessions';
-import type { TokenPair } from './tokens';
+import type { TokenPair, TokenService } from './tokens';
 
 /**
  * Password checks under throttling: per account (every attempt is counted before the password is checked, and a
@@ -21,7 +23,13 @@ import type { TokenPair } from './tokens';
  * sign in fine are never locked out). Failures are logged as `login_failed` events with hashes, never the
  * password or the login name.
  */
-export type LoginDeps = Pick<Deps, 'store' | 'clock' | 'tokens' | 'config' | 'log'>;
+export type LoginDeps = {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly tokens: TokenService;
+  readonly config: Config;
+  readonly log: Logger;
+};
 
 /** The two failure policies of sign-in, from the configuration. */
 export function loginPolicies(config: Config): { account: FailurePolicy; ip: FailurePolicy } {

@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SessionUser } from '../accounts/model';
 import { getSessionUser } from '../accounts/users';
+import type { Clock } from '../clock';
 import { iso } from '../clock';
-import type { Deps } from '../deps';
+import type { Config } from '../config';
 import { AuthenticationError } from '../errors';
+import type { Logger } from '../log';
+import type { Store } from '../store/store';
 import { isConditionalCheckFailure } from '../store/store';
-import type { TokenClaims, TokenPair } from './tokens';
+import type { TokenClaims, TokenPair, TokenService } from './tokens';
 
 /**
  * Sign-in sessions. Every token carries the user's `token_version`, which a password change or a deactivation
@@ -14,7 +17,13 @@ import type { TokenClaims, TokenPair } from './tokens';
  * refresh token of the family that may still be used. Refreshing rotates it with a conditional write; presenting
  * a refresh token that was already rotated (a stolen copy, or a replay) revokes the whole family.
  */
-export type SessionDeps = Pick<Deps, 'store' | 'clock' | 'tokens' | 'config' | 'log'>;
+export type SessionDeps = {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly tokens: TokenService;
+  readonly config: Config;
+  readonly log: Logger;
+};
 
 const familyKey = (family: string) => ({ PK: `REFRESH#${family}`, SK: 'FAMILY' });
 

@@ -1,6 +1,6 @@
 import type { FieldErrors } from '../errors';
 import { ConflictError, NotFoundError } from '../errors';
-import { newFieldErrors } from '../http/validation';
+import { newFieldErrors } from '../field-errors';
 import type { Sql } from '../sql/client';
 import { unprocessable } from './errors';
 import { relationshipTypes } from './graph-schema';

@@ -1,4 +1,4 @@
-import type { HttpResult } from '../http/context';
+import type { HttpResult } from '../api/result';
 import type { Sql } from '../sql/client';
 import { type GraphTable, graphOf } from './edges';
 import { checkGraphPopulate, treeNodes, withRelatives } from './graph-populate';

@@ -142,7 +142,7 @@ export interface CatalogEntry {
   definition: TableSchema;
   layout: TableLayout;
   version: number;
-  /** RFC 3339 in UTC, as the data plane's client reads timestamps (shared/data/datetimes.ts). */
+  /** RFC 3339 in UTC, as the data plane's client reads timestamps (shared/api/datetimes.ts). */
   created_at: string;
   updated_at: string;
   /** The identities of the site and app the row belongs to (shared/data/identity.ts); null before recorded. */

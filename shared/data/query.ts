@@ -1,6 +1,6 @@
+import { jsonValueProblems } from '../api/body';
 import { type FieldErrors, ValidationError } from '../errors';
-import { jsonValueProblems } from '../http/body';
-import { newFieldErrors } from '../http/validation';
+import { newFieldErrors } from '../field-errors';
 import { filterCondition } from './filter-parse';
 import { type Condition, conditionSql } from './filters';
 import type { FieldDef } from './model';

@@ -1,4 +1,4 @@
-import { newFieldErrors } from '../http/validation';
+import { newFieldErrors } from '../field-errors';
 import type { Sql } from '../sql/client';
 import { recordNotFound } from './errors';
 import { systemFields } from './model';

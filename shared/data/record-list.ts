@@ -1,4 +1,4 @@
-import type { HttpResult } from '../http/context';
+import type { HttpResult } from '../api/result';
 import { sortOf, type Window } from './paging';
 import { populateOf } from './populate';
 import { filtersFromQuery, type Visibility } from './query';

@@ -1,7 +1,7 @@
+import { canonicalDateTime } from '../api/datetimes';
 import { type FieldErrors, ValidationError } from '../errors';
-import { newFieldErrors, summarize } from '../http/validation';
+import { newFieldErrors, summarize } from '../field-errors';
 import type { Sql } from '../sql/client';
-import { canonicalDateTime } from './datetimes';
 import { mapSqlError, type SqlOperation } from './errors';
 import type { FieldDef } from './model';
 import type { Condition } from './query';

@@ -1,4 +1,4 @@
-import { newFieldErrors } from '../http/validation';
+import { newFieldErrors } from '../field-errors';
 import { comparable, fail, param } from './record-sql';
 import { join, type Queryable, qualified } from './sql';
 import type { DataTable, Row } from './table';

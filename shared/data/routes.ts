@@ -1,5 +1,5 @@
-import { empty, errors, json } from '../http/responses';
-import type { RouteDef } from '../http/route';
+import { empty, errors, json } from '../api/responses';
+import type { RouteDef } from '../api/route';
 import { edgeRoutes } from './edge-routes';
 import { maxOffset, recordPage } from './paging';
 import { fieldJson, indexJson, tableSchemaJson } from './schema-json';

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../http/route';
+import type { JsonSchema } from '../api/route';
 
 /** The JSON Schemas of the table schema format (request bodies): the shape only; `schema.ts` checks the meaning. */
 

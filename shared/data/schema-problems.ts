@@ -1,5 +1,5 @@
 import type { FieldErrors } from '../errors';
-import { newFieldErrors } from '../http/validation';
+import { newFieldErrors } from '../field-errors';
 
 /** The problems found in a table schema, by path in the schema (`fields.2.type`); each message once. */
 export class Problems {

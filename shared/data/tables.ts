@@ -1,5 +1,5 @@
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../errors';
-import { newFieldErrors, summarize } from '../http/validation';
+import { newFieldErrors, summarize } from '../field-errors';
 import type { Sql } from '../sql/client';
 import { deleteTable, findTable, insertTable, listTables, lockSiteSchema, updateTable } from './catalog';
 import { ddl, ident, runDdl } from './ddl';

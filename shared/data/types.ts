@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../http/route';
+import type { JsonSchema } from '../api/route';
 import type { FieldDef, FieldType } from './model';
 
 /**

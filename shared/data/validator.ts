@@ -1,6 +1,6 @@
+import type { JsonSchema } from '../api/route';
 import type { FieldErrors } from '../errors';
-import type { JsonSchema } from '../http/route';
-import { fieldErrors, newFieldErrors } from '../http/validation';
+import { fieldErrors, newFieldErrors } from '../field-errors';
 import type { FieldDef, TableSchema } from './model';
 import { systemFields } from './model';
 import { anchored } from './patterns';

@@ -1,8 +1,8 @@
 import type { ErrorObject } from 'ajv';
-import type { JsonSchema } from '../http/route';
-import { ucs2length } from '../http/validator-runtime';
-import { isApiDate, isApiDateTime } from './datetimes';
-import { ajvFormat, type FormatTest } from './formats';
+import { isApiDate, isApiDateTime } from '../api/datetimes';
+import { ajvFormat, type FormatTest } from '../api/formats';
+import type { JsonSchema } from '../api/route';
+import { ucs2length } from '../api/validator-runtime';
 import { patternTest } from './patterns';
 import { timeOfDay } from './types';
 

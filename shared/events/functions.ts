@@ -1,7 +1,8 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { App } from '../accounts/model';
+import type { Clock } from '../clock';
 import { iso } from '../clock';
-import type { Deps } from '../deps';
+import type { Config } from '../config';
 import { BadRequestError, NotFoundError } from '../errors';
 import { slugify } from '../slug';
 import { failedConditions, nextId, putNew, queryAll, type Store, strip } from '../store/store';
@@ -11,7 +12,11 @@ import { checkTarget } from './targets';
 
 /** The functions registry: functions belong to an app of a site (docs/events.md, "Functions"). */
 
-export type RegistryDeps = Pick<Deps, 'store' | 'clock' | 'config'>;
+export type RegistryDeps = {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly config: Config;
+};
 
 export interface NewFunction {
   name: string;

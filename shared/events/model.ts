@@ -36,9 +36,3 @@ export interface Subscription {
   created_at: string;
   updated_at: string;
 }
-
-/**
- * Where a user is being created, which decides whose subscriptions fire: every app of the site, or of every site of
- * the organization (docs/events.md, "Which subscriptions fire").
- */
-export type CreationScope = { site: string } | { organization: string };

@@ -1,10 +1,9 @@
 import type { User } from '../accounts/model';
+import type { CreationScope, UserCreationEvents } from '../accounts/user-creation-events';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
-import type { CreationScope } from './model';
 import type { EventRunner } from './runner';
 import { subscriptionsFor } from './subscriptions';
-import type { UserCreationEvents } from './user-creation';
 
 /**
  * The user-creation events port backed by subscriptions: finds the subscribers of the creation's scope and hands

@@ -1,7 +1,7 @@
+import type { CreationScope } from '../accounts/user-creation-events';
 import type { Config } from '../config';
 import { slugMaxLength, slugPattern } from '../slug';
 import { siteSlugOf } from '../tenancy/tenancy';
-import type { CreationScope } from './model';
 
 /**
  * The scope of a user created by a request that is not a site route (the superuser's `POST /api/cloud/users/`):

@@ -1,12 +1,13 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { App } from '../accounts/model';
 import { listOrganizationSites } from '../accounts/sites';
+import type { CreationScope } from '../accounts/user-creation-events';
 import { iso } from '../clock';
 import { BadRequestError, NotFoundError } from '../errors';
 import { isConditionalCheckFailure, nextId, queryAll, type Store } from '../store/store';
 import { getSiteFunction, type RegistryDeps } from './functions';
 import { eventKeys } from './keys';
-import { type CreationScope, type EventName, eventNames, isEventName, type Subscription } from './model';
+import { type EventName, eventNames, isEventName, type Subscription } from './model';
 
 /** Subscriptions of functions to events: each (event, function) pair at most once (docs/events.md). */
 

@@ -1,6 +1,6 @@
 import { linkedPageOf, pagedQuery } from '../accounts/schemas';
-import { empty, errors, json } from '../http/responses';
-import type { RouteDef } from '../http/route';
+import { empty, errors, json } from '../api/responses';
+import type { RouteDef } from '../api/route';
 import * as schemas from './schemas';
 
 /**

@@ -63,21 +63,3 @@ export const groupMember = {
   },
   additionalProperties: false,
 } as const;
-
-/** A row of the organization's member list: the member and the groups it belongs to. */
-export const listedMember = {
-  ...member,
-  required: [...member.required, 'groups'],
-  properties: {
-    ...member.properties,
-    groups: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['slug', 'name'],
-        properties: { slug: { type: 'string' }, name: { type: 'string' } },
-        additionalProperties: false,
-      },
-    },
-  },
-} as const;

@@ -1,9 +1,10 @@
 import type { App, User } from '../accounts/model';
+import type { HttpResult } from '../api/result';
+import type { GroupName, RouteDef } from '../api/route';
 import type { Deps } from '../deps';
 import type { Logger } from '../log';
 import type { OrganizationAccess } from '../policy/permissions';
 import type { SiteAccess } from '../policy/policy';
-import type { GroupName, RouteDef } from './route';
 
 /** What an operation gets: validated input, the authenticated user and, for site routes, the site access. */
 export interface RequestContext<
@@ -44,14 +45,6 @@ export type SiteContext<
   readonly access: SiteAccess;
 };
 
-export interface HttpResult {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** A body that is not JSON (HTML, CSS, JavaScript, images), sent as is with its content type. */
-  raw?: { contentType: string; body: string | Buffer };
-}
-
 // biome-ignore lint/suspicious/noExplicitAny: operations narrow their own body and query types.
 export type Operation = (ctx: RequestContext<any, any, any>) => Promise<HttpResult>;
 
@@ -59,10 +52,6 @@ export type Operation = (ctx: RequestContext<any, any, any>) => Promise<HttpResu
 export type Operations = Readonly<Record<string, Operation>>;
 
 export type OperationsByGroup = Readonly<Record<GroupName, Operations>>;
-
-export const ok = (body: unknown, status = 200): HttpResult => ({ status, body });
-export const created = (body: unknown): HttpResult => ({ status: 201, body });
-export const noContent = (): HttpResult => ({ status: 204 });
 
 /** The site of a site-scoped route; a route-table error otherwise. */
 export function siteContext<B, Q, P>(ctx: RequestContext<B, Q, P>): SiteContext<B, Q, P> {

@@ -1,6 +1,6 @@
+import type { EnvelopeStyle } from '../api/route';
 import { type AppError, MethodNotAllowedError } from '../errors';
-import type { EnvelopeStyle } from './route';
-import { summarize } from './validation';
+import { summarize } from '../field-errors';
 
 /**
  * Error bodies, one mapping per envelope style: the specs show several, and each endpoint group uses one.

@@ -1,4 +1,4 @@
-import type { GroupDef, GroupName } from './route';
+import type { GroupDef, GroupName } from '../api/route';
 
 /** Every endpoint group, one Lambda each. */
 export const groups: Record<GroupName, GroupDef> = {

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { readJsonBody } from '../api/body';
+import type { HttpResult } from '../api/result';
+import type { GroupName, RouteDef } from '../api/route';
 import { type Credentials, requireCurrentCredentials, sessionCredentials } from '../auth/browser-sessions';
 import { bearerToken } from '../auth/tokens';
 import type { Deps } from '../deps';
@@ -15,12 +18,10 @@ import {
 } from '../policy/permissions';
 import { type LoadedRequest, loadRequest, type RequestTarget } from '../tenancy/principal';
 import { siteSlugOf } from '../tenancy/tenancy';
-import { readJsonBody } from './body';
-import type { HttpResult, Operations, RequestContext } from './context';
+import type { Operations, RequestContext } from './context';
 import { errorBody, errorHeaders, internalErrorBody } from './envelopes';
 import { groups } from './groups';
 import { loggedPath } from './logged-path';
-import type { GroupName, RouteDef } from './route';
 import { Router } from './router';
 import { prepareValidators, validate, validatorsLoaded } from './validation';
 

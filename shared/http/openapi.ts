@@ -1,6 +1,6 @@
+import { envelopeSchemas, isErrorStatus } from '../api/responses';
+import type { JsonSchema, ResponseDef, RouteDef } from '../api/route';
 import { describePermission } from '../policy/permissions';
-import { envelopeSchemas, isErrorStatus } from './responses';
-import type { JsonSchema, ResponseDef, RouteDef } from './route';
 import { groups } from './routes';
 
 function parameters(route: RouteDef) {

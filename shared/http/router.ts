@@ -1,5 +1,5 @@
+import type { Method, RouteDef } from '../api/route';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
-import type { Method, RouteDef } from './route';
 
 interface CompiledRoute {
   route: RouteDef;

@@ -1,7 +1,9 @@
 import { accountRoutes } from '../accounts/routes';
+import type { GroupName, RouteDef } from '../api/route';
 import { authRoutes } from '../auth/routes';
 import { dataRoutes } from '../data/routes';
 import { eventRoutes } from '../events/routes';
+import { organizationGroupRoutes } from '../groups/routes';
 import { invitationRoutes } from '../invitations/routes';
 import { metaRoutes } from '../meta/routes';
 import { pageRoutes } from '../pages/routes';
@@ -9,7 +11,6 @@ import { roleRoutes } from '../roles/routes';
 import { secretRoutes } from '../secrets/routes';
 import { socialRoutes } from '../social/routes';
 import { groups } from './groups';
-import type { GroupName, RouteDef } from './route';
 
 export { groups };
 
@@ -21,6 +22,7 @@ export const routes: readonly RouteDef[] = [
   ...authRoutes,
   ...socialRoutes,
   ...accountRoutes,
+  ...organizationGroupRoutes,
   ...roleRoutes,
   ...secretRoutes,
   ...dataRoutes,

@@ -1,6 +1,6 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
-import type { JsonSchema } from './route';
+import type { JsonSchema } from '../api/route';
 import type { SchemaValidator } from './validation';
 
 // ajv-formats ships CommonJS; under ESM interop the plugin may sit on `default`.

@@ -1,6 +1,7 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { HttpResult, RequestContext } from './context';
-import type { RouteDef } from './route';
+import type { HttpResult } from '../api/result';
+import type { RouteDef } from '../api/route';
+import type { RequestContext } from './context';
 
 /**
  * Operation types derived from the route table: a route's `as const` schemas give the body, query and path

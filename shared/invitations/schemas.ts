@@ -1,9 +1,9 @@
 /** Request and response schemas of the invitations group (JSON Schema; request types derive from them). */
 import { sitePermissions } from '../accounts/model';
-import { passwordMaxLength } from '../auth/password-policy';
+import { passwordMaxLength } from '../accounts/password-policy';
+import { pageQuery } from '../api/pagination';
 import { maxInvitationGroups } from '../groups/model';
 import { groupName } from '../groups/schemas';
-import { pageQuery } from '../http/pagination';
 
 /** The most site grants one invitation may carry (see `invitationConfig`). */
 export const maxInvitationSites = 75;

@@ -1,21 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import type { Organization, SitePermission, User } from '../accounts/model';
 import { listOrganizationSites } from '../accounts/sites';
+import type { UserCreationEvents } from '../accounts/user-creation-events';
 import { createUser, findUserByEmail, type UserCreationDeps } from '../accounts/users';
+import type { Clock } from '../clock';
 import { iso } from '../clock';
-import type { Deps } from '../deps';
+import type { Config } from '../config';
 import { AppError, ValidationError } from '../errors';
 import { groupsByName } from '../groups/lookup';
 import type { Group } from '../groups/model';
 import type { Logger } from '../log';
-import { withoutSecret } from '../mail/mailer';
+import { type Mailer, withoutSecret } from '../mail/mailer';
+import type { Store } from '../store/store';
 import { nextId } from '../store/store';
 import { type InvitationWording, invitationMessage } from './mail';
 import { type InvitationConfig, invitationKeys, type StoredInvitation } from './model';
 import { putInvitation, recordDelivery, replaceToken } from './repository';
 import { mintToken } from './tokens';
 
-export type InvitationDeps = Pick<Deps, 'store' | 'clock' | 'events' | 'mailer' | 'config'>;
+export type InvitationDeps = {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly events: UserCreationEvents;
+  readonly mailer: Mailer;
+  readonly config: Config;
+};
 
 export interface NewInvitation {
   invitee_identifier: string;

@@ -1,6 +1,9 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import type { Deps } from '../deps';
+import type { Config } from '../config';
+import type { Logger } from '../log';
+import type { Sql } from '../sql/client';
 import { assertSchemaCurrent, SchemaBehindError } from '../sql/schema-version';
+import type { Store } from '../store/store';
 import { platformVersion } from './version';
 
 export type CheckStatus = 'ok' | 'error' | 'skipped';
@@ -11,10 +14,18 @@ export interface HealthReport {
   checks: Record<'dynamodb' | 'postgres', { status: CheckStatus; error?: string }>;
 }
 
+/** What the health check reaches: the stores, and the log for the reasons it does not send. */
+export interface HealthDeps {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly store: Store;
+  readonly sql: () => Sql;
+}
+
 /** A check that hangs is as bad as one that fails; a health probe must answer well within its caller's timeout. */
 const checkTimeoutMs = 3000;
 
-async function probe(deps: Deps, name: string, check: () => Promise<unknown>) {
+async function probe(deps: HealthDeps, name: string, check: () => Promise<unknown>) {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`timed out after ${checkTimeoutMs} ms`)), checkTimeoutMs);
@@ -36,7 +47,7 @@ async function probe(deps: Deps, name: string, check: () => Promise<unknown>) {
  * Reaches each store with its cheapest request: DescribeTable on DynamoDB; on PostgreSQL the one SELECT of the
  * applied migration version, so a database the migration step has not prepared fails the check too.
  */
-export async function checkHealth(deps: Deps): Promise<HealthReport> {
+export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
   const sqlConfigured = Boolean(deps.config.databaseUrl || deps.config.databaseEndpoint);
   const [dynamodb, postgres] = await Promise.all([
     probe(deps, 'dynamodb', () =>

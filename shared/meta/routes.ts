@@ -1,5 +1,5 @@
-import { errors, json } from '../http/responses';
-import type { RouteDef } from '../http/route';
+import { errors, json } from '../api/responses';
+import type { RouteDef } from '../api/route';
 import * as schemas from './schemas';
 
 /** The platform's own description and health: public, not tied to a site. */

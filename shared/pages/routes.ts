@@ -1,5 +1,5 @@
-import { errors, json } from '../http/responses';
-import type { ResponseDef, RouteDef } from '../http/route';
+import { errors, json } from '../api/responses';
+import type { ResponseDef, RouteDef } from '../api/route';
 
 /**
  * The hosted pages (pages/, docs/pages.md): HTML for a person's browser, built on the public API. The pages answer

@@ -1,29 +1,7 @@
 import type { Organization, OrganizationRole, User } from '../accounts/model';
+import type { Permission, RuleName, SiteAction } from '../api/permission';
 import { AuthenticationError, NotFoundError, PermissionDeniedError } from '../errors';
-import { can, canAdministerOrganization, type SiteAccess, type SiteAction, siteActions } from './policy';
-
-/**
- * Who may call a route. Every route of the route table declares one; the request pipeline enforces it before the
- * operation runs, so operations never ask the policy by hand.
- *
- *   public                 anyone, no token needed
- *   authenticated          any signed-in user
- *   superuser              superusers only
- *   organization:member    a member of the path's organization (`{org_slug}`), or a superuser
- *   organization:admin     that organization's owner or an admin, or a superuser
- *   organization:owner     that organization's owner, or a superuser
- *   site:<action>          the site action (policy.ts) on the request's site
- *   rule:<name>            a named rule below that also reads the request's path or body
- */
-export type Permission =
-  | 'public'
-  | 'authenticated'
-  | 'superuser'
-  | 'organization:member'
-  | 'organization:admin'
-  | 'organization:owner'
-  | `site:${SiteAction}`
-  | `rule:${RuleName}`;
+import { can, canAdministerOrganization, type SiteAccess, siteActions } from './policy';
 
 /** The organization of an organization route and the caller's role in it. */
 export interface OrganizationAccess {
@@ -127,9 +105,7 @@ const rules = {
       signedIn(principal);
     },
   },
-} as const satisfies Record<string, { description: string; check: (p: Principal, i: RuleInput) => void }>;
-
-export type RuleName = keyof typeof rules;
+} as const satisfies Record<RuleName, { description: string; check: (p: Principal, i: RuleInput) => void }>;
 
 /** Rules decided on the request's site. */
 const siteRules: readonly Permission[] = [

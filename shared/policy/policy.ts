@@ -1,4 +1,5 @@
 import type { OrganizationRole, Site, SitePermission, User } from '../accounts/model';
+import type { SiteAction } from '../api/permission';
 
 /**
  * The one place that answers "may this principal do this here?" (docs/authorization.md).
@@ -14,15 +15,6 @@ import type { OrganizationRole, Site, SitePermission, User } from '../accounts/m
  * Superusers and the owner or admins of the site's organization may do everything; `admin_site` implies every
  * action on its site.
  */
-export type SiteAction =
-  | 'administer'
-  | 'configure'
-  | 'manage_users'
-  | 'change'
-  | 'delete'
-  | 'view'
-  | 'access';
-
 /** The site permissions that grant each site action. */
 export const siteActions: Record<SiteAction, readonly SitePermission[]> = {
   administer: ['admin_site'],

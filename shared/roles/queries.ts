@@ -1,7 +1,7 @@
 /** The read side of the roles group: role lists, role holders and a user's roles, with search, order and paging. */
 
 import { usersById } from '../accounts/user-lookup';
-import { matches, pageOf, sortBy } from '../http/listing';
+import { matches, pageOf, sortBy } from '../api/listing';
 import { uniqueKey } from '../store/store';
 import { loadCatalog } from './catalog';
 import { type RolesDeps, roleMemberships, userMemberships } from './memberships';

@@ -1,5 +1,5 @@
-import { errors, json } from '../http/responses';
-import type { RouteDef } from '../http/route';
+import { errors, json } from '../api/responses';
+import type { RouteDef } from '../api/route';
 import * as schemas from './schemas';
 
 const site = { group: 'roles', scope: 'site' } as const;

@@ -1,7 +1,7 @@
 /** Request schemas of the roles group (JSON Schema, compiled once by the handler). */
 
-import { orderings } from '../http/listing';
-import { pageQuery } from '../http/pagination';
+import { orderings } from '../api/listing';
+import { pageQuery } from '../api/pagination';
 
 /** Limits of the spec (docs/roles.md, "Limits"). */
 export const limits = {

@@ -1,4 +1,4 @@
-import { matches, sortBy } from '../http/listing';
+import { matches, sortBy } from '../api/listing';
 import type { SecretType, StoredSecret } from './model';
 import { nameSlug } from './model';
 

@@ -1,7 +1,7 @@
 /** Request and response schemas of the secrets group (JSON Schema, compiled once by the handler). */
 
-import { orderings } from '../http/listing';
-import { pageQuery } from '../http/pagination';
+import { orderings } from '../api/listing';
+import { pageQuery } from '../api/pagination';
 import { slugMaxLength } from '../slug';
 import { keyPattern, namePattern, sensitivityLevels, typeKinds } from './model';
 

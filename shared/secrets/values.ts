@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Ajv, Options, ValidateFunction } from 'ajv';
 import { loadPatternEngine, re2Engine } from '../data/patterns';
-import { fieldErrors } from '../http/validation';
+import { fieldErrors } from '../field-errors';
 import { onFirstUse } from '../lazy';
 import { secretErrors } from './errors';
 import type { SecretType } from './model';

@@ -1,5 +1,4 @@
-import type { RequestContext } from '../http/context';
-import { linkedPage, type PageRequest } from '../http/pagination';
+import { linkedPage, type PageContext, type PageRequest } from '../api/pagination';
 import type { SecretType, StoredSecret, Tag } from './model';
 
 /** A secret type as clients see it (no internal counters). */
@@ -29,7 +28,7 @@ export function tagView(tag: Tag) {
 export const action = (message: string, detail: string) => ({ message, detail });
 
 /** The `{items, count, next, previous}` page of the secret store's lists. */
-export function itemsPage<T>(ctx: RequestContext<unknown, PageRequest>, all: readonly T[]) {
+export function itemsPage<T>(ctx: PageContext<PageRequest>, all: readonly T[]) {
   const { results, ...links } = linkedPage(ctx, all);
   return { items: results, ...links };
 }

@@ -1,6 +1,5 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../accounts/keys';
-import type { Deps } from '../deps';
 import { ConflictError, NotFoundError } from '../errors';
 import { failedConditions, queryAll, type Store } from '../store/store';
 import { accountLinkPrefix, socialKeys } from './model';
@@ -10,7 +9,9 @@ import { accountLinkPrefix, socialKeys } from './model';
  * one. A user's links are items of the user's partition (at most `maxLinksPerUser`, identities.ts), each beside
  * the link that signs the provider account in; both go together.
  */
-export type SocialAccountDeps = Pick<Deps, 'store'>;
+export type SocialAccountDeps = {
+  readonly store: Store;
+};
 
 interface AccountItem {
   id: number;

@@ -1,10 +1,13 @@
+import { matches, pageOf, sortBy } from '../api/listing';
+import { totalPages } from '../api/pagination';
+import type { Clock } from '../clock';
 import { iso } from '../clock';
-import type { Deps } from '../deps';
+import type { Config } from '../config';
 import { BadRequestError, type FieldErrors, NotFoundError, ValidationError } from '../errors';
-import { matches, pageOf, sortBy } from '../http/listing';
-import { totalPages } from '../http/pagination';
 import { seal } from '../keys/envelope';
-import type { EncryptionContext } from '../keys/keys';
+import type { EncryptionContext, Keys } from '../keys/keys';
+import type { Logger } from '../log';
+import type { Store } from '../store/store';
 import { nextId } from '../store/store';
 import { hiddenSecret, providerKeyOf, type SocialAppSettings, type StoredSocialApp } from './model';
 import { checkUrlShape, OutboundError } from './outbound';
@@ -12,7 +15,13 @@ import { isProviderName, providerDef, providerNames } from './providers';
 import { countLinkedUsers, getApp, insertApp, listApps, removeApp, replaceApp } from './repository';
 
 /** Social apps of a site: validation, the secret sealed at rest, the list and detail representations (doc 1). */
-export type SocialDeps = Pick<Deps, 'store' | 'clock' | 'keys' | 'config' | 'log'>;
+export type SocialDeps = {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly keys: Keys;
+  readonly config: Config;
+  readonly log: Logger;
+};
 
 export interface AppInput {
   provider?: string;

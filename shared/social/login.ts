@@ -2,14 +2,20 @@ import { createHash, randomBytes } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { User } from '../accounts/model';
 import { publicUser } from '../accounts/model';
+import type { UserCreationEvents } from '../accounts/user-creation-events';
 import type { UserCreationDeps } from '../accounts/users';
 import { loginPolicies } from '../auth/login';
 import { startSession } from '../auth/sessions';
-import type { Deps } from '../deps';
+import type { TokenService } from '../auth/tokens';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
 import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors';
 import { open } from '../keys/envelope';
+import type { Keys } from '../keys/keys';
 import { assertNotLocked, recordFailure } from '../limits/failures';
 import { consumeCall } from '../limits/rate';
+import type { Logger } from '../log';
+import type { Store } from '../store/store';
 import { socialAccountOf } from './accounts';
 import { isConfigured, secretContext } from './apps';
 import {
@@ -33,7 +39,15 @@ import { appByProviderKey, takeItem } from './repository';
  * records the user, and only that user may finish it). Starts are limited per client address (or user); failed
  * exchanges count against the sign-in limiter of the client address.
  */
-export type SocialLoginDeps = Pick<Deps, 'store' | 'clock' | 'keys' | 'config' | 'log' | 'tokens' | 'events'>;
+export type SocialLoginDeps = {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly keys: Keys;
+  readonly config: Config;
+  readonly log: Logger;
+  readonly tokens: TokenService;
+  readonly events: UserCreationEvents;
+};
 
 const stateSeconds = 600;
 const base64url = (bytes: Buffer) => bytes.toString('base64url');

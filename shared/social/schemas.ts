@@ -1,5 +1,5 @@
-import { orderings } from '../http/listing';
-import { pageQuery } from '../http/pagination';
+import { orderings } from '../api/listing';
+import { pageQuery } from '../api/pagination';
 
 /** Request and response schemas of social apps and provider login (doc 1; docs/social-login.md). */
 

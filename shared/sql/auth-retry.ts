@@ -1,4 +1,6 @@
-import type { Sql } from './client';
+import type postgres from 'postgres';
+
+type Sql = postgres.Sql;
 
 /**
  * One retry after an authentication failure: when the database login's password rotates, a container still holds

@@ -1,6 +1,6 @@
 import postgres from 'postgres';
+import { dateTypes } from '../api/datetimes';
 import type { DatabaseEndpoint } from '../config';
-import { dateTypes } from '../data/datetimes';
 import { retryAuthentication } from './auth-retry';
 
 export type Sql = postgres.Sql;
@@ -12,7 +12,7 @@ export const defaultStatementTimeoutMs = 10_000;
  * Opens the data-plane client: one per container, a small pool that closes idle connections (Lambda freezes
  * containers). Named prepared statements (`prepare`) only on a direct connection to PostgreSQL: behind RDS Proxy
  * they pin every client session to one database connection, so the proxy endpoint (a `SqlEndpoint`) never uses
- * them. Every session runs in UTC with ISO dates (the text that shared/data/datetimes.ts reads) and with a
+ * them. Every session runs in UTC with ISO dates (the text that shared/api/datetimes.ts reads) and with a
  * statement timeout, so that no statement (a costly regular expression in a CHECK, say) holds a connection for long.
  * Prepared statements are planned for each execution's values (`plan_cache_mode`): a generic plan does not know a
  * `LIMIT` parameter and, for a grouped read, chose an index-order aggregate twice as slow as the hash aggregate the

@@ -3,7 +3,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { handler } from '../../functions/migrate/handler';
-import { startEmbeddedPostgres } from '../../shared/adapters/local/embedded-postgres';
+import { startEmbeddedPostgres } from '../../shared/host/local/embedded-postgres';
 import { createSql } from '../../shared/sql/client';
 import { migrations } from '../../shared/sql/migrations';
 import { appliedSchemaVersion, expectedSchemaVersion } from '../../shared/sql/schema-version';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableAccess } from '../../infra/table-access';
-import type { GroupName } from '../../shared/http/route';
+import type { GroupName } from '../../shared/api/route';
 import { routes } from '../../shared/http/routes';
 import { adminPassword, startTestPlatform, type TestPlatform } from '../support/platform';
 import { sampleCall, urlOf } from '../support/route-samples';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteDef } from '../../shared/http/route';
+import type { RouteDef } from '../../shared/api/route';
 import { routes } from '../../shared/http/routes';
 import { type FuzzRequest, requestsFor } from '../support/fuzz-arbitraries';
 import { startTestPlatform, type TestPlatform } from '../support/platform';

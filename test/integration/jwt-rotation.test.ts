@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { operationsByGroup } from '../../functions/registry';
 import { LocalKeySigner } from '../../shared/adapters/local/key-signer';
-import { type LocalPlatform, startLocalPlatform } from '../../shared/adapters/local/runtime';
 import { lowS } from '../../shared/auth/tokens';
 import { loadConfig } from '../../shared/config';
+import { type LocalPlatform, startLocalPlatform } from '../../shared/host/local/runtime';
 import { ApiClient } from '../support/client';
 import { adminPassword, privateDatabase } from '../support/platform';
 

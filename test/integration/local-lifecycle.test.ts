@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { operationsByGroup } from '../../functions/registry';
-import { type LocalPlatform, startLocalPlatform } from '../../shared/adapters/local/runtime';
+import { buildDeps } from '../../shared/compose/build-deps';
 import { loadConfig } from '../../shared/config';
-import { buildDeps } from '../../shared/deps';
+import { type LocalPlatform, startLocalPlatform } from '../../shared/host/local/runtime';
 import { ensureTable } from '../../shared/store/ensure-table';
 import { ApiClient } from '../support/client';
 

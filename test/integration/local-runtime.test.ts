@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { operationsByGroup } from '../../functions/registry';
-import { type LocalPlatform, startLocalPlatform } from '../../shared/adapters/local/runtime';
-import { DataDirLockedError, PortInUseError } from '../../shared/adapters/local/start-errors';
 import { loadConfig } from '../../shared/config';
+import { type LocalPlatform, startLocalPlatform } from '../../shared/host/local/runtime';
+import { DataDirLockedError, PortInUseError } from '../../shared/host/local/start-errors';
 
 const dirs: string[] = [];
 function tempDir(): string {

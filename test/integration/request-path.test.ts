@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { DepsOverrides } from '../../shared/deps';
+import type { DepsOverrides } from '../../shared/compose/compose';
 import { routes } from '../../shared/http/routes';
 import { isPermission, isSitePermission } from '../../shared/policy/permissions';
 import type { ApiClient } from '../support/client';

@@ -1,4 +1,4 @@
-import type { Permission } from '../../shared/policy/permissions';
+import type { Permission } from '../../shared/api/permission';
 import type { Identity } from './security-fixture';
 
 /**

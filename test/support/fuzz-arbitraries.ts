@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { JsonSchema, RouteDef } from '../../shared/http/route';
+import type { JsonSchema, RouteDef } from '../../shared/api/route';
 
 /**
  * fast-check generators for the fuzz suite: request bodies and query strings derived loosely from a route's JSON

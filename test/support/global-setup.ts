@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedDynamoDb } from '../../shared/adapters/local/embedded-dynamodb';
+import { startEmbeddedDynamoDb } from '../../shared/host/local/embedded-dynamodb';
 
 declare module 'vitest' {
   export interface ProvidedContext {

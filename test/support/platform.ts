@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { operationsByGroup } from '../../functions/registry';
-import { type LocalPlatform, startLocalPlatform } from '../../shared/adapters/local/runtime';
+import type { DepsOverrides } from '../../shared/compose/compose';
 import { loadConfig } from '../../shared/config';
-import type { DepsOverrides } from '../../shared/deps';
+import { type LocalPlatform, startLocalPlatform } from '../../shared/host/local/runtime';
 import { ApiClient } from './client';
 
 export const adminPassword = 'Granite-Owl-Parade-61';

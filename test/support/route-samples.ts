@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RouteDef } from '../../shared/http/route';
+import type { RouteDef } from '../../shared/api/route';
 import { createTable, insert } from './data';
 import { latestToken } from './invitation-mail';
 import {

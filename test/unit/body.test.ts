@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { jsonDepth, maxJsonDepth, readJsonBody } from '../../shared/api/body';
 import { AppError } from '../../shared/errors';
-import { jsonDepth, maxJsonDepth, readJsonBody } from '../../shared/http/body';
 
 const json = { 'content-type': 'application/json' };
 

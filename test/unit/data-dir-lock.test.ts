@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lockDataDir } from '../../shared/adapters/local/data-dir-lock';
-import { streamProgress } from '../../shared/adapters/local/progress';
-import { DataDirLockedError } from '../../shared/adapters/local/start-errors';
+import { lockDataDir } from '../../shared/host/local/data-dir-lock';
+import { streamProgress } from '../../shared/host/local/progress';
+import { DataDirLockedError } from '../../shared/host/local/start-errors';
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));

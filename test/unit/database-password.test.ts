@@ -2,10 +2,10 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SecretsManagerPassword } from '../../shared/adapters/aws/database-password';
+import { sqlTarget } from '../../shared/compose/sql-plane';
 import { loadConfig } from '../../shared/config';
 import { isAuthenticationFailure, retryAuthentication } from '../../shared/sql/auth-retry';
 import type { Sql } from '../../shared/sql/client';
-import { sqlTarget } from '../../shared/sql/plane';
 
 const secrets = mockClient(SecretsManagerClient);
 const arn = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:db-abc';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalDateTime, isApiDate, isApiDateTime, timestampFromPg } from '../../shared/data/datetimes';
+import { canonicalDateTime, isApiDate, isApiDateTime, timestampFromPg } from '../../shared/api/datetimes';
 
 /**
  * Property tests run a fixed number of cases (numRuns), each limited far above what it takes on a quiet machine

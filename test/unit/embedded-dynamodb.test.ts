@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { dynoxideSettings } from '../../shared/config';
 import {
   chooseDynoxideBinary,
   type DynoxideLookup,
@@ -9,8 +10,7 @@ import {
   findOnPath,
   freePort,
   startEmbeddedDynamoDb,
-} from '../../shared/adapters/local/embedded-dynamodb';
-import { dynoxideSettings } from '../../shared/config';
+} from '../../shared/host/local/embedded-dynamodb';
 
 /** A machine with nothing installed: each case adds what it has. */
 function machine(overrides: Partial<DynoxideLookup> = {}): DynoxideLookup & { asked: string[] } {

@@ -12,7 +12,8 @@ import { validatorLoaders as pages } from '../../functions/pages/validators/inde
 import { validatorLoaders as roles } from '../../functions/roles/validators/index.generated';
 import { validatorLoaders as secrets } from '../../functions/secrets/validators/index.generated';
 import { validatorFiles, validatorsDirectory } from '../../infra/validators';
-import type { GroupName, JsonSchema, RouteDef } from '../../shared/http/route';
+import type { GroupName, JsonSchema, RouteDef } from '../../shared/api/route';
+import { ucs2length } from '../../shared/api/validator-runtime';
 import { groups, routesOf } from '../../shared/http/routes';
 import { compileSchema } from '../../shared/http/schema-compiler';
 import {
@@ -25,7 +26,6 @@ import {
   useGeneratedValidators,
   validatorsLoaded,
 } from '../../shared/http/validation';
-import { ucs2length } from '../../shared/http/validator-runtime';
 
 /**
  * Property tests run a fixed number of cases (numRuns), each limited far above what it takes on a quiet machine

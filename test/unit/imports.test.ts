@@ -3,12 +3,57 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The import graph of the project's code has no cycle: a module never imports, directly or through others, a
- * module that imports it. Static `import … from` and `export … from` count; `import type` does not (TypeScript
- * erases it), nor does `import()` (it runs after the importer has loaded).
+ * The import graph of the project's code keeps its layers: a module imports modules of its own layer or of lower
+ * ones, never of a higher one, and no module imports, directly or through others, a module that imports it.
+ * Static `import … from` and `export … from` count, `import type` included: a type names the module it comes from
+ * as much as a value does. `import()` does not (it runs after the importer has loaded: adapters chosen at run time).
  */
 
-const roots = ['shared', 'functions', 'bin', 'infra'];
+const roots = ['shared', 'pages', 'functions', 'bin', 'infra'];
+
+/**
+ * The layers, lowest first (docs/architecture.md, "Layout"). A file belongs to the layer of the longest path that
+ * names it; every file of the roots must belong to one.
+ */
+const layers: readonly (readonly [name: string, paths: readonly string[]])[] = [
+  [
+    'core',
+    [
+      'shared/errors.ts',
+      'shared/field-errors.ts',
+      'shared/config.ts',
+      'shared/cors.ts',
+      'shared/clock.ts',
+      'shared/log.ts',
+      'shared/slug.ts',
+      'shared/lazy.ts',
+      'shared/keys/',
+    ],
+  ],
+  ['HTTP toolkit', ['shared/api/']],
+  ['stores', ['shared/store/', 'shared/sql/', 'shared/mail/']],
+  ['domains: accounts, limits', ['shared/accounts/', 'shared/limits/']],
+  [
+    'domains: auth, groups, roles, data, policy',
+    ['shared/auth/', 'shared/groups/', 'shared/roles/', 'shared/data/', 'shared/policy/'],
+  ],
+  ['domains: tenancy, social, secrets', ['shared/tenancy/', 'shared/social/', 'shared/secrets/']],
+  [
+    'domains: events, invitations, meta, pages',
+    ['shared/events/', 'shared/invitations/', 'shared/meta/', 'shared/pages/'],
+  ],
+  ['ports', ['shared/deps.ts']],
+  ['pipeline', ['shared/http/']],
+  ['adapters', ['shared/adapters/']],
+  ['composition', ['shared/compose/']],
+  ['hosts', ['shared/host/']],
+  ['functions', ['functions/']],
+  // The hosted pages read through the other groups' operations (pages/api.ts), and their own group serves them.
+  ['surfaces: the hosted pages', ['pages/']],
+  ['the pages function', ['functions/pages/']],
+  ['every group, for the local server', ['functions/registry.ts']],
+  ['tools', ['bin/', 'infra/']],
+];
 
 function sources(directory: string): string[] {
   return readdirSync(directory).flatMap((name) => {
@@ -18,9 +63,9 @@ function sources(directory: string): string[] {
   });
 }
 
-const staticImport = /^\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm;
+const staticImport = /^\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm;
 
-/** The project modules a module imports at load time. */
+/** The project modules a module imports at load time or names the types of. */
 function importsOf(file: string, text: string): string[] {
   return [...text.matchAll(staticImport)].flatMap((match) => {
     const target = resolve(dirname(file), match[1] as string);
@@ -28,6 +73,37 @@ function importsOf(file: string, text: string): string[] {
     const found = candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
     return found?.endsWith('.ts') ? [relative('.', found)] : [];
   });
+}
+
+/** The index of the layer of a file, or undefined when no layer names it. */
+function layerOf(file: string, order: typeof layers = layers): number | undefined {
+  let best: { index: number; length: number } | undefined;
+  order.forEach(([, paths], index) => {
+    for (const path of paths)
+      if (
+        (file === path || (path.endsWith('/') && file.startsWith(path))) &&
+        path.length > (best?.length ?? -1)
+      )
+        best = { index, length: path.length };
+  });
+  return best?.index;
+}
+
+/** The imports that run from a lower layer to a higher one, each as `importer -> imported (layer -> layer)`. */
+function upwardImports(
+  graph: ReadonlyMap<string, readonly string[]>,
+  order: typeof layers = layers,
+): string[] {
+  const found: string[] = [];
+  for (const [file, imports] of graph) {
+    const from = layerOf(file, order);
+    for (const target of imports) {
+      const to = layerOf(target, order);
+      if (from !== undefined && to !== undefined && to > from)
+        found.push(`${file} -> ${target} (${order[from]?.[0]} -> ${order[to]?.[0]})`);
+    }
+  }
+  return found.sort();
 }
 
 /** The cycles of a graph, each as the path that closes it (first module repeated at the end). */
@@ -49,22 +125,31 @@ function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return cycles;
 }
 
+function projectGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of roots.flatMap(sources)) graph.set(file, importsOf(file, readFileSync(file, 'utf8')));
+  return graph;
+}
+
 describe('the import graph', () => {
-  it('reads static imports and re-exports, not type-only or dynamic ones', () => {
+  it('reads static imports, re-exports and type imports, not dynamic ones', () => {
     const text = [
       "import { Router } from './router';",
-      "import type { RouteDef } from './route';",
+      "import type { GroupDef } from '../api/route';",
       "export { groups } from './groups';",
-      "import { type HttpResult, something } from './context';",
+      'import type {',
+      '  RequestContext,',
+      "} from './context';",
       "const later = await import('./openapi');",
-      "import './cors';",
+      "import './handler';",
       "import { readFileSync } from 'node:fs';",
     ].join('\n');
     expect(importsOf('shared/http/example.ts', text)).toEqual([
       'shared/http/router.ts',
+      'shared/api/route.ts',
       'shared/http/groups.ts',
       'shared/http/context.ts',
-      'shared/http/cors.ts',
+      'shared/http/handler.ts',
     ]);
   });
 
@@ -86,10 +171,33 @@ describe('the import graph', () => {
     ).toEqual([]);
   });
 
-  it(`has no cycle among the modules of ${roots.join(', ')}`, () => {
-    const graph = new Map<string, string[]>();
-    for (const file of roots.flatMap(sources)) graph.set(file, importsOf(file, readFileSync(file, 'utf8')));
+  it('finds an import that runs up the layers', () => {
+    const order = [
+      ['low', ['shared/low/']],
+      ['high', ['shared/high/', 'shared/top.ts']],
+    ] as const;
+    const down = new Map([
+      ['shared/high/a.ts', ['shared/low/b.ts', 'shared/high/c.ts']],
+      ['shared/top.ts', ['shared/high/a.ts']],
+      ['shared/low/b.ts', ['shared/low/d.ts']],
+    ]);
+    expect(upwardImports(down, order)).toEqual([]);
+    // A domain that reaches for the pipeline, say: one type import is enough.
+    const up = new Map([...down, ['shared/low/d.ts', ['shared/top.ts']]]);
+    expect(upwardImports(up, order)).toEqual(['shared/low/d.ts -> shared/top.ts (low -> high)']);
+  });
+
+  it(`places every module of ${roots.join(', ')} in a layer`, () => {
+    const graph = projectGraph();
     expect(graph.size).toBeGreaterThan(100);
-    expect(cyclesOf(graph).map((cycle) => cycle.join(' -> '))).toEqual([]);
+    expect([...graph.keys()].filter((file) => layerOf(file) === undefined)).toEqual([]);
+  });
+
+  it('has no import from a lower layer to a higher one', () => {
+    expect(upwardImports(projectGraph())).toEqual([]);
+  });
+
+  it(`has no cycle among the modules of ${roots.join(', ')}`, () => {
+    expect(cyclesOf(projectGraph()).map((cycle) => cycle.join(' -> '))).toEqual([]);
   });
 });

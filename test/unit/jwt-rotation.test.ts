@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { jwtKeys } from '../../shared/adapters/jwt-keys';
 import { LocalKeySigner } from '../../shared/adapters/local/key-signer';
 import type { TokenSigner } from '../../shared/auth/signer';
 import { lowS, TokenService } from '../../shared/auth/tokens';
+import { jwtKeys } from '../../shared/compose/jwt-keys';
 import { loadConfig } from '../../shared/config';
 import { AuthenticationError } from '../../shared/errors';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matches, orderings, pageOf, sortBy } from '../../shared/http/listing';
+import { matches, orderings, pageOf, sortBy } from '../../shared/api/listing';
 import { isActive } from '../../shared/roles/model';
 
 interface Row {

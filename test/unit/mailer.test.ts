@@ -6,9 +6,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SesMailer } from '../../shared/adapters/aws/ses-mailer';
 import { OutboxMailer } from '../../shared/adapters/local/outbox';
+import { createMailer } from '../../shared/compose/mailer';
 import { loadConfig } from '../../shared/config';
 import type { Logger } from '../../shared/log';
-import { createMailer } from '../../shared/mail/select';
 
 const ses = mockClient(SESClient);
 afterEach(() => ses.reset());

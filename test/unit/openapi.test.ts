@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
+import { envelopeSchemas } from '../../shared/api/responses';
+import type { RouteDef } from '../../shared/api/route';
 import { openApiDocument } from '../../shared/http/openapi';
 import { withPermissionTable } from '../../shared/http/permission-table';
-import { envelopeSchemas } from '../../shared/http/responses';
-import type { RouteDef } from '../../shared/http/route';
 import { groups, routes } from '../../shared/http/routes';
 
 type Operation = {

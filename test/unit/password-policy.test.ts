@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { passwordMinLength, passwordProblem } from '../../shared/auth/password-policy';
-import { generatePassword } from '../../shared/auth/passwords';
+import { passwordMinLength, passwordProblem } from '../../shared/accounts/password-policy';
+import { generatePassword } from '../../shared/accounts/passwords';
 
 describe('passwordProblem', () => {
   it('refuses passwords shorter than the minimum, counting characters rather than bytes', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from '../../shared/auth/passwords';
+import { hashPassword, verifyPassword } from '../../shared/accounts/passwords';
 
 describe('passwords', () => {
   it('verifies the right password and refuses another', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { RouteDef } from '../../shared/api/route';
 import { MethodNotAllowedError, NotFoundError } from '../../shared/errors';
-import type { RouteDef } from '../../shared/http/route';
 import { Router } from '../../shared/http/router';
 
 const route = (method: RouteDef['method'], path: string, operationId: string): RouteDef => ({

@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { accountRoutes } from '../../shared/accounts/routes';
+import type { HttpResult } from '../../shared/api/result';
 import type { dataRoutes } from '../../shared/data/routes';
-import type { HttpResult } from '../../shared/http/context';
 import type { ContextOf, TypedOperations } from '../../shared/http/typed-operations';
 import type { roleRoutes } from '../../shared/roles/routes';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../shared/errors';
+import { summarize } from '../../shared/field-errors';
 import { compileSchema } from '../../shared/http/schema-compiler';
-import { summarize, useSchemaCompiler, validate } from '../../shared/http/validation';
+import { useSchemaCompiler, validate } from '../../shared/http/validation';
 
 // These schemas have no generated validator: they compile at first use, as on the local server.
 useSchemaCompiler(compileSchema);

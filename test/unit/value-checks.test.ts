@@ -2,7 +2,7 @@ import { Ajv } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isApiDate, isApiDateTime } from '../../shared/data/datetimes';
+import { isApiDate, isApiDateTime } from '../../shared/api/datetimes';
 import type { FieldDef, FieldType } from '../../shared/data/model';
 import { loadPatternEngine, re2Engine } from '../../shared/data/patterns';
 import { timeOfDay, typeRule } from '../../shared/data/types';
@@ -14,7 +14,7 @@ import {
   hasDatabaseDefault,
   valueProblems,
 } from '../../shared/data/validator';
-import { fieldErrors } from '../../shared/http/validation';
+import { fieldErrors } from '../../shared/field-errors';
 
 /**
  * Property tests run a fixed number of cases (numRuns), each limited far above what it takes on a quiet machine

@@ -1,12 +1,12 @@
+import type { UserCreationEvents } from '../accounts/user-creation-events';
 import type { Config } from '../config';
+import { guardedRunner } from '../events/guard';
+import { subscribedUserCreationEvents } from '../events/publisher';
+import type { EventRunner } from '../events/runner';
+import { checkTarget } from '../events/targets';
 import { onFirstUse } from '../lazy';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
-import { guardedRunner } from './guard';
-import { subscribedUserCreationEvents } from './publisher';
-import type { EventRunner } from './runner';
-import { checkTarget } from './targets';
-import type { UserCreationEvents } from './user-creation';
 
 /** The runner of this runtime: Step Functions and Lambda in the cloud, subscriber modules run in process locally. */
 async function runnerOf(config: Config, log: Logger): Promise<EventRunner> {

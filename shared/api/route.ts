@@ -1,4 +1,4 @@
-import type { Permission } from '../policy/permissions';
+import type { Permission } from './permission';
 
 /**
  * The shape of one route in the route table. A route is declared once; the local server, the Lambda handlers, the

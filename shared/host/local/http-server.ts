@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
-import { corsPreflightHeaders, corsResponseHeaders } from '../../http/cors';
+import { corsPreflightHeaders, corsResponseHeaders } from '../../cors';
 import type { HttpEvent } from '../../http/handler';
 import type { Dispatch } from './app';
 import { PortInUseError } from './start-errors';

@@ -4,7 +4,7 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { onFirstUse } from '../lazy';
 import type { Logger } from '../log';
-import type { Mailer } from './mailer';
+import type { Mailer } from '../mail/mailer';
 
 /**
  * Sends through SES, loading the SDK client on the first message: most groups never send mail, and a static

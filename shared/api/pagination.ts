@@ -1,4 +1,13 @@
-import type { RequestContext } from './context';
+import type { RouteDef } from './route';
+
+/** What a linked page reads of the request: its route, path parameters, query and headers. */
+export interface PageContext<Query = unknown> {
+  readonly route: Pick<RouteDef, 'path'>;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Query;
+  readonly searchParams: URLSearchParams;
+  readonly headers: Record<string, string | undefined>;
+}
 
 /** Query-schema fragment for `page` and `page_size` with a default and a maximum page size. */
 export function pageQuery(defaultSize: number, maxSize = 100) {
@@ -23,7 +32,7 @@ export function totalPages(count: number, pageSize: number): number {
 }
 
 /** The absolute URL of this request with `page` replaced, or null when there is no such page. */
-function pageUrl(ctx: RequestContext<unknown, unknown>, page: number | null): string | null {
+function pageUrl(ctx: PageContext, page: number | null): string | null {
   if (page === null) return null;
   const params = new URLSearchParams(ctx.searchParams);
   params.set('page', String(page));
@@ -46,14 +55,14 @@ export function requestOrigin(headers: Record<string, string | undefined>): stri
   return `${proto === 'http' ? 'http' : 'https'}://${host}`;
 }
 
-function requestPath(ctx: RequestContext<unknown, unknown>): string {
+function requestPath(ctx: PageContext): string {
   return ctx.route.path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) =>
     encodeURIComponent(ctx.params[name] ?? ''),
   );
 }
 
 /** The `{count, next, previous, results}` page that doc 1 and doc 2 lists use. */
-export function linkedPage<T>(ctx: RequestContext<unknown, PageRequest>, items: readonly T[]) {
+export function linkedPage<T>(ctx: PageContext<PageRequest>, items: readonly T[]) {
   const { page, page_size } = ctx.query;
   const pages = totalPages(items.length, page_size);
   return {

@@ -1,25 +1,26 @@
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { kmsClientOnFirstUse, lazyKmsKeys } from './adapters/aws/lazy-kms';
-import { jwtKeys } from './adapters/jwt-keys';
-import { LocalKeyring } from './adapters/local/keyring';
-import { TokenService } from './auth/tokens';
-import { systemClock } from './clock';
-import type { Config } from './config';
-import type { Deps, DepsOverrides } from './deps';
-import { createUserCreationEvents } from './events/select';
-import { type Keys, unconfiguredKeys } from './keys/keys';
-import { createLogger } from './log';
-import { createMailer } from './mail/select';
-import { ValueCache } from './secrets/value-cache';
-import type { Sql } from './sql/client';
-import type { Store } from './store/store';
-import { AccessCache } from './tenancy/access-cache';
+import { kmsClientOnFirstUse, lazyKmsKeys } from '../adapters/aws/lazy-kms';
+import { LocalKeyring } from '../adapters/local/keyring';
+import type { TokenSigner } from '../auth/signer';
+import { TokenService } from '../auth/tokens';
+import { systemClock } from '../clock';
+import type { Config } from '../config';
+import type { Deps } from '../deps';
+import { type Keys, unconfiguredKeys } from '../keys/keys';
+import { createLogger } from '../log';
+import { ValueCache } from '../secrets/value-cache';
+import type { Sql } from '../sql/client';
+import type { Store } from '../store/store';
+import { AccessCache } from '../tenancy/access-cache';
+import { jwtKeys } from './jwt-keys';
+import { createMailer } from './mailer';
+import { createUserCreationEvents } from './user-creation-events';
 
 /**
  * The composition of the dependencies, without the data plane's driver: whoever needs SQL passes its plane in
- * (shared/sql/plane.ts). A group's Lambda that does not use SQL imports this module alone, so its bundle carries
+ * (sql-plane.ts). A group's Lambda that does not use SQL imports this module alone, so its bundle carries
  * neither the PostgreSQL driver nor the Secrets Manager client.
  */
 
@@ -46,6 +47,10 @@ function createKeys(config: Config): Keys {
   if (config.runtime === 'aws') return unconfiguredKeys;
   return new LocalKeyring(join(config.dataDir, 'keys', 'secrets-master.key'));
 }
+
+export type DepsOverrides = Partial<Pick<Deps, 'clock' | 'log' | 'events' | 'keys' | 'mailer'>> & {
+  signer?: TokenSigner;
+};
 
 /** Stands in for the data plane where a group has none: reaching for it is a programming error. */
 function noSqlPlane(): Sql {

@@ -1,5 +1,10 @@
-import type { User } from '../accounts/model';
-import type { CreationScope } from './model';
+import type { User } from './model';
+
+/**
+ * Where a user is being created, which decides whose subscriptions fire: every app of the site, or of every site of
+ * the organization (docs/events.md, "Which subscriptions fire").
+ */
+export type CreationScope = { site: string } | { organization: string };
 
 /**
  * The user-creation events port: the one user-creation service (shared/accounts/users.ts `createUser`) calls it

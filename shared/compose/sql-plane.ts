@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import { onFirstUse } from '../lazy';
-import { createSql, type Sql, type SqlEndpoint } from './client';
+import { createSql, type Sql, type SqlEndpoint } from '../sql/client';
 
 /** Where the data plane is: DATABASE_URL, or the cloud's proxy endpoint with the password from its secret. */
 export function sqlTarget(config: Config): string | SqlEndpoint {

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
+import { kmsClientOnFirstUse, lazyKmsSigner } from '../adapters/aws/lazy-kms';
+import { LocalKeySigner } from '../adapters/local/key-signer';
 import type { TokenSigner, VerificationKey } from '../auth/signer';
 import { type Config, defaultLocalJwtKey } from '../config';
-import { kmsClientOnFirstUse, lazyKmsSigner } from './aws/lazy-kms';
-import { LocalKeySigner } from './local/key-signer';
 
 /** The keys of the platform's JWTs: the one that signs, and the others the JWKS publishes and tokens verify with. */
 export interface JwtKeys {

@@ -1,4 +1,5 @@
 import type { Context } from 'aws-lambda';
+import type { GroupName } from '../../api/route';
 import type { Deps } from '../../deps';
 import type { OperationsByGroup } from '../../http/context';
 import {
@@ -8,7 +9,6 @@ import {
   type HttpHandler,
   type HttpResponse,
 } from '../../http/handler';
-import type { GroupName } from '../../http/route';
 import { Router } from '../../http/router';
 import { routes, routesOf } from '../../http/routes';
 import { compileSchema } from '../../http/schema-compiler';

@@ -1,5 +1,5 @@
 import { BadRequestError, type FieldErrors, ValidationError } from '../errors';
-import { newFieldErrors, summarize } from './validation';
+import { newFieldErrors, summarize } from '../field-errors';
 
 /**
  * Request bodies: JSON only, read strictly. Everything a client can send that JSON.parse would take but the

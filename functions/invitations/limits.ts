@@ -1,8 +1,14 @@
-import type { Config } from '../config';
-import { AppError } from '../errors';
-import type { HttpResult, RequestContext } from '../http/context';
-import { errorBody, errorHeaders } from '../http/envelopes';
-import { assertNotLocked, type FailurePolicy, recordFailure, subjectHash } from '../limits/failures';
+import type { HttpResult } from '../../shared/api/result';
+import type { Config } from '../../shared/config';
+import { AppError } from '../../shared/errors';
+import type { RequestContext } from '../../shared/http/context';
+import { errorBody, errorHeaders } from '../../shared/http/envelopes';
+import {
+  assertNotLocked,
+  type FailurePolicy,
+  recordFailure,
+  subjectHash,
+} from '../../shared/limits/failures';
 
 /**
  * Throttling of the public invitation endpoints, where the token is the only credential: failed attempts (unknown
