@@ -411,6 +411,17 @@ export const samples: Record<string, Sample> = {
   apiExplorer: none,
   apiExplorerAsset: none,
   health: none,
+
+  // The hosted pages (pages/): public HTML; each answers a page, whatever the caller.
+  invitationPage: async (fixture, site) => ({
+    params: { token: (await throwawayInvitation(fixture, site)).token },
+  }),
+  signInPage: none,
+  // With a code and a state the page answers 200 and its script completes the exchange in the browser.
+  signInCallbackPage: () => ({ query: { code: 'sample-code', state: 'sample-state' } }),
+  accountPage: none,
+  pageAsset: () => ({ params: { asset: 'pages.css' } }),
+  siteName: none,
 };
 
 /** The path parameter names of a route, in order. */
