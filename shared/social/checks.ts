@@ -1,6 +1,6 @@
 import { AppError } from '../errors';
 import { findApp, isConfigured, type SocialDeps } from './apps';
-import { discover, fetchJson, type ProviderEndpoints } from './endpoints';
+import { discover, fetchJson, oauth2Endpoints, type ProviderEndpoints } from './endpoints';
 import { checkUrl, OutboundError } from './outbound';
 import { providerDef } from './providers';
 
@@ -56,20 +56,7 @@ export async function checkSocialApp(deps: SocialDeps, site: string, id: number)
   });
   const def = providerDef(app.provider);
   if (def.kind === 'oauth2') {
-    checks.push(
-      ...(await endpointChecks(
-        {
-          authorization: def.authorizationUrl,
-          token: def.tokenUrl,
-          userInfo: def.userInfoUrl,
-          issuer: undefined,
-          jwksUri: undefined,
-          tokenAuth: 'post',
-          scopes: def.scopes,
-        },
-        deps,
-      )),
-    );
+    checks.push(...(await endpointChecks(oauth2Endpoints(def), deps)));
   } else {
     const serverUrl = def.discovery ?? app.settings.server_url;
     if (serverUrl) {

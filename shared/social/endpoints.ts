@@ -8,7 +8,7 @@ import {
 import { AppError } from '../errors';
 import type { StoredSocialApp } from './model';
 import { checkUrlShape, jsonObject, OutboundError, type OutboundPolicy, outboundFetch } from './outbound';
-import { providerDef } from './providers';
+import { type ProviderDef, providerDef } from './providers';
 
 /**
  * Where a provider's endpoints are: fixed for OAuth 2.0 providers, from the discovery document for OpenID Connect
@@ -115,21 +115,24 @@ export async function discover(
   } satisfies ProviderEndpoints);
 }
 
+/** The fixed endpoints of a plain OAuth 2 provider (no discovery). */
+export function oauth2Endpoints(def: Extract<ProviderDef, { kind: 'oauth2' }>): ProviderEndpoints {
+  return {
+    kind: 'oauth2',
+    authorization: def.authorizationUrl,
+    token: def.tokenUrl,
+    userInfo: def.userInfoUrl,
+    issuer: undefined,
+    jwksUri: undefined,
+    tokenAuth: 'post',
+    scopes: def.scopes,
+  };
+}
+
 /** The endpoints of an app's provider. */
 export async function endpointsOf(app: StoredSocialApp, policy: OutboundPolicy): Promise<ProviderEndpoints> {
   const def = providerDef(app.provider);
-  if (def.kind === 'oauth2') {
-    return {
-      kind: 'oauth2',
-      authorization: def.authorizationUrl,
-      token: def.tokenUrl,
-      userInfo: def.userInfoUrl,
-      issuer: undefined,
-      jwksUri: undefined,
-      tokenAuth: 'post',
-      scopes: def.scopes,
-    };
-  }
+  if (def.kind === 'oauth2') return oauth2Endpoints(def);
   const serverUrl = def.discovery ?? app.settings.server_url;
   if (!serverUrl) throw providerFailure('configuration', 'has no server_url');
   return discover(serverUrl, policy, def.scopes);
