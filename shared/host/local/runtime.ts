@@ -44,6 +44,11 @@ export interface LocalOptions {
   overrides?: DepsOverrides;
   /** Start the embedded PGlite from this data-directory dump instead of running initdb. */
   postgresTemplate?: Blob;
+  /**
+   * `false` starts no PostgreSQL and applies no migrations, and `deps.sql()` throws ("No database is
+   * configured"): for the tests of groups that never reach the data plane, which then cost no PGlite start.
+   */
+  dataPlane?: boolean;
   /** Reports the slow steps of the start (silent by default). */
   progress?: StartProgress;
 }
@@ -69,6 +74,7 @@ async function startStores(
     services.push(dynamo);
     config = { ...config, dynamodbEndpoint: dynamo.url };
   }
+  if (options.dataPlane === false) return { ...config, databaseUrl: undefined, databaseEndpoint: undefined };
   if (!config.databaseUrl) {
     const dataDir = persist ? join(config.dataDir, 'pglite') : undefined;
     const fresh = !dataDir || !hasPostgresData(dataDir);
@@ -101,7 +107,7 @@ export async function startLocalPlatform(
   const services: EmbeddedService[] = [];
   let deps: Deps | undefined;
   const closeStores = async () => {
-    await deps?.sql().end({ timeout: 5 });
+    if (options.dataPlane !== false) await deps?.sql().end({ timeout: 5 });
     for (const service of services.reverse()) await service.stop();
     lock?.release();
   };
@@ -112,7 +118,8 @@ export async function startLocalPlatform(
     deps = buildDeps(config, options.overrides);
     const ready = deps;
     await progress.step('preparing the control-plane table', () => ensureTable(ready.store));
-    await progress.step('applying the SQL migrations', () => migrate(ready.sql()));
+    if (options.dataPlane !== false)
+      await progress.step('applying the SQL migrations', () => migrate(ready.sql()));
     const admin = await progress.step('checking the first superuser', () =>
       ensureBootstrapAdmin(ready, { email: config.adminEmail, password: config.adminPassword }),
     );
