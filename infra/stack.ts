@@ -24,7 +24,7 @@ import { type CustomDomain, PlatformApi, type Throttle } from './api';
 import { gatewayRoutes, isolatedGatewayPaths } from './api-routes';
 import { groupCode } from './bundling';
 import { DataPlane } from './data-plane';
-import { UserCreationEvents, userCreatingGroups } from './events';
+import { UserCreationEvents } from './events';
 import { functionRole } from './function-role';
 import { defaultJwtKeys, type JwtKeySettings, JwtKeys } from './jwt-keys';
 import { Migration } from './migration';
@@ -278,12 +278,13 @@ export class PlatformStack extends Stack {
       logRetention,
       logRemoval,
     });
-    for (const group of userCreatingGroups) {
-      const fn = this.functions.get(group);
-      if (fn) events.grantPublish(fn);
+    // The groups that create users publish (and check targets); the registry of event functions checks names.
+    for (const group of Object.values(groups)) {
+      const fn = this.functions.get(group.name);
+      if (!fn) continue;
+      if (group.needs.createsUsers) events.grantPublish(fn);
+      else if (group.needs.registersEventFunctions) events.configureRegistry(fn);
     }
-    const registry = this.functions.get('events');
-    if (registry) events.configureRegistry(registry);
     return events;
   }
 

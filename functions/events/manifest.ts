@@ -10,5 +10,6 @@ export const eventsManifest = defineGroup({
   needs: {
     // Functions and subscriptions: conditional puts, transactions (function, slug, subscriptions), deletes.
     table: [...tableReads, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+    registersEventFunctions: true,
   },
 });

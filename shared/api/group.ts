@@ -45,6 +45,11 @@ export interface GroupNeeds {
   readonly signsTokens?: boolean;
   /** Creates users, so it starts PRE_USER_CREATE and invokes POST_USER_CREATE subscribers (infra/events.ts). */
   readonly createsUsers?: boolean;
+  /**
+   * Registers tenants' event functions, so it checks their names against the allowed account and prefix (the
+   * user-creating groups check them too, before each run).
+   */
+  readonly registersEventFunctions?: boolean;
 }
 
 export interface GroupManifest<R extends readonly RouteDef[] = readonly RouteDef[]> extends GroupDef {
