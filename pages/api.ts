@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { accountsManifest } from '../functions/accounts/manifest';
 import { accountOperations } from '../functions/accounts/operations';
+import { authManifest } from '../functions/auth/manifest';
 import { socialOperations } from '../functions/auth/social-operations';
+import { invitationsManifest } from '../functions/invitations/manifest';
 import { invitationOperations } from '../functions/invitations/operations';
+import { pagesManifest } from '../functions/pages/manifest';
 import { accountRoutes } from '../shared/accounts/routes';
-import type { RouteDef } from '../shared/api/route';
+import type { GroupDef, RouteDef } from '../shared/api/route';
 import type { Deps } from '../shared/deps';
-import type { RequestContext } from '../shared/http/context';
+import type { Operations, RequestContext } from '../shared/http/context';
 import { createGroupHandler, type HttpEvent, type HttpHandler } from '../shared/http/handler';
 import { Router } from '../shared/http/router';
 import { invitationRoutes } from '../shared/invitations/routes';
@@ -30,12 +34,13 @@ export const readRoutes: readonly RouteDef[] = [
   ...pageRoutes.filter((route) => route.operationId === 'siteName'),
 ];
 
-const operationsOf = {
-  invitations: invitationOperations,
-  auth: socialOperations,
-  accounts: accountOperations,
-  pages: siteOperations,
-} as const;
+/** The groups the pages read, each with the operations of the routes read here. */
+const readGroups: readonly (readonly [GroupDef, Operations])[] = [
+  [invitationsManifest, invitationOperations],
+  [authManifest, socialOperations],
+  [accountsManifest, accountOperations],
+  [pagesManifest, siteOperations],
+];
 
 interface Dispatcher {
   router: Router;
@@ -48,11 +53,11 @@ function dispatcherOf(deps: Deps): Dispatcher {
   let dispatcher = dispatchers.get(deps);
   if (!dispatcher) {
     const handlers = new Map<string, HttpHandler>();
-    for (const [group, operations] of Object.entries(operationsOf)) {
-      const routes = readRoutes.filter((route) => route.group === group);
+    for (const [group, operations] of readGroups) {
+      const routes = readRoutes.filter((route) => route.group === group.name);
       handlers.set(
-        group,
-        createGroupHandler(group as keyof typeof operationsOf, operations, () => deps, routes),
+        group.name,
+        createGroupHandler(group, operations, () => deps, routes),
       );
     }
     dispatcher = { router: new Router(readRoutes), handlers };

@@ -37,7 +37,7 @@ import { currentUser, type Operations, type RequestContext, siteContext } from '
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import type { OrganizationAccess } from '../../shared/policy/permissions';
 import { groupOperations } from './group-operations';
-import type { accountGroupRoutes } from './routes';
+import type { accountsManifest } from './manifest';
 
 /** Any request of the group, whatever its input: for the helpers below, which read none of it. */
 type Ctx = RequestContext<unknown, unknown, unknown>;
@@ -264,4 +264,4 @@ export const accountOperations: Operations = {
   },
 
   ...groupOperations,
-} satisfies TypedOperations<typeof accountGroupRoutes>;
+} satisfies TypedOperations<typeof accountsManifest.routes>;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { inject } from 'vitest';
-import { operationsByGroup } from '../../functions/registry';
+import { registry } from '../../functions/registry';
 import type { DepsOverrides } from '../../shared/compose/compose';
 import { loadConfig } from '../../shared/config';
 import { type LocalPlatform, startLocalPlatform } from '../../shared/host/local/runtime';
@@ -76,7 +76,7 @@ export async function startTestPlatform(
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const platform = await startLocalPlatform(config, operationsByGroup, {
+  const platform = await startLocalPlatform(config, registry, {
     persist: false,
     overrides,
     dataPlane,

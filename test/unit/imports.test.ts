@@ -47,7 +47,8 @@ const layers: readonly (readonly [name: string, paths: readonly string[]])[] = [
   ['adapters', ['shared/adapters/']],
   ['composition', ['shared/compose/']],
   ['hosts', ['shared/host/']],
-  ['functions', ['functions/']],
+  // A group's manifest is data (its routes and needs): the pages' manifest sits with the others, below the pages.
+  ['functions', ['functions/', 'functions/pages/manifest.ts']],
   // The hosted pages read through the other groups' operations (pages/api.ts), and their own group serves them.
   ['surfaces: the hosted pages', ['pages/']],
   ['the pages function', ['functions/pages/']],
@@ -136,7 +137,7 @@ describe('the import graph', () => {
     const text = [
       "import { Router } from './router';",
       "import type { GroupDef } from '../api/route';",
-      "export { groups } from './groups';",
+      "export { errorBody } from './envelopes';",
       'import type {',
       '  RequestContext,',
       "} from './context';",
@@ -147,7 +148,7 @@ describe('the import graph', () => {
     expect(importsOf('shared/http/example.ts', text)).toEqual([
       'shared/http/router.ts',
       'shared/api/route.ts',
-      'shared/http/groups.ts',
+      'shared/http/envelopes.ts',
       'shared/http/context.ts',
       'shared/http/handler.ts',
     ]);

@@ -7,7 +7,7 @@ import { buildDeps } from '../../compose/build-deps';
 import type { DepsOverrides } from '../../compose/compose';
 import type { Config } from '../../config';
 import type { Deps } from '../../deps';
-import type { OperationsByGroup } from '../../http/context';
+import type { GroupRegistry } from '../../http/context';
 import { migrate } from '../../sql/migrations';
 import { ensureTable } from '../../store/ensure-table';
 import { createLocalApp, type Dispatch } from './app';
@@ -99,7 +99,7 @@ async function startStores(
  */
 export async function startLocalPlatform(
   base: Config,
-  operations: OperationsByGroup,
+  groups: GroupRegistry,
   options: LocalOptions = {},
 ): Promise<LocalPlatform> {
   const progress = options.progress ?? quietProgress;
@@ -123,7 +123,7 @@ export async function startLocalPlatform(
     const admin = await progress.step('checking the first superuser', () =>
       ensureBootstrapAdmin(ready, { email: config.adminEmail, password: config.adminPassword }),
     );
-    const dispatch = createLocalApp(ready, operations);
+    const dispatch = createLocalApp(ready, groups);
     const server: Server = createHttpServer(dispatch, { corsOrigins: config.corsOrigins });
     const baseUrl = await listen(server, config.port, config.host);
     return {
