@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { accountOperations } from '../functions/accounts/operations';
-import { socialOperations } from '../functions/auth/social-operations';
-import { invitationOperations } from '../functions/invitations/operations';
+import { currentUserOperations } from '../functions/accounts/current-user-operations';
+import { socialReadOperations } from '../functions/auth/social-read-operations';
+import { invitationReadOperations } from '../functions/invitations/details-operations';
 import { accountRoutes } from '../shared/accounts/routes';
 import type { RouteDef } from '../shared/api/route';
 import type { Deps } from '../shared/deps';
@@ -30,10 +30,11 @@ export const readRoutes: readonly RouteDef[] = [
   ...pageRoutes.filter((route) => route.operationId === 'siteName'),
 ];
 
+/** The operations of those routes: each group's own, from modules that hold only them (not the whole group's). */
 const operationsOf = {
-  invitations: invitationOperations,
-  auth: socialOperations,
-  accounts: accountOperations,
+  invitations: invitationReadOperations,
+  auth: socialReadOperations,
+  accounts: currentUserOperations,
   pages: siteOperations,
 } as const;
 

@@ -1,6 +1,6 @@
 import { createApp, listApps } from '../../shared/accounts/apps';
 import { memberAudience, memberUserView } from '../../shared/accounts/member-views';
-import { type Organization, publicUser, type User } from '../../shared/accounts/model';
+import type { Organization, User } from '../../shared/accounts/model';
 import {
   addMember,
   createOrganization,
@@ -36,6 +36,7 @@ import { groupsByMember } from '../../shared/groups/views';
 import { currentUser, type Operations, type RequestContext, siteContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import type { OrganizationAccess } from '../../shared/policy/permissions';
+import { currentUserOperations } from './current-user-operations';
 import { groupOperations } from './group-operations';
 import type { accountGroupRoutes } from './routes';
 
@@ -97,9 +98,7 @@ function organizationOf(ctx: Ctx): OrganizationAccess {
 }
 
 export const accountOperations: Operations = {
-  async getCurrentUser(ctx) {
-    return ok(publicUser(currentUser(ctx)));
-  },
+  ...currentUserOperations,
 
   async listUsers(ctx) {
     const search = ctx.query.search?.toLowerCase();
