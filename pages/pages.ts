@@ -1,3 +1,4 @@
+import { passwordMinLength } from '../shared/accounts/password-policy';
 import { requestOrigin } from '../shared/api/pagination';
 import type { HttpResult } from '../shared/api/result';
 import type { RequestContext } from '../shared/http/context';
@@ -156,7 +157,7 @@ async function currentUser(ctx: Ctx, site: PageSite): Promise<CurrentUser | null
 const displayName = (user: { first_name: string; last_name: string; username?: string; email?: string }) =>
   `${user.first_name} ${user.last_name}`.trim() || user.username || user.email || '';
 
-const passwordHint = 'At least 10 characters. A phrase of a few unrelated words is best.';
+const passwordHint = `At least ${passwordMinLength} characters, not easy to guess. A phrase of a few unrelated words is best.`;
 
 // ---------------------------------------------------------------------------------------------- invitation
 
@@ -231,6 +232,7 @@ ${field({ name: 'password', label: existing ? 'New password' : 'Password', type:
           page: 'invitation',
           token,
           email,
+          username: invitation.invitee_user?.username ?? '',
           after: back ?? ctx.deps.config.pages.afterSignIn,
         },
         body,
@@ -432,6 +434,10 @@ ${
           page: 'account',
           site: site.slug,
           user: String(user.id),
+          username: user.username,
+          email: user.email,
+          'first-name': user.first_name,
+          'last-name': user.last_name,
           account: `/account${siteQuery(site)}`,
           'sign-in': `/sign-in${siteQuery(site)}`,
         },
