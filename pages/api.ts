@@ -74,12 +74,15 @@ const forwarded = ['cookie', 'host', 'x-forwarded-proto', 'user-agent'] as const
 /**
  * GETs one API route as the browser that asked for the page would: its cookie, its address (for the routes'
  * throttling), its host and scheme, and the page's site as `X-Site` (null: the host rules and DEFAULT_SITE).
+ * `anonymous` leaves the cookie out, for what a page shows to anyone (the site's name, its providers): a cookie of
+ * an ended session is a 401 on any route that reads one, and must not turn a sign-in page into an error.
  */
 export async function apiGet(
   ctx: RequestContext<unknown, unknown, unknown>,
   path: string,
   site: string | null,
   query = '',
+  { anonymous = false }: { anonymous?: boolean } = {},
 ): Promise<ApiAnswer> {
   const { router, handlers } = dispatcherOf(ctx.deps);
   const { route } = router.match('GET', path);
@@ -87,6 +90,7 @@ export async function apiGet(
   if (!handler) throw new Error(`The pages do not read the group ${route.group}`);
   const headers: Record<string, string> = {};
   for (const name of forwarded) {
+    if (anonymous && name === 'cookie') continue;
     const value = ctx.headers[name];
     if (value !== undefined) headers[name] = value;
   }

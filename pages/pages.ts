@@ -64,7 +64,7 @@ async function pageSite(ctx: Ctx): Promise<PageSite> {
   const named = queryValue(ctx, 'site');
   if (named !== undefined && !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(named))
     refuse(400, 'This link names no valid site', 'The site in this link is not a site name. Check the link.');
-  const answer = await apiGet(ctx, '/api/pages/site/', named ?? null);
+  const answer = await apiGet(ctx, '/api/pages/site/', named ?? null, '', { anonymous: true });
   if (answer.status === 200) return { slug: answer.body.slug, name: answer.body.name, fromQuery: !!named };
   if (answer.status === 404)
     refuse(404, 'Site not found', 'There is no site of this name. Check the link you followed.');
@@ -127,7 +127,9 @@ const providerKey = (app: SocialApp) => (app.provider === 'openid_connect' ? app
 /** The site's configured social apps (the public list, first 100). */
 async function socialApps(ctx: Ctx, site: PageSite): Promise<SocialApp[]> {
   if (!site.slug) return [];
-  const answer = await apiGet(ctx, '/api/auth/social-apps/', site.slug, 'page_size=100&ordering=name');
+  const answer = await apiGet(ctx, '/api/auth/social-apps/', site.slug, 'page_size=100&ordering=name', {
+    anonymous: true,
+  });
   if (answer.status !== 200) return [];
   return (answer.body.data as SocialApp[]).filter((app) => app.is_configured);
 }
