@@ -100,6 +100,12 @@
       if (verdict) hint.dataset.verdict = verdict;
       else delete hint.dataset.verdict;
     };
+    // On submit the API answers at the field: no check still pending or shown may contradict it.
+    input.form.addEventListener('submit', () => {
+      clearTimeout(timer);
+      latest += 1;
+      show(initial);
+    });
     input.addEventListener('input', () => {
       clearTimeout(timer);
       const password = input.value;

@@ -126,6 +126,7 @@ describe('invitation page', () => {
     await password.fill('passwordpassword');
     await expect.poll(() => hint.textContent()).toBe(weakMessage);
     await expectAccessible(page);
+    await screenshot(page, 'invitation-password-weak');
     await password.fill(strongPassword);
     await expect.poll(() => hint.textContent()).toBe(goodMessage);
     // On submit, the API's answer is shown at the field.
@@ -133,6 +134,8 @@ describe('invitation page', () => {
     await page.getByRole('button', { name: /Create my account/ }).click();
     await expect.poll(() => page.locator('#password-error').textContent()).toMatch(/easy to guess/);
     await expect.poll(() => password.getAttribute('aria-invalid')).toBe('true');
+    // Said once, at the field: the hint goes back to its text.
+    await expect.poll(() => hint.textContent()).toMatch(/^At least 10 characters/);
     await screenshot(page, 'invitation-error');
 
     await password.fill(strongPassword);
