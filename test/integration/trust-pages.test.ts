@@ -97,7 +97,7 @@ describe('cross-tenant trust suite: hosted pages', () => {
     ] as const) {
       // Signed in as the other site's owner changes nothing of what the page shows of the site.
       const cookie = await sessionCookie(other.owner.user.username, other.owner.password);
-      for (const headers of [{}, { cookie }]) {
+      for (const headers of [{}, { cookie }] as Record<string, string>[]) {
         const answer = await page(`/sign-in?site=${own.slug}`, headers);
         expect(answer.status).toBe(200);
         expect(answer.html).toContain(own.siteName);
