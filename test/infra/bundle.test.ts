@@ -167,4 +167,24 @@ describe('Lambda bundle', () => {
     expect(has(meta.cold, 'shared/data/routes.ts')).toBe(false);
     expect(has(meta.lazy, 'shared/data/routes.ts')).toBe(true);
   });
+
+  it('bundles in the pages group only the API reads the pages run, not the rest of those groups', () => {
+    const pages = sourcesOf('pages');
+    const all = [...pages.cold, ...pages.lazy];
+    for (const read of [
+      'functions/invitations/details-operations.ts',
+      'functions/auth/social-read-operations.ts',
+      'functions/accounts/current-user-operations.ts',
+    ])
+      expect(has(pages.cold, read), read).toBe(true);
+    for (const absent of [
+      'functions/invitations/operations.ts',
+      'functions/auth/social-operations.ts',
+      'functions/accounts/operations.ts',
+      'shared/social/login.ts',
+      'node_modules/jose/',
+      '@zxcvbn-ts/',
+    ])
+      expect(has(all, absent), absent).toBe(false);
+  });
 });
