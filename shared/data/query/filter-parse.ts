@@ -2,7 +2,17 @@ import { isJsonType, timeOfDay, typeRule } from '../common/field-types';
 import type { FieldDef } from '../common/model';
 import { valueProblems } from '../schema/validator';
 import type { DataTable } from '../tables/data-table';
-import { type Condition, isTextOperator, type Operator, operatorSuffixes } from './filters';
+import type { Condition } from './filters';
+import {
+  appliesTo,
+  fieldOperandKinds,
+  type OperandKind,
+  type Operator,
+  operatorSpec,
+  operatorSuffixes,
+  operatorsOfSuffix,
+  type ValueShape,
+} from './operators';
 
 /**
  * Reading a filter parameter: which field (the longest field name the parameter starts with), which JSON path and
@@ -21,14 +31,23 @@ export interface FilterName {
   operator: Operator;
 }
 
-/** The operator a suffix names on this operand (`contains` on a whole JSON field is JSON containment). */
+/** The kind of operand a filter has: a value inside a JSON field, or the field as a whole. */
+function operandKind(field: FieldDef, path: readonly string[]): OperandKind | null {
+  return path.length > 0 ? 'json-path' : fieldOperandKinds[field.type];
+}
+
+/**
+ * The operator a suffix names on this operand: the one of that suffix that applies to it (`contains` on a whole
+ * JSON field is JSON containment). On a field it does not apply to, an operator of text or comparable fields is
+ * still read (and refused by `operatorProblem`, naming it); one of whole JSON fields only, or any on a JSON path,
+ * is not an operator there.
+ */
 function operatorFor(field: FieldDef, path: readonly string[], suffix: string): Operator | undefined {
-  if (!operatorSuffixes.includes(suffix)) return undefined;
-  const wholeJson = isJsonType(field.type) && path.length === 0;
-  if (wholeJson && suffix === 'contains') return 'json_contains';
-  if (!wholeJson && ['contained_by', 'has_key', 'has_any_keys', 'has_all_keys'].includes(suffix))
-    return undefined;
-  return suffix as Operator;
+  const named = operatorsOfSuffix(suffix);
+  const kind = operandKind(field, path);
+  const fitting = kind === null ? undefined : named.find((operator) => appliesTo(operator, kind));
+  if (fitting || kind === 'json-path') return fitting;
+  return named.find((operator) => appliesTo(operator, 'text') || appliesTo(operator, 'comparable'));
 }
 
 /** `rest` after a field name: `` (equality), `_op`, `__op`, or (JSON fields) `__a__b`, `__a__b_op`, `__a__b__op`. */
@@ -145,56 +164,43 @@ function listOf(field: FieldDef, text: string): Result<unknown[]> {
 }
 
 function valueFor(filter: FilterName, text: string): Result<unknown> {
-  const { operator } = filter;
   const field = filter.path.length > 0 ? pathField : filter.field;
   if (text.includes('\u0000')) return { problem: 'Contains the character U+0000, which cannot be stored.' };
-  if (isTextOperator(operator)) return { value: text };
-  switch (operator) {
-    case 'null':
-    case 'nnull':
-      return booleanOf(text);
-    case 'in':
-    case 'ins':
-    case 'nin':
-    case 'ina':
-    case 'nina':
-      return listOf(field, text);
-    case 'between':
-    case 'nbetween': {
-      const range = listOf(field, text);
-      if ('value' in range && range.value.length !== 2) return { problem: 'Must be two values: min,max.' };
-      return range;
-    }
-    case 'has_key':
-      return { value: text };
-    case 'has_any_keys':
-    case 'has_all_keys':
-      return { value: text.split(',').slice(0, maxListValues) };
-    case 'json_contains':
-    case 'contained_by':
-      try {
-        return { value: JSON.parse(text) };
-      } catch {
-        return { problem: 'Must be JSON.' };
-      }
-    default:
-      return fromText(field, text);
-  }
+  return readValue[operatorSpec(filter.operator).value](field, text);
 }
 
-/** Which operators a field type accepts: text operators need text, ordering needs a comparable type. */
+/** How each value shape of the operator table is read. */
+const readValue: Record<ValueShape, (field: FieldDef, text: string) => Result<unknown>> = {
+  value: fromText,
+  list: listOf,
+  range: (field, text) => {
+    const range = listOf(field, text);
+    if ('value' in range && range.value.length !== 2) return { problem: 'Must be two values: min,max.' };
+    return range;
+  },
+  boolean: (_field, text) => booleanOf(text),
+  text: (_field, text) => ({ value: text }),
+  keys: (_field, text) => ({ value: text.split(',').slice(0, maxListValues) }),
+  json: (_field, text) => {
+    try {
+      return { value: JSON.parse(text) };
+    } catch {
+      return { problem: 'Must be JSON.' };
+    }
+  },
+};
+
+/** Whether the operator applies to the field as a whole (the operator table's kinds), and why not. */
 function operatorProblem(filter: FilterName): string | undefined {
   const { field, operator, path } = filter;
   if (path.length > 0) return undefined;
-  if (field.type === 'tsvector') return `Field "${field.name}" cannot be filtered: use search.`;
-  const json = isJsonType(field.type);
-  if (isTextOperator(operator) && field.type !== 'string')
+  const kind = fieldOperandKinds[field.type];
+  if (kind === null) return `Field "${field.name}" cannot be filtered: use search.`;
+  if (appliesTo(operator, 'text') && !appliesTo(operator, 'comparable') && kind !== 'text')
     return `Operator "${operator}" applies to text fields only.`;
-  if ((operator === 'ina' || operator === 'nina') && field.type !== 'string')
-    return `Operator "${operator}" applies to text fields only.`;
-  const ordered = ['gt', 'gte', 'lt', 'lte', 'between', 'nbetween'].includes(operator);
-  if (json && ordered) return `Operator "${operator}" needs a path into the JSON field "${field.name}".`;
-  if (!typeRule(field.type).comparable && !json) return `Field "${field.name}" cannot be filtered.`;
+  if (kind === 'json' && !appliesTo(operator, 'json'))
+    return `Operator "${operator}" needs a path into the JSON field "${field.name}".`;
+  if (!typeRule(field.type).comparable && kind !== 'json') return `Field "${field.name}" cannot be filtered.`;
   return undefined;
 }
 

@@ -1,68 +1,14 @@
 import { isJsonType } from '../common/field-types';
 import { type Fragment, join, type Queryable } from '../common/fragments';
 import type { FieldDef } from '../common/model';
+import type { Operator } from './operators';
 
 /**
- * The filter operators of the query language and the SQL of each. Values reach SQL as bind parameters only; the
- * column is a quoted known field name, and a JSON path is a bind parameter too (`#>` with a text array).
+ * The SQL of each filter operator (the operators themselves: operators.ts). Values reach SQL as bind parameters
+ * only; the column is a quoted known field name, and a JSON path is a bind parameter too (`#>` with a text array).
  */
 
-/** Operators on any comparable value (and on JSON paths). */
-export const valueOperators = [
-  'eq',
-  'ne',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'in',
-  'ins',
-  'nin',
-  'ina',
-  'nina',
-  'between',
-  'nbetween',
-  'null',
-  'nnull',
-] as const;
-
-/**
- * Text operators. Following refine's semantics, the bare `contains`/`startswith`/`endswith` and their `n` negations
- * ignore case; the `s` suffix makes them case-sensitive; `i` spellings are case-insensitive aliases.
- */
-export const textOperators = [
-  'contains',
-  'ncontains',
-  'icontains',
-  'nicontains',
-  'containss',
-  'ncontainss',
-  'startswith',
-  'nstartswith',
-  'istartswith',
-  'nistartswith',
-  'startswiths',
-  'nstartswiths',
-  'endswith',
-  'nendswith',
-  'iendswith',
-  'niendswith',
-  'endswiths',
-  'nendswiths',
-] as const;
-
-/** Operators on a whole JSON field (`contains` there is JSON containment, not text). */
-export const jsonOperators = ['contained_by', 'has_key', 'has_any_keys', 'has_all_keys'] as const;
-
-export type ValueOperator = (typeof valueOperators)[number];
-export type TextOperator = (typeof textOperators)[number];
-export type JsonOperator = (typeof jsonOperators)[number] | 'json_contains';
-export type Operator = ValueOperator | TextOperator | JsonOperator;
-
-/** Every suffix a filter parameter may carry, longest first (so `nicontains` is tried before `contains`). */
-export const operatorSuffixes: readonly string[] = [...valueOperators, ...textOperators, ...jsonOperators]
-  .filter((name) => name !== 'eq')
-  .sort((a, b) => b.length - a.length);
+export type { Operator } from './operators';
 
 export interface Condition {
   field: FieldDef;
@@ -129,17 +75,21 @@ function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
-function textMatch(sql: Queryable, operand: Operand, operator: TextOperator, value: string): Fragment {
-  const negated = operator.startsWith('n');
-  const rest = (negated ? operator.slice(1) : operator).replace(/^i/, '');
-  const family = ['contains', 'startswith', 'endswith'].find((name) => rest.startsWith(name)) ?? 'contains';
-  const caseSensitive = rest === `${family}s`;
-  const literal = likeLiteral(value);
-  const pattern =
-    family === 'contains' ? `%${literal}%` : family === 'startswith' ? `${literal}%` : `%${literal}`;
-  const like = caseSensitive ? sql`LIKE` : sql`ILIKE`;
-  const match = sql`${operand.text} ${like} ${pattern}`;
-  return negated ? sql`(${operand.text} IS NULL OR NOT (${match}))` : match;
+type TextFamily = 'contains' | 'startswith' | 'endswith';
+
+/** A text match: `contains`, `startswith` or `endswith`, ignoring case unless `caseSensitive`, maybe negated. */
+function textMatch(
+  family: TextFamily,
+  options: { caseSensitive?: boolean; negated?: boolean } = {},
+): OperatorSql {
+  return (sql, operand, value) => {
+    const literal = likeLiteral(value as string);
+    const pattern =
+      family === 'contains' ? `%${literal}%` : family === 'startswith' ? `${literal}%` : `%${literal}`;
+    const like = options.caseSensitive ? sql`LIKE` : sql`ILIKE`;
+    const match = sql`${operand.text} ${like} ${pattern}`;
+    return options.negated ? sql`(${operand.text} IS NULL OR NOT (${match}))` : match;
+  };
 }
 
 function isNull(sql: Queryable, operand: Operand): Fragment {
@@ -148,74 +98,71 @@ function isNull(sql: Queryable, operand: Operand): Fragment {
     : sql`${operand.expr} IS NULL`;
 }
 
-function comparisonSql(sql: Queryable, operator: 'gt' | 'gte' | 'lt' | 'lte'): Fragment {
-  return { gt: sql`>`, gte: sql`>=`, lt: sql`<`, lte: sql`<=` }[operator];
+/** The SQL of one operator on its operand, given the value as filter-parse.ts read it. */
+type OperatorSql = (sql: Queryable, operand: Operand, value: unknown) => Fragment;
+
+function comparison(op: '>' | '>=' | '<' | '<='): OperatorSql {
+  return (sql, operand, value) =>
+    compare(sql, operand, { '>': sql`>`, '>=': sql`>=`, '<': sql`<`, '<=': sql`<=` }[op], value);
 }
 
-function valueCondition(sql: Queryable, operand: Operand, operator: ValueOperator, value: unknown): Fragment {
-  switch (operator) {
-    case 'eq':
-      return value === null ? isNull(sql, operand) : sql`${operand.expr} = ${bound(sql, operand, value)}`;
-    case 'ne':
-      return value === null
-        ? sql`NOT ${isNull(sql, operand)}`
-        : sql`${operand.expr} IS DISTINCT FROM ${bound(sql, operand, value)}`;
-    case 'gt':
-    case 'gte':
-    case 'lt':
-    case 'lte':
-      return compare(sql, operand, comparisonSql(sql, operator), value);
-    case 'in':
-    case 'ins':
-      return membership(sql, operand, value as unknown[], false);
-    case 'ina':
-      return membership(sql, operand, value as unknown[], true);
-    case 'nin':
-      return sql`(${operand.expr} IS NULL OR NOT ${membership(sql, operand, value as unknown[], false)})`;
-    case 'nina':
-      return sql`(${operand.expr} IS NULL OR NOT ${membership(sql, operand, value as unknown[], true)})`;
-    case 'between':
-    case 'nbetween': {
-      const [min, max] = value as [unknown, unknown];
-      const within = sql`(${compare(sql, operand, sql`>=`, min)} AND ${compare(sql, operand, sql`<=`, max)})`;
-      return operator === 'between' ? within : sql`(${operand.expr} IS NULL OR NOT ${within})`;
-    }
-    case 'null':
-      return value ? isNull(sql, operand) : sql`NOT ${isNull(sql, operand)}`;
-    case 'nnull':
-      return value ? sql`NOT ${isNull(sql, operand)}` : isNull(sql, operand);
-  }
+function range(negated: boolean): OperatorSql {
+  return (sql, operand, value) => {
+    const [min, max] = value as [unknown, unknown];
+    const within = sql`(${compare(sql, operand, sql`>=`, min)} AND ${compare(sql, operand, sql`<=`, max)})`;
+    return negated ? sql`(${operand.expr} IS NULL OR NOT ${within})` : within;
+  };
 }
 
-function jsonCondition(sql: Queryable, operand: Operand, operator: JsonOperator, value: unknown): Fragment {
-  switch (operator) {
-    case 'json_contains':
-      return sql`${operand.expr} @> ${sql.json(value as never)}::jsonb`;
-    case 'contained_by':
-      return sql`${operand.expr} <@ ${sql.json(value as never)}::jsonb`;
-    case 'has_key':
-      return sql`jsonb_exists(${operand.expr}, ${value as string})`;
-    case 'has_any_keys':
-      return sql`jsonb_exists_any(${operand.expr}, ${value as string[]}::text[])`;
-    case 'has_all_keys':
-      return sql`jsonb_exists_all(${operand.expr}, ${value as string[]}::text[])`;
-  }
-}
-
-const textOperatorSet: ReadonlySet<string> = new Set(textOperators);
-const valueOperatorSet: ReadonlySet<string> = new Set(valueOperators);
+/** One SQL builder per operator of the table: a new operator does not typecheck until it has its SQL here. */
+export const operatorSql: { readonly [O in Operator]: OperatorSql } = {
+  eq: (sql, operand, value) =>
+    value === null ? isNull(sql, operand) : sql`${operand.expr} = ${bound(sql, operand, value)}`,
+  ne: (sql, operand, value) =>
+    value === null
+      ? sql`NOT ${isNull(sql, operand)}`
+      : sql`${operand.expr} IS DISTINCT FROM ${bound(sql, operand, value)}`,
+  gt: comparison('>'),
+  gte: comparison('>='),
+  lt: comparison('<'),
+  lte: comparison('<='),
+  in: (sql, operand, value) => membership(sql, operand, value as unknown[], false),
+  ins: (sql, operand, value) => membership(sql, operand, value as unknown[], false),
+  nin: (sql, operand, value) =>
+    sql`(${operand.expr} IS NULL OR NOT ${membership(sql, operand, value as unknown[], false)})`,
+  ina: (sql, operand, value) => membership(sql, operand, value as unknown[], true),
+  nina: (sql, operand, value) =>
+    sql`(${operand.expr} IS NULL OR NOT ${membership(sql, operand, value as unknown[], true)})`,
+  between: range(false),
+  nbetween: range(true),
+  null: (sql, operand, value) => (value ? isNull(sql, operand) : sql`NOT ${isNull(sql, operand)}`),
+  nnull: (sql, operand, value) => (value ? sql`NOT ${isNull(sql, operand)}` : isNull(sql, operand)),
+  contains: textMatch('contains'),
+  ncontains: textMatch('contains', { negated: true }),
+  icontains: textMatch('contains'),
+  nicontains: textMatch('contains', { negated: true }),
+  containss: textMatch('contains', { caseSensitive: true }),
+  ncontainss: textMatch('contains', { caseSensitive: true, negated: true }),
+  startswith: textMatch('startswith'),
+  nstartswith: textMatch('startswith', { negated: true }),
+  istartswith: textMatch('startswith'),
+  nistartswith: textMatch('startswith', { negated: true }),
+  startswiths: textMatch('startswith', { caseSensitive: true }),
+  nstartswiths: textMatch('startswith', { caseSensitive: true, negated: true }),
+  endswith: textMatch('endswith'),
+  nendswith: textMatch('endswith', { negated: true }),
+  iendswith: textMatch('endswith'),
+  niendswith: textMatch('endswith', { negated: true }),
+  endswiths: textMatch('endswith', { caseSensitive: true }),
+  nendswiths: textMatch('endswith', { caseSensitive: true, negated: true }),
+  json_contains: (sql, operand, value) => sql`${operand.expr} @> ${sql.json(value as never)}::jsonb`,
+  contained_by: (sql, operand, value) => sql`${operand.expr} <@ ${sql.json(value as never)}::jsonb`,
+  has_key: (sql, operand, value) => sql`jsonb_exists(${operand.expr}, ${value as string})`,
+  has_any_keys: (sql, operand, value) => sql`jsonb_exists_any(${operand.expr}, ${value as string[]}::text[])`,
+  has_all_keys: (sql, operand, value) => sql`jsonb_exists_all(${operand.expr}, ${value as string[]}::text[])`,
+};
 
 /** The SQL of one condition. */
 export function conditionSql(sql: Queryable, condition: Condition): Fragment {
-  const operand = operandOf(sql, condition);
-  const { operator, value } = condition;
-  if (valueOperatorSet.has(operator)) return valueCondition(sql, operand, operator as ValueOperator, value);
-  if (textOperatorSet.has(operator))
-    return textMatch(sql, operand, operator as TextOperator, value as string);
-  return jsonCondition(sql, operand, operator as JsonOperator, value);
-}
-
-/** Whether an operator reads its value as text (no cast to the field's type). */
-export function isTextOperator(operator: Operator): operator is TextOperator {
-  return textOperatorSet.has(operator);
+  return operatorSql[condition.operator](sql, operandOf(sql, condition), condition.value);
 }
