@@ -145,7 +145,7 @@ export interface CatalogEntry {
   /** RFC 3339 in UTC, as the data plane's client reads timestamps (shared/api/datetimes.ts). */
   created_at: string;
   updated_at: string;
-  /** The identities of the site and app the row belongs to (shared/data/tables/identity.ts); null before recorded. */
+  /** The identities of the site and app the row belongs to (tables/identity.ts); null before recorded. */
   site_identity: string | null;
   app_identity: string | null;
 }

@@ -12,8 +12,8 @@ import { filterCondition } from './filter-parse';
 import { type Condition, conditionSql } from './filters';
 
 /**
- * Record queries: which records (conditions, soft-delete visibility). The operators and their SQL are in
- * filters.ts, the reading of filter parameters in filter-parse.ts, sorting and paging in paging.ts.
+ * Record queries: which records (conditions, soft-delete visibility). The operators are in operators.ts, the
+ * reading of filter parameters in filter-parse.ts, their SQL in filters.ts, sorting and paging in paging.ts.
  */
 
 export type { Condition, Operator } from './filters';

@@ -1,6 +1,9 @@
 import type { JsonSchema } from '../../api/route';
 
-/** The JSON Schemas of the table schema format (request bodies): the shape only; `table-checks.ts` checks the meaning. */
+/**
+ * The JSON Schemas of the table schema format (request bodies): the shape only; `table-checks.ts` checks the
+ * meaning.
+ */
 
 /** Limits of a table schema. */
 export const schemaLimits = { fields: 250, indexes: 50, foreignKeys: 50, enumValues: 1000 } as const;

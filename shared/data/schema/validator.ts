@@ -9,8 +9,8 @@ import { compileRecordCheck, compileValueCheck, type Problem } from './value-che
 
 /**
  * Records are JSON: no coercion, and no defaults (the database applies them); patterns run on RE2, which the caller
- * loads first (`loadPatternEngineFor`, shared/data/schema/patterns.ts). The checks are compiled from each field's JSON
- * Schema by shared/data/value-checks.ts.
+ * loads first (`loadPatternEngineFor`, patterns.ts). The checks are compiled from each field's JSON Schema by
+ * value-checks.ts.
  */
 
 /** A record's checks: what a value fails (empty when valid). */

@@ -7,7 +7,7 @@ import { timeOfDay } from '../common/field-types';
 import { patternTest } from './patterns';
 
 /**
- * The checks of record values, compiled from the JSON Schemas the field types give (shared/data/common/field-types.ts and
+ * The checks of record values, compiled from the JSON Schemas the field types give (common/field-types.ts and
  * `fieldJsonSchema`): `type` (with `null`), `enum`, `minimum`/`maximum`, `minLength`/`maxLength` in code points,
  * `pattern` (RE2) and the formats of the field types; and of records: `required`, `additionalProperties: false`,
  * `properties`. That closed subset is all a table schema can express, so the data group needs no schema compiler.
