@@ -135,9 +135,9 @@ describe('Lambda bundle', () => {
     const data = sourcesOf('data');
     for (const lazy of [
       'functions/data/table-operations.ts',
-      'shared/data/tables.ts',
-      'shared/data/edges.ts',
-      'shared/data/graph-reads.ts',
+      'shared/data/tables/management.ts',
+      'shared/data/graph/edges.ts',
+      'shared/data/graph/reads.ts',
       '@aws-sdk/client-kms',
       '@aws-sdk/client-secrets-manager',
       'shared/adapters/aws/cloud-event-runner.ts',
