@@ -55,7 +55,7 @@ export interface Client extends Pick<RawClient, 'GET' | 'POST' | 'PUT' | 'PATCH'
   /** The openapi-fetch client itself (its `use` adds middleware). Errors are thrown, never returned. */
   readonly raw: RawClient;
   /** Signs in: a token pair in bearer mode, a `sessionid` cookie in session mode. Returns the session's user in session mode. */
-  signIn(username: string, password: string): Promise<unknown>;
+  signIn(username: string, password: string): Promise<SignedIn>;
   /** Session mode: ends the session. Bearer mode: forgets the tokens. */
   signOut(): Promise<void>;
   /** The current token pair (bearer mode). */
@@ -65,6 +65,15 @@ export interface Client extends Pick<RawClient, 'GET' | 'POST' | 'PUT' | 'PATCH'
   /** The data tables of an app: `api.app('storefront').table('books')`. */
   app(slug: string): Tables;
 }
+
+/** What a sign-in answers: the token pair (bearer mode), or the session's user and end (session mode). */
+export type SignedIn =
+  | { type: 'bearer'; tokens: TokenPair }
+  | {
+      type: 'session';
+      user: { id: number; username: string; email: string } & Record<string, unknown>;
+      expires_at: string;
+    };
 
 export interface RequestInit2 {
   query?: URLSearchParams | Record<string, string | number | boolean | undefined>;
@@ -210,10 +219,12 @@ export function createClient(options: ClientOptions): Client {
     tokens: () => tokens,
     async signIn(username, password) {
       if (auth?.type === 'session') {
-        return ok(await raw.POST('/api/auth/session/', { body: { username, password } }));
+        const session = ok(await raw.POST('/api/auth/session/', { body: { username, password } }));
+        return { type: 'session', ...session };
       }
-      setTokens(ok(await raw.POST('/api/auth/jwt/token/', { body: { username, password } })));
-      return undefined;
+      const pair = ok(await raw.POST('/api/auth/jwt/token/', { body: { username, password } }));
+      setTokens(pair);
+      return { type: 'bearer', tokens: pair };
     },
     async signOut() {
       if (auth?.type === 'session') await raw.DELETE('/api/auth/session/');

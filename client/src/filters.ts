@@ -70,13 +70,17 @@ export type Operand<O extends FilterOperator, V> = O extends ListOperator
     ? readonly [V, V]
     : O extends 'null' | 'nnull'
       ? boolean
-      : O extends TextOperator | 'has_key'
-        ? string
-        : O extends 'has_any_keys' | 'has_all_keys'
-          ? readonly string[]
-          : O extends 'contained_by'
-            ? unknown
-            : V;
+      : O extends 'contains'
+        ? V extends string
+          ? string
+          : unknown
+        : O extends TextOperator | 'has_key'
+          ? string
+          : O extends 'has_any_keys' | 'has_all_keys'
+            ? readonly string[]
+            : O extends 'contained_by'
+              ? unknown
+              : V;
 
 /** Conditions on one field: `{gte: 10, lt: 20}`. */
 export type FieldCondition<V> = { [O in FilterOperator]?: Operand<O, NonNullable<V>> };

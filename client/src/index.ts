@@ -6,6 +6,7 @@ export {
   ok,
   type RawClient,
   type RetryOptions,
+  type SignedIn,
   type TokenPair,
 } from './client';
 export {

@@ -99,7 +99,7 @@ export class Tables {
   }
 
   /** Records of one table; `T` is the record type (default: any fields). */
-  table<T extends AnyRecord = AnyRecord>(name: string): Table<T> {
+  table<T extends object = AnyRecord>(name: string): Table<T> {
     return new Table<T>(this.client, this.app, name);
   }
 
@@ -188,7 +188,7 @@ function pageOf<T>(answer: ListAnswer<T>): Page<T> {
 }
 
 /** The records of one data table. */
-export class Table<T extends AnyRecord = AnyRecord> {
+export class Table<T extends object = AnyRecord> {
   constructor(
     readonly client: Client,
     readonly app: string,
@@ -367,9 +367,7 @@ export class Table<T extends AnyRecord = AnyRecord> {
   }
 
   /** The graph (`{nodes, edges}`) reached from one record or from the records the list query matches. */
-  async graph(
-    options: GraphQuery & { id?: string | number; list?: ListQuery<T> } = {},
-  ): Promise<{
+  async graph(options: GraphQuery & { id?: string | number; list?: ListQuery<T> } = {}): Promise<{
     data: {
       nodes: T[];
       edges: {

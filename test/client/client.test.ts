@@ -161,8 +161,8 @@ describe('typed client: calls and auth', () => {
       auth: { type: 'session' },
       fetch: browser.fetch,
     });
-    const session = (await client.signIn(owner.username, owner.password)) as { user: { username: string } };
-    expect(session.user.username).toBe(owner.username);
+    const session = await client.signIn(owner.username, owner.password);
+    expect(session.type === 'session' && session.user.username).toBe(owner.username);
     expect(browser.session()).toBeTruthy();
     expect(ok(await client.GET('/api/cloud/users/me/')).username).toBe(owner.username);
     await client.signOut();
