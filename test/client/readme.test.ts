@@ -7,7 +7,8 @@ import { adminPassword, startTestPlatform, type TestPlatform } from '../support/
 /**
  * The examples of client/README.md, run as written against the local server: every ```ts block, in order, as one
  * module, after the project README's "Using it locally" steps (the site `shop`, the app `storefront`). Only the
- * package name (imports point at client/src) and the base URL (the test server's) are replaced.
+ * package name (imports point at client/src) and the base URL (the test server's) are replaced. Then the
+ * project README's five lines, which list filtered records of the same table.
  */
 
 let platform: TestPlatform;
@@ -28,33 +29,45 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
-  vi.restoreAllMocks();
   rmSync(directory, { recursive: true, force: true });
   await platform.stop();
 });
 
-function readmeModule(): string {
-  const readme = readFileSync('client/README.md', 'utf8');
-  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] as string);
-  expect(blocks.length).toBeGreaterThanOrEqual(6);
+/** The ```ts blocks of a Markdown file, with the client's import and the base URL pointed at this test. */
+function tsBlocks(file: string): string {
+  const blocks = [...readFileSync(file, 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map(
+    (match) => match[1] as string,
+  );
+  expect(blocks.length).toBeGreaterThan(0);
   const source = resolve('client/src');
   return blocks
     .join('\n')
     .replaceAll("'@tenantbase/client/refine'", JSON.stringify(join(source, 'refine.ts')))
     .replaceAll("'@tenantbase/client'", JSON.stringify(join(source, 'index.ts')))
+    .replaceAll("'./client/src/index'", JSON.stringify(join(source, 'index.ts')))
     .replaceAll("'http://localhost:3000'", JSON.stringify(platform.baseUrl));
+}
+
+/** Runs code as a module with console.log captured; the lines it printed. */
+async function run(name: string, code: string): Promise<string[]> {
+  vi.stubEnv('ADMIN_PASSWORD', adminPassword);
+  const lines: string[] = [];
+  const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+    lines.push(args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' '));
+  });
+  try {
+    const file = join(directory, `${name}.ts`);
+    writeFileSync(file, `${code}\nexport {};\n`);
+    await import(file);
+  } finally {
+    spy.mockRestore();
+  }
+  return lines;
 }
 
 describe('client README examples', () => {
   it('run as written: sign in, create a table, write records, query, traverse', async () => {
-    vi.stubEnv('ADMIN_PASSWORD', adminPassword);
-    const lines: string[] = [];
-    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-      lines.push(args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' '));
-    });
-    const file = join(directory, 'readme-examples.ts');
-    writeFileSync(file, `${readmeModule()}\nexport {};\n`);
-    await import(file);
+    const lines = await run('client-readme', tsBlocks('client/README.md'));
     expect(lines[0]).toBe('admin');
     expect(lines).toContain('2 ["Hyperion","Dune"]');
     expect(lines).toEqual(expect.arrayContaining(['Dune', 'Dune Messiah']));
@@ -65,5 +78,10 @@ describe('client README examples', () => {
       true,
     );
     expect(lines).toContain('2 1');
+  });
+
+  it("the project README's five lines list filtered records", async () => {
+    const lines = await run('readme', tsBlocks('README.md'));
+    expect(lines).toEqual(['1 ["Dune"]']);
   });
 });
