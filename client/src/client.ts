@@ -180,9 +180,12 @@ export function createClient(options: ClientOptions): Client {
   };
   raw.use(throwErrors);
 
-  async function request<T>(method: string, path: string, init: RequestInit2 = {}): Promise<T> {
-    const query = init.query instanceof URLSearchParams ? init.query : new URLSearchParams();
-    if (!(init.query instanceof URLSearchParams))
+  async function request<T>(method: string, target: string, init: RequestInit2 = {}): Promise<T> {
+    const [path = '', own = ''] = apiPath(baseUrl, target).split('?', 2);
+    const query = new URLSearchParams(own);
+    if (init.query instanceof URLSearchParams)
+      for (const [name, value] of init.query) query.append(name, value);
+    else
       for (const [name, value] of Object.entries(init.query ?? {}))
         if (value !== undefined) query.set(name, String(value));
     const search = query.toString();
@@ -233,6 +236,28 @@ export function createClient(options: ClientOptions): Client {
     app: (slug) => new Tables(client, slug),
   };
   return client;
+}
+
+/**
+ * The path of a request target: a path, or an absolute URL on the API's own origin. Any other origin is refused
+ * before anything is sent: the client's token or cookie is for the API only.
+ */
+function apiPath(baseUrl: string, target: string): string {
+  if (target.startsWith('/') && !target.startsWith('//')) return target;
+  const api = new URL(baseUrl);
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    throw new TypeError(`request: "${target}" is neither a path starting with "/" nor an absolute URL.`);
+  }
+  if (url.origin !== api.origin)
+    throw new TypeError(
+      `request: ${url.origin} is not the API's origin (${api.origin}); the client sends its credentials to the API only.`,
+    );
+  const prefix = api.pathname.replace(/\/+$/, '');
+  const pathname = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;
+  return `${pathname}${url.search}`;
 }
 
 async function errorOf(response: Response, envelope: ReturnType<typeof envelopeOf>): Promise<ApiError> {

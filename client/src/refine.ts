@@ -149,8 +149,8 @@ export function dataProvider(client: Client, options: DataProviderOptions): Data
       return { data: answer.ids.map((id) => ({ id })) as never[] };
     },
     async custom({ url, method, filters, sorters, payload, query, headers }) {
-      const path = url.startsWith(client.baseUrl) ? url.slice(client.baseUrl.length) : url;
-      const search = new URLSearchParams();
+      const [path = '', existing = ''] = url.split('?', 2);
+      const search = new URLSearchParams(existing);
       for (const [name, value] of toFilter(filters).params()) search.append(name, value);
       const sort = toSort(sorters);
       if (sort.length > 0) {
