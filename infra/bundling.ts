@@ -13,7 +13,9 @@ import { join, resolve } from 'node:path';
 import { DockerImage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { type BuildOptions, type BuildResult, buildSync } from 'esbuild';
+import { buildConsole } from '../console/build';
 import { pageAssetDirectory, pageAssets } from '../pages/assets';
+import { consoleAssetDirectory } from '../pages/console';
 import { explorerAssetDirectory, explorerAssets } from '../shared/meta/explorer';
 import { pruneUnreachable } from './bundle-graph';
 
@@ -102,4 +104,6 @@ export function copyGroupAssets(group: string, outdir: string, root = '.'): void
   if (!assets) return;
   mkdirSync(join(outdir, assets.to), { recursive: true });
   for (const file of assets.files) copyFileSync(join(root, assets.from, file), join(outdir, assets.to, file));
+  // The pages group serves the console too: built from its sources beside the bundle, so it is never stale.
+  if (group === 'pages') buildConsole(join(outdir, consoleAssetDirectory));
 }

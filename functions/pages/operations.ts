@@ -1,4 +1,5 @@
 import { pageAsset } from '../../pages/assets';
+import { consoleAsset, consolePage } from '../../pages/console';
 import { accountPage, invitationPage, signInCallbackPage, signInPage } from '../../pages/pages';
 import { siteOperations } from '../../pages/site';
 import type { Operations } from '../../shared/http/context';
@@ -17,6 +18,14 @@ export const pageOperations: Operations = {
       raw: pageAsset(ctx.params.asset),
       headers: { 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' },
     };
+  },
+
+  async consolePage() {
+    return consolePage();
+  },
+
+  async consoleAsset(ctx) {
+    return consoleAsset(ctx.params.asset);
   },
 
   siteName: siteOperations.siteName,

@@ -88,6 +88,32 @@ export const pageRoutes = [
     },
   },
   {
+    ...page,
+    operationId: 'consolePage',
+    method: 'GET',
+    path: '/console/',
+    summary: 'The console: a web app over the public API (sign in, data tables, people)',
+    responses: {
+      200: htmlPage('The console page (its script and style sheet are built, hashed assets)'),
+      ...errors(404),
+    },
+  },
+  {
+    ...page,
+    operationId: 'consoleAsset',
+    method: 'GET',
+    path: '/console/assets/{asset}',
+    summary: "The console's built script and style sheet (content-hashed names, cached for a year)",
+    params: {
+      type: 'object',
+      properties: { asset: { type: 'string', minLength: 1, maxLength: 100 } },
+    },
+    responses: {
+      200: { description: 'The asset, with its own content type', schema: html, contentType: '*/*' },
+      ...errors(400, 404),
+    },
+  },
+  {
     group: 'pages',
     scope: 'site',
     permission: 'rule:site-visitor',

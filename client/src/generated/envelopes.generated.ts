@@ -258,6 +258,12 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
     "POST": "roles",
     "DELETE": "roles"
   },
+  "/console/": {
+    "GET": "detail"
+  },
+  "/console/assets/{asset}": {
+    "GET": "detail"
+  },
   "/health": {
     "GET": "detail"
   },

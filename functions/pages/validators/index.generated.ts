@@ -4,4 +4,5 @@ import type { RouteValidatorLoaders } from '../../../shared/http/validation';
 /** The loader of each route's validators, loaded on its first request (routes with the same schemas share one). */
 export const validatorLoaders: RouteValidatorLoaders = {
   pageAsset: () => import('./pageAsset.generated'),
+  consoleAsset: () => import('./pageAsset.generated'),
 };

@@ -1,0 +1,48 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { buildSync } from 'esbuild';
+
+/**
+ * Builds the console (docs/console.md): console/src/main.tsx bundled with React, refine and the typed client into
+ * one minified script and one style sheet with content-hashed names, and manifest.json naming them (what the
+ * server reads). `npm run console` writes console/dist; the pages group's Lambda bundle builds it beside itself.
+ */
+const root = resolve(import.meta.dirname, '..');
+
+export interface BuiltConsole {
+  js: string;
+  css: string;
+  /** Bytes of each file, for the size budget. */
+  sizes: Record<string, number>;
+}
+
+export function buildConsole(outdir = join(root, 'console', 'dist')): BuiltConsole {
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
+  const result = buildSync({
+    absWorkingDir: root,
+    entryPoints: { console: 'console/src/main.tsx' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: ['es2022'],
+    platform: 'browser',
+    jsx: 'automatic',
+    entryNames: '[name]-[hash]',
+    outdir,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const outputs = Object.entries(result.metafile?.outputs ?? {});
+  const find = (ext: string) => {
+    const found = outputs.find(([path]) => path.endsWith(ext));
+    if (!found) throw new Error(`the console build wrote no ${ext} file`);
+    return basename(found[0]);
+  };
+  const built = { js: find('.js'), css: find('.css') };
+  writeFileSync(join(outdir, 'manifest.json'), `${JSON.stringify(built)}\n`);
+  const sizes = Object.fromEntries(outputs.map(([path, output]) => [basename(path), output.bytes]));
+  return { ...built, sizes };
+}

@@ -1,0 +1,39 @@
+import { ApiError, type Client, createClient } from '../../client/src/index';
+
+/**
+ * The console's access to the API: the typed client in session mode (the `sessionid` cookie of the hosted
+ * sign-in page), on the console's own origin. One client per site (`X-Site`), made on demand.
+ */
+const clients = new Map<string, Client>();
+
+export function clientFor(site?: string): Client {
+  const key = site ?? '';
+  let client = clients.get(key);
+  if (!client) {
+    client = createClient({ baseUrl: location.origin, site, auth: { type: 'session' } });
+    clients.set(key, client);
+  }
+  return client;
+}
+
+/** A GET of any path, its JSON answer. */
+export async function get<T>(path: string, site?: string, query?: Record<string, string>): Promise<T> {
+  return (await clientFor(site).request('GET', path, { query })) as T;
+}
+
+export async function send<T>(method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown, site?: string): Promise<T> {
+  return (await clientFor(site).request(method, path, body === undefined ? {} : { body })) as T;
+}
+
+/** The sign-in page of the platform, coming back to the console. */
+export function signInUrl(): string {
+  return `/sign-in?return_to=${encodeURIComponent('/console/')}`;
+}
+
+/** Messages by field from an API error (every envelope's spelling), and its general message. */
+export function errorText(error: unknown): { message: string; fields: Record<string, string[]> } {
+  if (error instanceof ApiError) return { message: error.message, fields: error.fields ?? {} };
+  return { message: error instanceof Error ? error.message : String(error), fields: {} };
+}
+
+export { ApiError };

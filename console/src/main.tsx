@@ -1,0 +1,87 @@
+import { Refine } from '@refinedev/core';
+import { StrictMode, useEffect, useMemo, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { authProvider, dataProvider } from '../../client/src/refine';
+import { clientFor } from './api';
+import { Shell } from './shell';
+import './console.css';
+
+/**
+ * The console (docs/console.md): refine (headless) over the typed client's providers, React, plain accessible
+ * HTML. Where the person is lives in the address's hash (`#/o/<org>/s/<site>/a/<app>/t/<table>`), so the server
+ * serves one page and a reload or a shared link lands on the same screen.
+ */
+export interface Place {
+  org?: string;
+  site?: string;
+  app?: string;
+  table?: string;
+  /** `people` (an organization's), `secrets` (a site's), or the default screen of the level. */
+  section?: string;
+}
+
+export function parsePlace(hash: string): Place {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const place: Place = {};
+  for (let i = 0; i < parts.length; i++) {
+    const key = parts[i];
+    const value = parts[i + 1];
+    if (key === 'o' && value) (place.org = value), i++;
+    else if (key === 's' && value) (place.site = value), i++;
+    else if (key === 'a' && value) (place.app = value), i++;
+    else if (key === 't' && value) (place.table = value), i++;
+    else if (key === 'people' || key === 'secrets') place.section = key;
+  }
+  return place;
+}
+
+export function href(place: Place): string {
+  const parts: string[] = [];
+  if (place.org) parts.push('o', place.org);
+  if (place.site) parts.push('s', place.site);
+  if (place.app) parts.push('a', place.app);
+  if (place.table) parts.push('t', place.table);
+  if (place.section) parts.push(place.section);
+  return `#/${parts.map(encodeURIComponent).join('/')}`;
+}
+
+function usePlace(): Place {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const changed = () => setHash(location.hash);
+    addEventListener('hashchange', changed);
+    return () => removeEventListener('hashchange', changed);
+  }, []);
+  return useMemo(() => parsePlace(hash), [hash]);
+}
+
+function App() {
+  const place = usePlace();
+  const client = clientFor(place.site);
+  // refine's providers are bound to one site and one app: a new pick is a new <Refine>.
+  const providers = useMemo(
+    () => ({
+      data: dataProvider(client, { app: place.app ?? '' }),
+      auth: authProvider(client, { loginPath: '/sign-in' }),
+    }),
+    [client, place.app],
+  );
+  return (
+    <Refine
+      key={`${place.site ?? ''}/${place.app ?? ''}`}
+      dataProvider={providers.data}
+      authProvider={providers.auth}
+      options={{ disableTelemetry: true, reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } } }}
+    >
+      <Shell place={place} />
+    </Refine>
+  );
+}
+
+const root = document.getElementById('root');
+if (root)
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );

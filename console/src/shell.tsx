@@ -1,0 +1,274 @@
+import { useGetIdentity, useLogout } from '@refinedev/core';
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useEffect } from 'react';
+import { ApiError, get, signInUrl } from './api';
+import { DataScreen } from './data';
+import { href, type Place } from './main';
+import { PeopleScreen } from './people';
+import { SecretsScreen } from './secrets';
+
+interface Identity {
+  id: number;
+  username: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  is_superuser: boolean;
+}
+interface Listing<T> {
+  results: T[];
+}
+interface Named {
+  slug: string;
+  name: string;
+}
+export interface Member {
+  user_id: number;
+  role: 'owner' | 'admin' | 'member';
+  user: { id: number; username: string; first_name: string; last_name: string; email?: string };
+  groups: { slug: string; name: string }[];
+}
+
+/** What the signed-in person may do here, from what the API tells: the organization role (members list). */
+export interface Abilities {
+  /** Organization owner or admin, or a superuser: invitations, and every site permission of its sites. */
+  orgAdmin: boolean;
+  /** Changing site content and configuration: only when the API shows the person has it (orgAdmin). */
+  siteWrite: boolean;
+}
+
+export function useOrganization(org: string | undefined) {
+  return useQuery({
+    queryKey: ['org', org],
+    enabled: Boolean(org),
+    queryFn: () => get<Named>(`/api/cloud/organizations/${encodeURIComponent(org ?? '')}/`),
+  });
+}
+
+export function useMembers(org: string | undefined) {
+  return useQuery({
+    queryKey: ['members', org],
+    enabled: Boolean(org),
+    queryFn: () =>
+      get<Listing<Member>>(`/api/cloud/organizations/${encodeURIComponent(org ?? '')}/members/`, undefined, {
+        page_size: '100',
+      }),
+  });
+}
+
+export function useAbilities(org: string | undefined, me: Identity | undefined): Abilities | undefined {
+  const members = useMembers(org);
+  if (!me) return undefined;
+  if (me.is_superuser) return { orgAdmin: true, siteWrite: true };
+  if (!members.data) return undefined;
+  const mine = members.data.results.find((member) => member.user_id === me.id);
+  const admin = mine?.role === 'owner' || mine?.role === 'admin';
+  return { orgAdmin: admin, siteWrite: admin };
+}
+
+export function Shell({ place }: { place: Place }) {
+  const identity = useGetIdentity<Identity>();
+  const { mutate: logout, isPending: signingOut } = useLogout();
+  const me = identity.data ?? undefined;
+  const notSignedIn = identity.isSuccess && !identity.data;
+  useEffect(() => {
+    if (notSignedIn) location.assign(signInUrl());
+  }, [notSignedIn]);
+  const org = useOrganization(place.org);
+  const site = useQuery({
+    queryKey: ['site', place.site],
+    enabled: Boolean(place.site),
+    queryFn: () => get<Named>('/api/pages/site/', place.site),
+  });
+  const abilities = useAbilities(place.org, me);
+
+  if (identity.isLoading || notSignedIn)
+    return (
+      <main className="boot">
+        <h1>Console</h1>
+        <p>{notSignedIn ? 'Taking you to the sign-in page…' : 'Loading…'}</p>
+      </main>
+    );
+  if (identity.isError) return <Failure error={identity.error} />;
+
+  return (
+    <>
+      <a className="skip" href="#content">
+        Skip to content
+      </a>
+      <header className="top">
+        <nav aria-label="Where you are" className="crumbs">
+          <a href={href({})}>Console</a>
+          {place.org && (
+            <>
+              <span aria-hidden="true">›</span>
+              <a href={href({ org: place.org })}>{org.data?.name ?? place.org}</a>
+            </>
+          )}
+          {place.site && (
+            <>
+              <span aria-hidden="true">›</span>
+              <a href={href({ org: place.org, site: place.site })} className="site-name">
+                Site: <strong>{site.data?.name ?? place.site}</strong>
+              </a>
+            </>
+          )}
+          {place.app && (
+            <>
+              <span aria-hidden="true">›</span>
+              <a href={href({ org: place.org, site: place.site, app: place.app })}>App: {place.app}</a>
+            </>
+          )}
+        </nav>
+        <div className="who">
+          <span>
+            Signed in as <strong>{me?.username}</strong>
+          </span>
+          <button type="button" onClick={() => logout(undefined, { onSuccess: () => location.assign(signInUrl()) })} disabled={signingOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      {place.org && (
+        <nav aria-label="Sections" className="sections">
+          <a href={href({ org: place.org })} aria-current={!place.site && !place.section ? 'page' : undefined}>
+            Sites
+          </a>
+          <a
+            href={href({ org: place.org, section: 'people' })}
+            aria-current={place.section === 'people' ? 'page' : undefined}
+          >
+            People
+          </a>
+          {place.site && (
+            <>
+              <a
+                href={href({ org: place.org, site: place.site })}
+                aria-current={place.site && !place.app && !place.section ? 'page' : undefined}
+              >
+                Apps
+              </a>
+              <a
+                href={href({ org: place.org, site: place.site, section: 'secrets' })}
+                aria-current={place.section === 'secrets' ? 'page' : undefined}
+              >
+                Secrets
+              </a>
+            </>
+          )}
+        </nav>
+      )}
+      <main id="content" tabIndex={-1}>
+        <Screen place={place} abilities={abilities} me={me} />
+      </main>
+    </>
+  );
+}
+
+function Screen({ place, abilities, me }: { place: Place; abilities?: Abilities; me?: Identity }) {
+  if (!place.org) return <Organizations />;
+  if (place.section === 'people')
+    return <PeopleScreen org={place.org} abilities={abilities} meId={me?.id} />;
+  if (!place.site) return <Sites org={place.org} />;
+  if (place.section === 'secrets') return <SecretsScreen site={place.site} abilities={abilities} />;
+  if (!place.app) return <Apps org={place.org} site={place.site} />;
+  return <DataScreen place={place} abilities={abilities} />;
+}
+
+export function Failure({ error }: { error: unknown }) {
+  const status = error instanceof ApiError ? error.status : undefined;
+  return (
+    <div role="alert" className="error">
+      {status === 403
+        ? 'You do not have access to this.'
+        : status === 404
+          ? 'Not found.'
+          : error instanceof Error
+            ? error.message
+            : 'Something went wrong.'}
+    </div>
+  );
+}
+
+function PickList<T extends Named>({
+  title,
+  query,
+  link,
+  empty,
+  children,
+}: {
+  title: string;
+  query: { data?: Listing<T>; isLoading: boolean; error: unknown };
+  link: (item: T) => string;
+  empty: string;
+  children?: ReactNode;
+}) {
+  return (
+    <section>
+      <h1>{title}</h1>
+      {children}
+      {query.isLoading && <p>Loading…</p>}
+      {query.error ? <Failure error={query.error} /> : null}
+      {query.data && query.data.results.length === 0 && <p>{empty}</p>}
+      {query.data && query.data.results.length > 0 && (
+        <ul className="picks">
+          {query.data.results.map((item) => (
+            <li key={item.slug}>
+              <a href={link(item)}>
+                <strong>{item.name}</strong> <span className="muted">{item.slug}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Organizations() {
+  const query = useQuery({
+    queryKey: ['orgs'],
+    queryFn: () => get<Listing<Named>>('/api/cloud/organizations/', undefined, { page_size: '100' }),
+  });
+  return (
+    <PickList
+      title="Choose an organization"
+      query={query}
+      link={(item) => href({ org: item.slug })}
+      empty="You are not a member of any organization yet."
+    />
+  );
+}
+
+function Sites({ org }: { org: string }) {
+  const query = useQuery({
+    queryKey: ['sites', org],
+    queryFn: () =>
+      get<Listing<Named>>(`/api/cloud/organizations/${encodeURIComponent(org)}/sites/`, undefined, {
+        page_size: '100',
+      }),
+  });
+  return (
+    <PickList
+      title="Choose a site"
+      query={query}
+      link={(item) => href({ org, site: item.slug })}
+      empty="This organization has no site yet."
+    />
+  );
+}
+
+function Apps({ org, site }: { org: string; site: string }) {
+  const query = useQuery({
+    queryKey: ['apps', site],
+    queryFn: () => get<Listing<Named>>('/api/apps/', site, { page_size: '100' }),
+  });
+  return (
+    <PickList
+      title="Choose an app"
+      query={query}
+      link={(item) => href({ org, site, app: item.slug })}
+      empty="This site has no app yet."
+    />
+  );
+}
