@@ -1,0 +1,294 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { buildConsole } from '../../console/build';
+import { resetConsoleCache } from '../../pages/console';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
+import { createTenant, createUser, grantSite, type Tenant, unique } from '../support/tenant';
+import { expectAccessible, launchBrowser, screenshot } from './browser';
+
+/**
+ * The console (docs/console.md) in a real browser (Debian's Chromium) against the platform's real HTTP server:
+ * sign in through the hosted sign-in page, pick organization, site and app, create tables, add, refuse, edit,
+ * filter, sort and delete records, invite, resend and cancel, reveal a secret, a read-only member, sign out.
+ * The console is built from its sources first (the same build as `npm run console`), so it is never stale.
+ */
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const password = 'Velvet-Harbor-Quill-42';
+let browser: Browser;
+let platform: TestPlatform;
+let tenant: Tenant;
+let context: BrowserContext;
+let page: Page;
+let violations: string[];
+
+beforeAll(async () => {
+  buildConsole();
+  resetConsoleCache();
+  browser = await launchBrowser();
+  platform = await startTestPlatform();
+  tenant = await createTenant(platform);
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await platform?.stop();
+});
+beforeEach(async () => {
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+  violations = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+  });
+  page.on('pageerror', (error) => violations.push(`page error: ${error.message}`));
+  return async () => {
+    expect(violations).toEqual([]);
+    await context.close();
+  };
+});
+
+const url = (path: string) => `${platform.baseUrl}${path}`;
+const place = () => `#/o/${tenant.organization.slug}/s/${tenant.site.slug}/a/${tenant.app.slug}`;
+
+/** Opens the console signed out: it sends the browser to the hosted sign-in page, which comes back. */
+async function signIn(username: string) {
+  await page.goto(url('/console/'));
+  await page.waitForURL(/\/sign-in\?return_to=/);
+  await page.getByLabel('Username or e-mail').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(/\/console\/$/);
+  await expect.poll(() => page.locator('.who').textContent()).toContain(username);
+}
+
+async function openTable(name: string) {
+  await page.goto(url(`/console/${place()}/t/${name}`));
+  await expect.poll(() => page.locator('h1').textContent()).toBe(`Table ${name}`);
+}
+
+describe('console', () => {
+  it('is one HTML page under the strict policy, with hashed assets cached for a year', async () => {
+    const response = await page.goto(url('/console/'));
+    expect(response?.status()).toBe(200);
+    const headers = response?.headers() ?? {};
+    expect(headers['content-security-policy']).toContain("script-src 'self'");
+    expect(headers['content-security-policy']).not.toContain('unsafe-inline');
+    expect(headers['cache-control']).toBe('no-store');
+    const html = (await response?.text()) ?? '';
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/);
+    const script = /src="(\/console\/assets\/console-[A-Z0-9]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(url(script ?? ''));
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-type')).toContain('javascript');
+    await asset.arrayBuffer();
+    // Only the built names: nothing else is read from disk.
+    for (const name of ['manifest.json', '..%2Fbuild.ts', 'console-AAAAAAAA.js']) {
+      const refused = await fetch(url(`/console/assets/${name}`));
+      expect(refused.status).toBe(404);
+      await refused.arrayBuffer();
+    }
+  });
+
+  it('signs in through the hosted page, picks organization, site and app, creates tables and works on records', async () => {
+    await signIn(tenant.ownerUser.username);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Choose an organization');
+    await expectAccessible(page);
+    await screenshot(page, 'console-organizations');
+
+    await page.getByRole('link', { name: new RegExp(tenant.organization.slug) }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Choose a site');
+    await page.getByRole('link', { name: new RegExp(tenant.site.slug) }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Choose an app');
+    // The site's name is always in the header once chosen.
+    await expect.poll(() => page.locator('.site-name').textContent()).toContain('Site-');
+    await expectAccessible(page);
+    await screenshot(page, 'console-apps');
+    await page.getByRole('link', { name: new RegExp(tenant.app.slug) }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe(`Tables of ${tenant.app.slug}`);
+    await expect.poll(() => page.locator('main').textContent()).toContain('This app has no table yet.');
+
+    // A table refused by the API: the message is shown at the field.
+    await page.getByLabel('Table name').fill('bad name!');
+    await page.getByLabel('Field 1 name').fill('name');
+    await page.getByRole('button', { name: 'Create table' }).click();
+    await expect.poll(() => page.getByLabel('Table name').getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible(page);
+
+    await page.getByLabel('Table name').fill('authors');
+    await page.getByLabel('Field 1 required').check();
+    await page.getByRole('button', { name: 'Create table' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Table authors');
+
+    // A second table with a foreign key to the first.
+    await page.getByRole('link', { name: /All tables of/ }).click();
+    await page.getByLabel('Table name').fill('books');
+    await page.getByLabel('Field 1 name').fill('title');
+    await page.getByLabel('Field 1 required').check();
+    await page.getByRole('button', { name: 'Add a field' }).click();
+    await page.getByLabel('Field 2 name').fill('pages');
+    await page.getByLabel('Field 2 type').selectOption('integer');
+    await page.getByRole('button', { name: 'Add a field' }).click();
+    await page.getByLabel('Field 3 name').fill('author');
+    await page.getByLabel('Field 3 references').selectOption('authors');
+    await page.getByRole('button', { name: 'Create table' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Table books');
+    await expect.poll(() => page.locator('section[aria-labelledby="schema-title"]').textContent()).toContain(
+      'author → authors.id',
+    );
+
+    // A record refused by the API (title is required): its message at the field, what was typed kept.
+    await page.getByRole('button', { name: 'New record' }).click();
+    await page.getByLabel('pages', { exact: true }).fill('120');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    const title = page.getByLabel('title (required)');
+    await expect.poll(() => title.getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => page.locator('.field-error').first().textContent()).toMatch(/title|required/i);
+    expect(await page.getByLabel('pages', { exact: true }).inputValue()).toBe('120');
+    await expectAccessible(page);
+    await screenshot(page, 'console-record-refused');
+
+    await title.fill('Dune');
+    await page.getByLabel('pages', { exact: true }).fill('412');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect.poll(() => page.locator('.status').first().textContent()).toContain('1 record');
+    for (const [name, pages] of [
+      ['Hyperion', '482'],
+      ['Dune Messiah', '256'],
+      ['Children of Dune', '444'],
+    ]) {
+      await page.getByRole('button', { name: 'New record' }).click();
+      await page.getByLabel('title (required)').fill(name as string);
+      await page.getByLabel('pages', { exact: true }).fill(pages as string);
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      await expect.poll(() => page.locator('form.card').count()).toBe(0);
+    }
+    await expect.poll(() => page.locator('.status').first().textContent()).toContain('4 records');
+
+    // Filter: pages at least 300, and title contains "dune".
+    await page.getByLabel('Filter field').selectOption('pages');
+    await page.getByLabel('Operator').selectOption('gte');
+    await page.getByLabel('Value').fill('300');
+    await page.getByRole('button', { name: 'Add filter' }).click();
+    await expect.poll(() => page.locator('.status').first().textContent()).toContain('3 records');
+    await page.getByLabel('Filter field').selectOption('title');
+    await page.getByLabel('Operator').selectOption('contains');
+    await page.getByLabel('Value').fill('dune');
+    await page.getByRole('button', { name: 'Add filter' }).click();
+    await expect.poll(() => page.locator('.status').first().textContent()).toContain('2 records');
+
+    // Sort by pages, ascending then descending.
+    const titles = () =>
+      page.evaluate(() => {
+        const headers = [...document.querySelectorAll('table.grid thead th')].map((th) => th.textContent?.trim());
+        const column = headers.indexOf('title');
+        return [...document.querySelectorAll('table.grid tbody tr')].map(
+          (row) => row.children[column]?.textContent ?? '',
+        );
+      });
+    await page.getByRole('button', { name: /^pages/ }).click();
+    await expect.poll(titles).toEqual(['Dune', 'Children of Dune']);
+    await page.getByRole('button', { name: /^pages/ }).click();
+    await expect.poll(titles).toEqual(['Children of Dune', 'Dune']);
+    await expect.poll(() => page.locator('th[aria-sort]').getAttribute('aria-sort')).toBe('descending');
+    await expectAccessible(page);
+    await screenshot(page, 'console-records');
+
+    // Remove the filters, edit a record, a refused edit keeps its message at the field.
+    await page.getByRole('button', { name: /Remove filter title/ }).click();
+    await page.getByRole('button', { name: /Remove filter pages/ }).click();
+    await expect.poll(() => page.locator('.status').first().textContent()).toContain('4 records');
+    const row = page.locator('table.grid tbody tr', { hasText: 'Hyperion' });
+    await row.getByRole('button', { name: /^Edit record/ }).click();
+    await page.getByLabel('pages', { exact: true }).fill('many');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByLabel('pages', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('pages', { exact: true }).fill('483');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => row.textContent()).toContain('483');
+
+    // Pagination: two records a page.
+    await page.getByLabel('Records per page').selectOption('10');
+    await expect.poll(() => page.locator('.pager').textContent()).toContain('Page 1 of 1');
+
+    // Delete asks once more, then deletes.
+    await row.getByRole('button', { name: /^Delete record/ }).click();
+    await row.getByRole('button', { name: /^Confirm delete/ }).click();
+    await expect.poll(() => page.locator('.status').first().textContent()).toContain('3 records');
+    const listed = await tenant.owner.get(`/api/apps/${tenant.app.slug}/datatables/books/data/`);
+    expect(listed.body.total).toBe(3);
+
+    // Sign out: the session ends, the console sends the browser to the sign-in page.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/sign-in/);
+    await page.goto(url('/console/'));
+    await page.waitForURL(/\/sign-in\?return_to=/);
+  });
+
+  it('invites, resends and cancels invitations, and lists members', async () => {
+    await signIn(tenant.ownerUser.username);
+    await page.goto(url(`/console/#/o/${tenant.organization.slug}/people`));
+    await expect.poll(() => page.locator('h1').textContent()).toBe('People');
+    await expect.poll(() => page.locator('main').textContent()).toContain(`${tenant.ownerUser.username}`);
+    await page.getByLabel('E-mail address').fill('not an address');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    await expect.poll(() => page.getByLabel('E-mail address').getAttribute('aria-invalid')).toBe('true');
+    const email = `${unique('guest')}@example.com`;
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByRole('button', { name: 'Invite' }).click();
+    await expect.poll(() => page.locator('main').textContent()).toContain(`Invitation sent to ${email}.`);
+    await expect.poll(() => page.getByRole('row', { name: new RegExp(email) }).count()).toBe(1);
+    await expectAccessible(page);
+    await screenshot(page, 'console-people');
+    await page.getByRole('button', { name: `Resend the invitation to ${email}` }).click();
+    await expect.poll(() => page.locator('main').textContent()).toContain(`Invitation to ${email} sent again.`);
+    await page.getByRole('button', { name: `Cancel the invitation to ${email}` }).click();
+    await expect.poll(() => page.locator('main').textContent()).toContain(`Invitation to ${email} cancelled.`);
+    await expect.poll(() => page.getByRole('row', { name: new RegExp(email) }).count()).toBe(0);
+  });
+
+  it('shows secrets with their values hidden until revealed', async () => {
+    const type = await tenant.owner.post('/api/secret-types/', {
+      name: unique('apikey').replace(/-/g, '_'),
+      sensitivity_level: 'sensitive',
+      schema: { type: 'object', properties: { token: { type: 'string' } }, required: ['token'] },
+    });
+    expect(type.status, type.text).toBe(201);
+    const created = await tenant.owner.post('/api/secrets/', {
+      secret_type: type.body.slug ?? type.body.data?.slug,
+      key: 'mail.token',
+      value: { token: 'tok-hidden-123' },
+    });
+    expect(created.status, created.text).toBe(201);
+    await signIn(tenant.ownerUser.username);
+    await page.goto(url(`/console/#/o/${tenant.organization.slug}/s/${tenant.site.slug}/secrets`));
+    await expect.poll(() => page.locator('main').textContent()).toContain('mail.token');
+    expect(await page.locator('main').textContent()).not.toContain('tok-hidden-123');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Reveal the value of mail.token' }).click();
+    await expect.poll(() => page.locator('main').textContent()).toContain('tok-hidden-123');
+    await screenshot(page, 'console-secrets');
+  });
+
+  it('a member with view_site sees read-only screens: no button that could only answer 403', async () => {
+    const viewer = await createUser(platform, { password });
+    await grantSite(tenant, viewer.user.id, ['view_site']);
+    await signIn(viewer.user.username);
+    await page.goto(url(`/console/${place()}`));
+    await expect.poll(() => page.locator('h1').textContent()).toBe(`Tables of ${tenant.app.slug}`);
+    await expect.poll(() => page.locator('main').textContent()).toContain('books');
+    expect(await page.getByRole('button', { name: 'Create table' }).count()).toBe(0);
+    await openTable('books');
+    await expect.poll(() => page.locator('.status').first().textContent()).toContain('3 records');
+    expect(await page.getByRole('button', { name: 'New record' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^(Edit|Delete) record/ }).count()).toBe(0);
+    await expect.poll(() => page.locator('main').textContent()).toContain('Read only');
+    await expectAccessible(page);
+    await screenshot(page, 'console-read-only');
+    await page.goto(url(`/console/#/o/${tenant.organization.slug}/people`));
+    await expect.poll(() => page.locator('main').textContent()).toContain('managed by the organization');
+    expect(await page.getByRole('button', { name: 'Invite' }).count()).toBe(0);
+  });
+});
