@@ -21,7 +21,12 @@ export async function get<T>(path: string, site?: string, query?: Record<string,
   return (await clientFor(site).request('GET', path, { query })) as T;
 }
 
-export async function send<T>(method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown, site?: string): Promise<T> {
+export async function send<T>(
+  method: 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+  path: string,
+  body?: unknown,
+  site?: string,
+): Promise<T> {
   return (await clientFor(site).request(method, path, body === undefined ? {} : { body })) as T;
 }
 

@@ -1,4 +1,11 @@
-import { type CrudFilter, type LogicalFilter, useCreate, useDelete, useList, useUpdate } from '@refinedev/core';
+import {
+  type CrudFilter,
+  type LogicalFilter,
+  useCreate,
+  useDelete,
+  useList,
+  useUpdate,
+} from '@refinedev/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { errorText, get, send } from './api';
@@ -36,7 +43,18 @@ interface TableInfo {
 }
 type AnyRecord = Record<string, unknown>;
 
-const types = ['string', 'integer', 'number', 'boolean', 'date', 'time', 'datetime', 'object', 'array', 'json'];
+const types = [
+  'string',
+  'integer',
+  'number',
+  'boolean',
+  'date',
+  'time',
+  'datetime',
+  'object',
+  'array',
+  'json',
+];
 /** Fields the API sets itself: shown, never in a form. */
 const readOnly = new Set(['created_at', 'updated_at', 'deleted_at', 'search_vector']);
 
@@ -97,7 +115,9 @@ function CreateTable({ place, tables }: { place: Place; tables: string[] }) {
   const id = useId();
   const queries = useQueryClient();
   const [name, setName] = useState('');
-  const [fields, setFields] = useState<DraftField[]>([{ name: '', type: 'string', required: false, references: '' }]);
+  const [fields, setFields] = useState<DraftField[]>([
+    { name: '', type: 'string', required: false, references: '' },
+  ]);
   const [errors, setErrors] = useState<{ message: string; fields: Record<string, string[]> } | null>(null);
   const [busy, setBusy] = useState(false);
   const change = (index: number, patch: Partial<DraftField>) =>
@@ -133,7 +153,9 @@ function CreateTable({ place, tables }: { place: Place; tables: string[] }) {
   }
   const fieldError = (key: string) => errors?.fields[key]?.join(' ');
   const others = errors
-    ? Object.entries(errors.fields).filter(([key]) => key !== 'name' && !/^schema\.fields\.\d+\.(name|type)$/.test(key))
+    ? Object.entries(errors.fields).filter(
+        ([key]) => key !== 'name' && !/^schema\.fields\.\d+\.(name|type)$/.test(key),
+      )
     : [];
   return (
     <form className="card" onSubmit={submit} aria-labelledby={`${id}-title`} noValidate>
@@ -156,7 +178,6 @@ function CreateTable({ place, tables }: { place: Place; tables: string[] }) {
       <fieldset>
         <legend>Fields (an id, created_at and updated_at are added by the API)</legend>
         {fields.map((field, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
           <div className="field-row" key={index}>
             <TextField
               label={`Field ${index + 1} name`}
@@ -175,7 +196,10 @@ function CreateTable({ place, tables }: { place: Place; tables: string[] }) {
             <SelectField
               label={`Field ${index + 1} references`}
               value={field.references}
-              options={[['', '(nothing)'], ...tables.map((table): [string, string] => [table, `${table} (id)`])]}
+              options={[
+                ['', '(nothing)'],
+                ...tables.map((table): [string, string] => [table, `${table} (id)`]),
+              ]}
               onChange={(value) => change(index, { references: value })}
             />
             <label className="check">
@@ -190,7 +214,12 @@ function CreateTable({ place, tables }: { place: Place; tables: string[] }) {
         ))}
         <button
           type="button"
-          onClick={() => setFields((current) => [...current, { name: '', type: 'string', required: false, references: '' }])}
+          onClick={() =>
+            setFields((current) => [
+              ...current,
+              { name: '', type: 'string', required: false, references: '' },
+            ])
+          }
           disabled={fields.length >= 50}
         >
           Add a field
@@ -207,7 +236,10 @@ function TableView({ place, abilities }: { place: Place; abilities?: Abilities }
   const table = useQuery({
     queryKey: ['table', place.site, place.app, place.table],
     queryFn: () =>
-      get<{ data: TableInfo }>(`${tablesPath(place.app ?? '')}${encodeURIComponent(place.table ?? '')}/`, place.site),
+      get<{ data: TableInfo }>(
+        `${tablesPath(place.app ?? '')}${encodeURIComponent(place.table ?? '')}/`,
+        place.site,
+      ),
   });
   if (table.isLoading) return <p>Loading…</p>;
   if (table.error || !table.data) return <Failure error={table.error} />;
@@ -270,7 +302,8 @@ function SchemaView({ info }: { info: TableInfo }) {
         <ul>
           {schema.foreignKeys.map((key) => (
             <li key={list(key.fields).join(',')}>
-              {list(key.fields).join(', ')} → {key.reference.resource || info.name}.{list(key.reference.fields).join(', ')}
+              {list(key.fields).join(', ')} → {key.reference.resource || info.name}.
+              {list(key.reference.fields).join(', ')}
               {key['x-actions']?.onDelete ? ` (on delete ${key['x-actions'].onDelete})` : ''}
             </li>
           ))}
@@ -314,7 +347,19 @@ function SchemaView({ info }: { info: TableInfo }) {
 function operatorsFor(type: string): LogicalFilter['operator'][] {
   switch (type) {
     case 'string':
-      return ['eq', 'ne', 'contains', 'ncontains', 'containss', 'startswith', 'endswith', 'in', 'nin', 'null', 'nnull'];
+      return [
+        'eq',
+        'ne',
+        'contains',
+        'ncontains',
+        'containss',
+        'startswith',
+        'endswith',
+        'in',
+        'nin',
+        'null',
+        'nnull',
+      ];
     case 'integer':
     case 'number':
     case 'date':
@@ -476,7 +521,9 @@ function Records({ place, info, abilities }: { place: Place; info: TableInfo; ab
                   >
                     <button type="button" className="sort" onClick={() => toggleSort(field.name)}>
                       {field.name}
-                      <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
+                      <span aria-hidden="true">
+                        {sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}
+                      </span>
                     </button>
                   </th>
                 );
@@ -494,7 +541,11 @@ function Records({ place, info, abilities }: { place: Place; info: TableInfo; ab
                   ))}
                   {canWrite && (
                     <td className="actions">
-                      <button type="button" onClick={() => setEditing(record)} aria-label={`Edit record ${id}`}>
+                      <button
+                        type="button"
+                        onClick={() => setEditing(record)}
+                        aria-label={`Edit record ${id}`}
+                      >
                         Edit
                       </button>
                       {confirming === id ? (
@@ -507,7 +558,11 @@ function Records({ place, info, abilities }: { place: Place; info: TableInfo; ab
                           Confirm delete
                         </button>
                       ) : (
-                        <button type="button" onClick={() => setConfirming(id)} aria-label={`Delete record ${id}`}>
+                        <button
+                          type="button"
+                          onClick={() => setConfirming(id)}
+                          aria-label={`Delete record ${id}`}
+                        >
                           Delete
                         </button>
                       )}
@@ -544,13 +599,17 @@ function Records({ place, info, abilities }: { place: Place; info: TableInfo; ab
 }
 
 function FilterBuilder({ fields, onAdd }: { fields: FieldDef[]; onAdd: (filter: LogicalFilter) => void }) {
-  const filterable = fields.filter((field) => operatorsFor(field.type).length > 2 || field.type !== 'tsvector');
+  const filterable = fields.filter(
+    (field) => operatorsFor(field.type).length > 2 || field.type !== 'tsvector',
+  );
   const [fieldName, setFieldName] = useState(filterable[0]?.name ?? '');
   const field = filterable.find((candidate) => candidate.name === fieldName);
   const operators = operatorsFor(field?.type ?? 'string');
   const [operator, setOperator] = useState<string>(operators[0] ?? 'eq');
   const [value, setValue] = useState('');
-  const usedOperator = operators.includes(operator as LogicalFilter['operator']) ? operator : (operators[0] ?? 'eq');
+  const usedOperator = operators.includes(operator as LogicalFilter['operator'])
+    ? operator
+    : (operators[0] ?? 'eq');
   const needsValue = usedOperator !== 'null' && usedOperator !== 'nnull';
   return (
     <form
@@ -645,7 +704,10 @@ function RecordForm({
   onDone: (message?: string) => void;
 }) {
   const id = useId();
-  const editable = fields.filter((field) => !readOnly.has(field.name) && !(field.name === recordKey && !record) && field.name !== recordKey);
+  const editable = fields.filter(
+    (field) =>
+      !readOnly.has(field.name) && !(field.name === recordKey && !record) && field.name !== recordKey,
+  );
   const [values, setValues] = useState<Record<string, string>>(() =>
     Object.fromEntries(editable.map((field) => [field.name, toText(field, record?.[field.name])])),
   );
@@ -725,7 +787,10 @@ function RecordForm({
               key={field.name}
               label={label}
               value={values[field.name] ?? ''}
-              options={[['', '(empty)'], ...field.constraints.enum.map((option): [string, string] => [String(option), String(option)])]}
+              options={[
+                ['', '(empty)'],
+                ...field.constraints.enum.map((option): [string, string] => [String(option), String(option)]),
+              ]}
               onChange={set}
               error={error}
             />
@@ -760,7 +825,11 @@ function RecordForm({
         );
       })}
       <div className="toolbar">
-        <button type="submit" className="primary" disabled={create.mutation.isPending || update.mutation.isPending}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={create.mutation.isPending || update.mutation.isPending}
+        >
           {record ? 'Save' : 'Create'}
         </button>
         <button type="button" onClick={() => onDone()}>
@@ -800,7 +869,8 @@ export function TextField({
   inputMode?: 'numeric' | 'decimal';
 }) {
   const id = useId();
-  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const described =
+    [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   const common = {
     id,
     value,
@@ -819,7 +889,12 @@ export function TextField({
       {multiline ? (
         <textarea {...common} rows={3} onChange={(event) => onChange(event.target.value)} />
       ) : (
-        <input {...common} type={inputType} inputMode={inputMode} onChange={(event) => onChange(event.target.value)} />
+        <input
+          {...common}
+          type={inputType}
+          inputMode={inputMode}
+          onChange={(event) => onChange(event.target.value)}
+        />
       )}
       {error && (
         <span className="field-error" id={`${id}-error`}>

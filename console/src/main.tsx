@@ -23,14 +23,20 @@ export interface Place {
 export function parsePlace(hash: string): Place {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   const place: Place = {};
+  const levels: Record<string, 'org' | 'site' | 'app' | 'table'> = {
+    o: 'org',
+    s: 'site',
+    a: 'app',
+    t: 'table',
+  };
   for (let i = 0; i < parts.length; i++) {
-    const key = parts[i];
+    const key = parts[i] ?? '';
+    const level = levels[key];
     const value = parts[i + 1];
-    if (key === 'o' && value) (place.org = value), i++;
-    else if (key === 's' && value) (place.site = value), i++;
-    else if (key === 'a' && value) (place.app = value), i++;
-    else if (key === 't' && value) (place.table = value), i++;
-    else if (key === 'people' || key === 'secrets') place.section = key;
+    if (level && value) {
+      place[level] = value;
+      i++;
+    } else if (key === 'people' || key === 'secrets') place.section = key;
   }
   return place;
 }
@@ -71,7 +77,10 @@ function App() {
       key={`${place.site ?? ''}/${place.app ?? ''}`}
       dataProvider={providers.data}
       authProvider={providers.auth}
-      options={{ disableTelemetry: true, reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } } }}
+      options={{
+        disableTelemetry: true,
+        reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } },
+      }}
     >
       <Shell place={place} />
     </Refine>

@@ -16,7 +16,15 @@ interface Invitation {
   [key: string]: unknown;
 }
 
-export function PeopleScreen({ org, abilities, meId }: { org: string; abilities?: Abilities; meId?: number }) {
+export function PeopleScreen({
+  org,
+  abilities,
+  meId,
+}: {
+  org: string;
+  abilities?: Abilities;
+  meId?: number;
+}) {
   const members = useMembers(org);
   return (
     <>
@@ -94,7 +102,8 @@ function Invitations({ org }: { org: string }) {
 
   async function act(invitation: Invitation, action: 'resend' | 'cancel') {
     try {
-      if (action === 'resend') await send('POST', `${base}${encodeURIComponent(invitation.uuid)}/resend/`, {});
+      if (action === 'resend')
+        await send('POST', `${base}${encodeURIComponent(invitation.uuid)}/resend/`, {});
       else await send('DELETE', `${base}${encodeURIComponent(invitation.uuid)}/`);
       setNotice(
         action === 'resend'

@@ -70,7 +70,11 @@ export function SecretsScreen({ site }: { site: string; abilities?: Abilities })
                         </button>
                       </>
                     ) : (
-                      <button type="button" onClick={() => reveal(secret.key)} aria-label={`Reveal the value of ${secret.key}`}>
+                      <button
+                        type="button"
+                        onClick={() => reveal(secret.key)}
+                        aria-label={`Reveal the value of ${secret.key}`}
+                      >
                         Reveal
                       </button>
                     )}
@@ -81,7 +85,9 @@ export function SecretsScreen({ site }: { site: string; abilities?: Abilities })
           </table>
         </div>
       )}
-      <p className="muted">Creating, editing and tagging secrets, secret types and history are not in the console yet.</p>
+      <p className="muted">
+        Creating, editing and tagging secrets, secret types and history are not in the console yet.
+      </p>
     </section>
   );
 }

@@ -124,14 +124,21 @@ export function Shell({ place }: { place: Place }) {
           <span>
             Signed in as <strong>{me?.username}</strong>
           </span>
-          <button type="button" onClick={() => logout(undefined, { onSuccess: () => location.assign(signInUrl()) })} disabled={signingOut}>
+          <button
+            type="button"
+            onClick={() => logout(undefined, { onSuccess: () => location.assign(signInUrl()) })}
+            disabled={signingOut}
+          >
             Sign out
           </button>
         </div>
       </header>
       {place.org && (
         <nav aria-label="Sections" className="sections">
-          <a href={href({ org: place.org })} aria-current={!place.site && !place.section ? 'page' : undefined}>
+          <a
+            href={href({ org: place.org })}
+            aria-current={!place.site && !place.section ? 'page' : undefined}
+          >
             Sites
           </a>
           <a
@@ -167,8 +174,7 @@ export function Shell({ place }: { place: Place }) {
 
 function Screen({ place, abilities, me }: { place: Place; abilities?: Abilities; me?: Identity }) {
   if (!place.org) return <Organizations />;
-  if (place.section === 'people')
-    return <PeopleScreen org={place.org} abilities={abilities} meId={me?.id} />;
+  if (place.section === 'people') return <PeopleScreen org={place.org} abilities={abilities} meId={me?.id} />;
   if (!place.site) return <Sites org={place.org} />;
   if (place.section === 'secrets') return <SecretsScreen site={place.site} abilities={abilities} />;
   if (!place.app) return <Apps org={place.org} site={place.site} />;

@@ -135,9 +135,9 @@ describe('console', () => {
     await page.getByLabel('Field 3 references').selectOption('authors');
     await page.getByRole('button', { name: 'Create table' }).click();
     await expect.poll(() => page.locator('h1').textContent()).toBe('Table books');
-    await expect.poll(() => page.locator('section[aria-labelledby="schema-title"]').textContent()).toContain(
-      'author → authors.id',
-    );
+    await expect
+      .poll(() => page.locator('section[aria-labelledby="schema-title"]').textContent())
+      .toContain('author → authors.id');
 
     // A record refused by the API (title is required): its message at the field, what was typed kept.
     await page.getByRole('button', { name: 'New record' }).click();
@@ -180,14 +180,11 @@ describe('console', () => {
     await expect.poll(() => page.locator('.status').first().textContent()).toContain('2 records');
 
     // Sort by pages, ascending then descending.
-    const titles = () =>
-      page.evaluate(() => {
-        const headers = [...document.querySelectorAll('table.grid thead th')].map((th) => th.textContent?.trim());
-        const column = headers.indexOf('title');
-        return [...document.querySelectorAll('table.grid tbody tr')].map(
-          (row) => row.children[column]?.textContent ?? '',
-        );
-      });
+    const titles = async () => {
+      const headers = await page.locator('table.grid thead th').allTextContents();
+      const column = headers.findIndex((header) => header.trim() === 'title') + 1;
+      return page.locator(`table.grid tbody tr td:nth-child(${column})`).allTextContents();
+    };
     await page.getByRole('button', { name: /^pages/ }).click();
     await expect.poll(titles).toEqual(['Dune', 'Children of Dune']);
     await page.getByRole('button', { name: /^pages/ }).click();
@@ -204,7 +201,9 @@ describe('console', () => {
     await row.getByRole('button', { name: /^Edit record/ }).click();
     await page.getByLabel('pages', { exact: true }).fill('many');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.getByLabel('pages', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await expect
+      .poll(() => page.getByLabel('pages', { exact: true }).getAttribute('aria-invalid'))
+      .toBe('true');
     await page.getByLabel('pages', { exact: true }).fill('483');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => row.textContent()).toContain('483');
@@ -243,9 +242,13 @@ describe('console', () => {
     await expectAccessible(page);
     await screenshot(page, 'console-people');
     await page.getByRole('button', { name: `Resend the invitation to ${email}` }).click();
-    await expect.poll(() => page.locator('main').textContent()).toContain(`Invitation to ${email} sent again.`);
+    await expect
+      .poll(() => page.locator('main').textContent())
+      .toContain(`Invitation to ${email} sent again.`);
     await page.getByRole('button', { name: `Cancel the invitation to ${email}` }).click();
-    await expect.poll(() => page.locator('main').textContent()).toContain(`Invitation to ${email} cancelled.`);
+    await expect
+      .poll(() => page.locator('main').textContent())
+      .toContain(`Invitation to ${email} cancelled.`);
     await expect.poll(() => page.getByRole('row', { name: new RegExp(email) }).count()).toBe(0);
   });
 

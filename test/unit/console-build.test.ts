@@ -20,7 +20,10 @@ describe('console build', () => {
   it('writes one script and one style sheet with content-hashed names, and a manifest naming them', () => {
     expect(built.js).toMatch(/^console-[A-Z0-9]{8}\.js$/);
     expect(built.css).toMatch(/^console-[A-Z0-9]{8}\.css$/);
-    expect(JSON.parse(readFileSync(join(outdir, 'manifest.json'), 'utf8'))).toEqual({ js: built.js, css: built.css });
+    expect(JSON.parse(readFileSync(join(outdir, 'manifest.json'), 'utf8'))).toEqual({
+      js: built.js,
+      css: built.css,
+    });
     // The same sources give the same names: a cached asset is never stale under its name.
     const again = buildConsole(join(outdir, 'again'));
     expect([again.js, again.css]).toEqual([built.js, built.css]);
