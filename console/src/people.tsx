@@ -1,7 +1,18 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { errorText, get, send } from './api';
-import { TextField } from './data';
+import { SelectField, TextField } from './data';
+
+const sitePermissions = [
+  'access_site',
+  'view_site',
+  'change_site',
+  'delete_site',
+  'manage_site',
+  'manage_site_users',
+  'admin_site',
+];
+
 import { type Abilities, Failure, useMembers } from './shell';
 
 /** An organization's people: its members and roles, and its invitations (owners and admins only). */
@@ -76,9 +87,34 @@ function Invitations({ org }: { org: string }) {
   const queries = useQueryClient();
   const invitations = useQuery({
     queryKey: ['invitations', org],
-    queryFn: () => get<{ results: Invitation[] }>(base, undefined, { page_size: '100' }),
+    // Pending ones only: accepted invitations cannot be resent or cancelled.
+    queryFn: () =>
+      get<{ results: Invitation[] }>(base, undefined, { page_size: '100', invitee__is_active: 'false' }),
   });
   const [email, setEmail] = useState('');
+  const [groups, setGroups] = useState<string[]>([]);
+  const [site, setSite] = useState('');
+  const [permissions, setPermissions] = useState<string[]>([]);
+  const sites = useQuery({
+    queryKey: ['sites', org],
+    queryFn: () =>
+      get<{ results: { slug: string; name: string }[] }>(
+        `/api/cloud/organizations/${encodeURIComponent(org)}/sites/`,
+        undefined,
+        { page_size: '100' },
+      ),
+  });
+  const groupList = useQuery({
+    queryKey: ['groups', org],
+    queryFn: () =>
+      get<{ results: { slug: string; name: string }[] }>(
+        `/api/cloud/organizations/${encodeURIComponent(org)}/groups/`,
+        undefined,
+        { page_size: '100' },
+      ),
+  });
+  const toggle = (list: string[], value: string, on: boolean) =>
+    on ? [...list.filter((item) => item !== value), value] : list.filter((item) => item !== value);
   const [error, setError] = useState<{ message: string; fields: Record<string, string[]> } | null>(null);
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
@@ -89,9 +125,18 @@ function Invitations({ org }: { org: string }) {
     setBusy(true);
     setError(null);
     try {
-      await send('POST', base, { invitee_identifier: email.trim() });
+      const config: { group?: string[]; site?: { slug: string; permissions: string[] }[] } = {};
+      if (groups.length) config.group = groups;
+      if (site && permissions.length) config.site = [{ slug: site, permissions }];
+      await send('POST', base, {
+        invitee_identifier: email.trim(),
+        ...(Object.keys(config).length ? { invitation_config: config } : {}),
+      });
       setNotice(`Invitation sent to ${email.trim()}.`);
       setEmail('');
+      setGroups([]);
+      setSite('');
+      setPermissions([]);
       await refresh();
     } catch (failure) {
       setError(errorText(failure));
@@ -118,11 +163,11 @@ function Invitations({ org }: { org: string }) {
 
   return (
     <section aria-labelledby="invitations-title">
-      <h2 id="invitations-title">Invitations</h2>
+      <h2 id="invitations-title">Pending invitations</h2>
       <p aria-live="polite" className="status">
         {notice}
       </p>
-      <form className="card inline" onSubmit={invite} noValidate aria-label="Invite someone">
+      <form className="card" onSubmit={invite} noValidate aria-label="Invite someone">
         {error && !error.fields.invitee_identifier && (
           <div role="alert" className="error">
             {error.message}
@@ -136,6 +181,49 @@ function Invitations({ org }: { org: string }) {
           required
           error={error?.fields.invitee_identifier?.join(' ')}
         />
+        {groupList.data && groupList.data.results.length > 0 && (
+          <fieldset>
+            <legend>Groups to join</legend>
+            {groupList.data.results.map((group) => (
+              <label className="check" key={group.slug}>
+                <input
+                  type="checkbox"
+                  checked={groups.includes(group.slug)}
+                  onChange={(event) =>
+                    setGroups((current) => toggle(current, group.slug, event.target.checked))
+                  }
+                />{' '}
+                {group.name}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <fieldset>
+          <legend>Site permissions</legend>
+          <SelectField
+            label="Site"
+            value={site}
+            options={[
+              ['', '(no site)'],
+              ...(sites.data?.results ?? []).map((item): [string, string] => [item.slug, item.name]),
+            ]}
+            onChange={setSite}
+            error={error?.fields['invitation_config.site']?.join(' ')}
+          />
+          {site &&
+            sitePermissions.map((permission) => (
+              <label className="check" key={permission}>
+                <input
+                  type="checkbox"
+                  checked={permissions.includes(permission)}
+                  onChange={(event) =>
+                    setPermissions((current) => toggle(current, permission, event.target.checked))
+                  }
+                />{' '}
+                {permission}
+              </label>
+            ))}
+        </fieldset>
         <button type="submit" className="primary" disabled={busy}>
           Invite
         </button>

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildConsole } from '../../console/build';
 import { resetConsoleCache } from '../../pages/console';
+import { latestToken } from '../support/invitation-mail';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, createUser, grantSite, type Tenant, unique } from '../support/tenant';
 import { expectAccessible, launchBrowser, screenshot } from './browser';
@@ -250,6 +251,37 @@ describe('console', () => {
       .poll(() => page.locator('main').textContent())
       .toContain(`Invitation to ${email} cancelled.`);
     await expect.poll(() => page.getByRole('row', { name: new RegExp(email) }).count()).toBe(0);
+  });
+
+  it('invites with a site permission; the invitee joins through the hosted page and shows as a member', async () => {
+    await signIn(tenant.ownerUser.username);
+    await page.goto(url(`/console/#/o/${tenant.organization.slug}/people`));
+    const email = `${unique('joiner')}@example.com`;
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Site', { exact: true }).selectOption(tenant.site.slug);
+    await page.getByLabel('view_site').check();
+    await page.getByRole('button', { name: 'Invite' }).click();
+    const row = page.getByRole('row', { name: new RegExp(email) });
+    await expect.poll(() => row.textContent()).toContain(`${tenant.site.slug}: view_site`);
+
+    // The invitee accepts in a browser of their own, through the hosted invitation page.
+    const token = await latestToken(platform, email);
+    const invitee = await browser.newContext();
+    const inviteePage = await invitee.newPage();
+    await inviteePage.goto(url(`/invitations/${token}?return_to=${encodeURIComponent('/console/')}`));
+    await inviteePage.getByLabel('First name').fill('Ada');
+    await inviteePage.getByLabel('Last name').fill('Joiner');
+    await inviteePage.getByLabel('Password', { exact: true }).fill(password);
+    await inviteePage.getByRole('button', { name: /Create my account/ }).click();
+    await inviteePage.waitForURL(/\/console\/$/);
+    await expect.poll(() => inviteePage.locator('main').textContent()).toContain(tenant.organization.slug);
+    await invitee.close();
+
+    // The owner's console: the invitation is gone from the list, the person is a member.
+    await page.reload();
+    await expect.poll(() => page.getByRole('row', { name: /Ada Joiner/ }).count()).toBe(1);
+    const invitations = page.locator('section[aria-labelledby="invitations-title"]');
+    await expect.poll(() => invitations.getByRole('row', { name: new RegExp(email) }).count()).toBe(0);
   });
 
   it('shows secrets with their values hidden until revealed', async () => {
