@@ -1,8 +1,8 @@
 import { useGetIdentity, useLogout } from '@refinedev/core';
-import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect } from 'react';
-import { ApiError, get, signInUrl } from './api';
-import { DataScreen } from './data';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { ApiError, errorText, get, send, signInUrl } from './api';
+import { DataScreen, TextField } from './data';
 import { href, type Place } from './main';
 import { PeopleScreen } from './people';
 import { SecretsScreen } from './secrets';
@@ -175,9 +175,9 @@ export function Shell({ place }: { place: Place }) {
 function Screen({ place, abilities, me }: { place: Place; abilities?: Abilities; me?: Identity }) {
   if (!place.org) return <Organizations />;
   if (place.section === 'people') return <PeopleScreen org={place.org} abilities={abilities} meId={me?.id} />;
-  if (!place.site) return <Sites org={place.org} />;
+  if (!place.site) return <Sites org={place.org} abilities={abilities} />;
   if (place.section === 'secrets') return <SecretsScreen site={place.site} abilities={abilities} />;
-  if (!place.app) return <Apps org={place.org} site={place.site} />;
+  if (!place.app) return <Apps org={place.org} site={place.site} abilities={abilities} />;
   return <DataScreen place={place} abilities={abilities} />;
 }
 
@@ -242,11 +242,18 @@ function Organizations() {
       query={query}
       link={(item) => href({ org: item.slug })}
       empty="You are not a member of any organization yet."
-    />
+    >
+      <CreateNamed
+        what="organization"
+        path="/api/cloud/organizations/"
+        invalidate={['orgs']}
+        go={(slug) => href({ org: slug })}
+      />
+    </PickList>
   );
 }
 
-function Sites({ org }: { org: string }) {
+function Sites({ org, abilities }: { org: string; abilities?: Abilities }) {
   const query = useQuery({
     queryKey: ['sites', org],
     queryFn: () =>
@@ -260,11 +267,20 @@ function Sites({ org }: { org: string }) {
       query={query}
       link={(item) => href({ org, site: item.slug })}
       empty="This organization has no site yet."
-    />
+    >
+      {abilities?.orgAdmin && (
+        <CreateNamed
+          what="site"
+          path={`/api/cloud/organizations/${encodeURIComponent(org)}/sites/`}
+          invalidate={['sites', org]}
+          go={(slug) => href({ org, site: slug })}
+        />
+      )}
+    </PickList>
   );
 }
 
-function Apps({ org, site }: { org: string; site: string }) {
+function Apps({ org, site, abilities }: { org: string; site: string; abilities?: Abilities }) {
   const query = useQuery({
     queryKey: ['apps', site],
     queryFn: () => get<Listing<Named>>('/api/apps/', site, { page_size: '100' }),
@@ -275,6 +291,71 @@ function Apps({ org, site }: { org: string; site: string }) {
       query={query}
       link={(item) => href({ org, site, app: item.slug })}
       empty="This site has no app yet."
-    />
+    >
+      {abilities?.siteWrite && (
+        <CreateNamed
+          what="app"
+          path="/api/apps/"
+          site={site}
+          invalidate={['apps', site]}
+          go={(slug) => href({ org, site, app: slug })}
+        />
+      )}
+    </PickList>
+  );
+}
+
+/** A one-field form that creates an organization, a site or an app by name and opens it. */
+function CreateNamed({
+  what,
+  path,
+  site,
+  invalidate,
+  go,
+}: {
+  what: string;
+  path: string;
+  site?: string;
+  invalidate: unknown[];
+  go: (slug: string) => string;
+}) {
+  const queries = useQueryClient();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<{ message: string; fields: Record<string, string[]> } | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const created = await send<{ slug?: string; data?: { slug?: string } }>(
+        'POST',
+        path,
+        { name: name.trim() },
+        site,
+      );
+      await queries.invalidateQueries({ queryKey: invalidate });
+      const slug = created.slug ?? created.data?.slug;
+      if (slug) location.hash = go(slug);
+      setName('');
+    } catch (failure) {
+      setError(errorText(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+  const fieldError = error?.fields.name?.join(' ');
+  return (
+    <form className="card inline" onSubmit={submit} noValidate aria-label={`Create: ${what}`}>
+      {error && !fieldError && (
+        <div role="alert" className="error">
+          {error.message}
+        </div>
+      )}
+      <TextField label={`New ${what}'s name`} value={name} onChange={setName} error={fieldError} required />
+      <button type="submit" className="primary" disabled={busy}>
+        Create {what}
+      </button>
+    </form>
   );
 }

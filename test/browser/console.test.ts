@@ -227,6 +227,30 @@ describe('console', () => {
     await page.waitForURL(/\/sign-in\?return_to=/);
   });
 
+  it("a new user creates an organization, a site and an app from the console (the README's first steps)", async () => {
+    const newcomer = await createUser(platform, { password });
+    await signIn(newcomer.user.username);
+    await expect.poll(() => page.locator('main').textContent()).toContain('not a member of any organization');
+    const orgName = unique('Acme');
+    await page.getByLabel("New organization's name").fill(orgName);
+    await page.getByRole('button', { name: 'Create organization' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Choose a site');
+    await expect.poll(() => page.locator('.crumbs').textContent()).toContain(orgName);
+    // Refused by the API: the message at the field.
+    await page.getByRole('button', { name: 'Create site' }).click();
+    await expect.poll(() => page.getByLabel("New site's name").getAttribute('aria-invalid')).toBe('true');
+    const siteName = unique('Shop');
+    await page.getByLabel("New site's name").fill(siteName);
+    await page.getByRole('button', { name: 'Create site' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Choose an app');
+    await expect.poll(() => page.locator('.site-name').textContent()).toContain(siteName);
+    await page.getByLabel("New app's name").fill('Storefront');
+    await page.getByRole('button', { name: 'Create app' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Tables of storefront');
+    await expectAccessible(page);
+    await screenshot(page, 'console-tables');
+  });
+
   it('invites, resends and cancels invitations, and lists members', async () => {
     await signIn(tenant.ownerUser.username);
     await page.goto(url(`/console/#/o/${tenant.organization.slug}/people`));
