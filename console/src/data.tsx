@@ -8,7 +8,7 @@ import {
 } from '@refinedev/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { errorText, get, send } from './api';
+import { clientFor, errorText, get, send } from './api';
 import { href, type Place } from './main';
 import { type Abilities, Failure } from './shell';
 
@@ -118,6 +118,8 @@ function CreateTable({ place, tables }: { place: Place; tables: string[] }) {
   const [fields, setFields] = useState<DraftField[]>([
     { name: '', type: 'string', required: false, references: '' },
   ]);
+  const [relations, setRelations] = useState('');
+  const [searchable, setSearchable] = useState('');
   const [errors, setErrors] = useState<{ message: string; fields: Record<string, string[]> } | null>(null);
   const [busy, setBusy] = useState(false);
   const change = (index: number, patch: Partial<DraftField>) =>
@@ -135,6 +137,21 @@ function CreateTable({ place, tables }: { place: Place; tables: string[] }) {
         ...(field.required ? { constraints: { required: true } } : {}),
       })),
     };
+    const searchFields = searchable
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
+    if (searchFields.length)
+      schema.fields.push({
+        name: 'search_vector',
+        type: 'tsvector',
+        'x-search': { fields: searchFields },
+      } as FieldDef);
+    const types = relations
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
+    if (types.length) schema.graph = { enabled: true, types: types.map((name) => ({ name })) };
     const keys = used.filter((field) => field.references);
     if (keys.length)
       schema.foreignKeys = keys.map((field) => ({
@@ -225,6 +242,19 @@ function CreateTable({ place, tables }: { place: Place; tables: string[] }) {
           Add a field
         </button>
       </fieldset>
+      <TextField
+        label="Full-text search on (comma-separated text fields, optional)"
+        value={searchable}
+        onChange={setSearchable}
+        error={fieldError('schema.fields')}
+      />
+      <TextField
+        label="Relationship types (comma-separated, optional)"
+        value={relations}
+        onChange={setRelations}
+        hint="Records of this table can then be linked to each other by these types (a graph)."
+        error={fieldError('schema.graph')}
+      />
       <button type="submit" className="primary" disabled={busy}>
         Create table
       </button>
@@ -455,6 +485,9 @@ function Records({ place, info, abilities }: { place: Place; info: TableInfo; ab
   return (
     <section aria-labelledby="records-title">
       <h2 id="records-title">Records</h2>
+      {info.schema.fields.some((field) => field.type === 'tsvector') && (
+        <Search place={place} table={info.name} />
+      )}
       <FilterBuilder
         fields={fields}
         onAdd={(filter) => {
@@ -595,6 +628,67 @@ function Records({ place, info, abilities }: { place: Place; info: TableInfo; ab
         />
       </nav>
     </section>
+  );
+}
+
+/** An excerpt of the API (`<b>` around the matches, the rest text) as React nodes: never set as HTML. */
+export function highlighted(excerpt: string) {
+  return excerpt.split(/(<b>.*?<\/b>)/).map((part, index) => {
+    const match = /^<b>(.*)<\/b>$/.exec(part);
+    return match ? <mark key={index}>{match[1]}</mark> : <span key={index}>{part}</span>;
+  });
+}
+
+function Search({ place, table }: { place: Place; table: string }) {
+  const [text, setText] = useState('');
+  const [asked, setAsked] = useState('');
+  const hits = useQuery({
+    queryKey: ['search', place.site, place.app, table, asked],
+    enabled: asked !== '',
+    queryFn: () =>
+      clientFor(place.site)
+        .app(place.app ?? '')
+        .table(table)
+        .search(asked, { paging: { page: 1, pageSize: 20 } }),
+  });
+  return (
+    <div className="card">
+      <form
+        className="filters"
+        aria-label="Full-text search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setAsked(text.trim());
+        }}
+      >
+        <TextField label="Search text" value={text} onChange={setText} />
+        <button type="submit">Search</button>
+        {asked && (
+          <button
+            type="button"
+            onClick={() => {
+              setAsked('');
+              setText('');
+            }}
+          >
+            Clear search
+          </button>
+        )}
+      </form>
+      {hits.error ? <Failure error={hits.error} /> : null}
+      {asked && hits.data && (
+        <>
+          <p aria-live="polite" className="status">
+            {hits.data.total} match{hits.data.total === 1 ? '' : 'es'} for “{asked}”, best first
+          </p>
+          <ol className="hits">
+            {hits.data.data.map((hit, index) => (
+              <li key={index}>{highlighted(String(hit.excerpt ?? ''))}</li>
+            ))}
+          </ol>
+        </>
+      )}
+    </div>
   );
 }
 

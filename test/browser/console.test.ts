@@ -134,11 +134,16 @@ describe('console', () => {
     await page.getByRole('button', { name: 'Add a field' }).click();
     await page.getByLabel('Field 3 name').fill('author');
     await page.getByLabel('Field 3 references').selectOption('authors');
+    await page.getByLabel(/^Full-text search on/).fill('title');
+    await page.getByLabel(/^Relationship types/).fill('sequel_of');
     await page.getByRole('button', { name: 'Create table' }).click();
     await expect.poll(() => page.locator('h1').textContent()).toBe('Table books');
     await expect
       .poll(() => page.locator('section[aria-labelledby="schema-title"]').textContent())
       .toContain('author → authors.id');
+    await expect
+      .poll(() => page.locator('section[aria-labelledby="schema-title"]').textContent())
+      .toContain('sequel_of');
 
     // A record refused by the API (title is required): its message at the field, what was typed kept.
     await page.getByRole('button', { name: 'New record' }).click();
@@ -167,6 +172,14 @@ describe('console', () => {
       await expect.poll(() => page.locator('form.card').count()).toBe(0);
     }
     await expect.poll(() => page.locator('.status').first().textContent()).toContain('4 records');
+
+    // Full-text search: ranked hits with the matches highlighted.
+    await page.getByLabel('Search text').fill('messiah');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => page.locator('.hits mark').allTextContents()).toEqual(['Messiah']);
+    await expect.poll(() => page.locator('.hits li').allTextContents()).toEqual(['Dune Messiah']);
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Clear search' }).click();
 
     // Filter: pages at least 300, and title contains "dune".
     await page.getByLabel('Filter field').selectOption('pages');
