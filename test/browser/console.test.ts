@@ -328,8 +328,9 @@ describe('console', () => {
       schema: { type: 'object', properties: { token: { type: 'string' } }, required: ['token'] },
     });
     expect(type.status, type.text).toBe(201);
+    const typeSlug: string = type.body.slug ?? type.body.data?.slug;
     const created = await tenant.owner.post('/api/secrets/', {
-      secret_type: type.body.slug ?? type.body.data?.slug,
+      secret_type: typeSlug,
       key: 'mail.token',
       value: { token: 'tok-hidden-123' },
     });
@@ -341,6 +342,31 @@ describe('console', () => {
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Reveal the value of mail.token' }).click();
     await expect.poll(() => page.locator('main').textContent()).toContain('tok-hidden-123');
+
+    // Set a typed secret through the form: a value refused by the type's schema first, then accepted.
+    await page.getByLabel('Secret type').selectOption(typeSlug);
+    await page.getByLabel('Key', { exact: true }).fill('sms.token');
+    await page.getByLabel('Value (JSON)').fill('{"token": 5}');
+    await page.getByRole('button', { name: 'Set secret' }).click();
+    await expect.poll(() => page.getByLabel('Value (JSON)').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Value (JSON)').fill('{"token": "sms-secret-9"}');
+    await page.getByRole('button', { name: 'Set secret' }).click();
+    await expect.poll(() => page.locator('main').textContent()).toContain('Secret sms.token set.');
+    await expect.poll(() => page.getByRole('row', { name: /sms\.token/ }).count()).toBe(1);
+    expect(await page.locator('table').textContent()).not.toContain('sms-secret-9');
+    // Changed again, then its history: two entries, no value.
+    await page.getByLabel('Key', { exact: true }).fill('sms.token');
+    await page.getByLabel('Value (JSON)').fill('{"token": "sms-secret-10"}');
+    await page.getByRole('button', { name: 'Set secret' }).click();
+    await expect.poll(() => page.locator('main').textContent()).toContain('Secret sms.token set.');
+    await page.getByRole('button', { name: 'History of sms.token' }).click();
+    const history = page.locator('section[aria-labelledby="history-title"] li');
+    await expect.poll(() => history.count()).toBe(2);
+    const entries = (await history.allTextContents()).join(' ');
+    expect(entries).toMatch(/changed by/);
+    expect(entries).toMatch(/created by/);
+    expect(entries).not.toContain('sms-secret');
+    await expectAccessible(page);
     await screenshot(page, 'console-secrets');
   });
 
@@ -362,5 +388,11 @@ describe('console', () => {
     await page.goto(url(`/console/#/o/${tenant.organization.slug}/people`));
     await expect.poll(() => page.locator('main').textContent()).toContain('managed by the organization');
     expect(await page.getByRole('button', { name: 'Invite' }).count()).toBe(0);
+    await page.goto(url(`/console/#/o/${tenant.organization.slug}/s/${tenant.site.slug}/secrets`));
+    await expect
+      .poll(() => page.locator('main').textContent())
+      .toContain("needs the site's change permission");
+    expect(await page.getByRole('button', { name: 'Set secret' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Create app' }).count()).toBe(0);
   });
 });
