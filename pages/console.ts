@@ -27,7 +27,10 @@ const contentTypes: Readonly<Record<string, string>> = {
 /** A hashed asset name as `npm run console` writes it; anything else is never read from disk. */
 const assetName = /^console-[A-Z0-9]{8,16}\.(js|css)$/;
 
+let chosenRoot: string | undefined;
+
 function consoleRoot(): string {
+  if (chosenRoot) return chosenRoot;
   const here = dirname(fileURLToPath(import.meta.url));
   const beside = join(here, consoleAssetDirectory);
   return existsSync(beside) ? beside : join(here, '..', 'console', 'dist');
@@ -45,8 +48,12 @@ function loadManifest(): ConsoleManifest {
   return manifest;
 }
 
-/** Forgets what was read (a test that rebuilds the console). */
-export function resetConsoleCache(): void {
+/**
+ * Serves the console from another build directory (a test builds its own copy, so test files running at the same
+ * time never serve a directory another one is rebuilding), and forgets what was read.
+ */
+export function serveConsoleFrom(directory: string): void {
+  chosenRoot = directory;
   manifest = undefined;
   cache.clear();
 }
