@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { JwtVerifier } from 'aws-jwt-verify';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
+import { setBounded } from '../bounded';
 import type { Clock } from '../clock';
 import { AuthenticationError } from '../errors';
 import type { PublicJwk, TokenSigner, VerificationKey } from './signer';
@@ -188,12 +189,7 @@ export class TokenService {
     } else if (known) this.verified.delete(token);
     const claims = await this.verifySignedToken(token, type);
     // Bounded (verifiedTokensLimit): the oldest entry (a Map keeps insertion order) goes first.
-    while (this.verified.size >= this.verifiedLimit) {
-      const oldest = this.verified.keys().next().value;
-      if (oldest === undefined) break;
-      this.verified.delete(oldest);
-    }
-    this.verified.set(token, claims);
+    setBounded(this.verified, token, claims, this.verifiedLimit);
     return claims;
   }
 
