@@ -35,7 +35,10 @@ import { requestSiteScope } from '../../shared/events/scope';
 import { groupsByMember } from '../../shared/groups/views';
 import { currentUser, type Operations, type RequestContext, siteContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
+import { deletionKeys } from '../../shared/lifecycle/keys';
+import { finishPendingDeletions } from '../../shared/lifecycle/runner';
 import type { OrganizationAccess } from '../../shared/policy/permissions';
+import { deletionOperations } from './deletion-operations';
 import { groupOperations } from './group-operations';
 import type { accountGroupRoutes } from './routes';
 
@@ -255,6 +258,8 @@ export const accountOperations: Operations = {
 
   async createApp(ctx) {
     const { access } = siteContext(ctx);
+    // A deleted app's leftovers (keyed by its slug) go before a new app may take the slug.
+    await finishPendingDeletions(ctx.deps, deletionKeys.appsOf(access.site.slug));
     return created(await createApp(ctx.deps, access.site, ctx.body));
   },
 
@@ -264,4 +269,5 @@ export const accountOperations: Operations = {
   },
 
   ...groupOperations,
+  ...deletionOperations,
 } satisfies TypedOperations<typeof accountGroupRoutes>;

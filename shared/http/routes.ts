@@ -5,6 +5,7 @@ import { dataRoutes } from '../data/routes';
 import { eventRoutes } from '../events/routes';
 import { organizationGroupRoutes } from '../groups/routes';
 import { invitationRoutes } from '../invitations/routes';
+import { deletionRoutes } from '../lifecycle/routes';
 import { metaRoutes } from '../meta/routes';
 import { pageRoutes } from '../pages/routes';
 import { roleRoutes } from '../roles/routes';
@@ -23,6 +24,7 @@ export const routes: readonly RouteDef[] = [
   ...socialRoutes,
   ...accountRoutes,
   ...organizationGroupRoutes,
+  ...deletionRoutes,
   ...roleRoutes,
   ...secretRoutes,
   ...dataRoutes,

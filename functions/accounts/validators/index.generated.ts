@@ -25,4 +25,5 @@ export const validatorLoaders: RouteValidatorLoaders = {
   listGroupMembers: () => import('./listGroupMembers.generated'),
   addGroupMember: () => import('./addGroupMember.generated'),
   removeGroupMember: () => import('./removeGroupMember.generated'),
+  deleteUser: () => import('./getUser.generated'),
 };

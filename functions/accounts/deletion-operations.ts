@@ -1,0 +1,40 @@
+import { noContent, ok } from '../../shared/api/result';
+import { NotFoundError } from '../../shared/errors';
+import { currentUser, siteContext } from '../../shared/http/context';
+import type { TypedOperations } from '../../shared/http/typed-operations';
+import { markAppDeleted } from '../../shared/lifecycle/apps';
+import { deletionKeys } from '../../shared/lifecycle/keys';
+import type { deletionRoutes } from '../../shared/lifecycle/routes';
+import { budgetOf, cleanUpOne, finishPendingDeletions } from '../../shared/lifecycle/runner';
+import { markUserDeleted } from '../../shared/lifecycle/users';
+
+const underWay = (what: string) =>
+  ok(
+    { detail: `${what} is deleted; the cleanup of what it held continues with the next request or start.` },
+    202,
+  );
+
+/**
+ * Deletions (shared/lifecycle): the tombstone first, then as much of the cleanup as DELETION_STEPS_PER_REQUEST
+ * allows. The pipeline has enforced who may (shared/policy). Each first finishes what earlier deletions of the
+ * same scope left.
+ */
+export const deletionOperations = {
+  async deleteApp(ctx) {
+    const { access } = siteContext(ctx);
+    if (!ctx.app) throw new NotFoundError();
+    const budget = budgetOf(ctx.deps);
+    await finishPendingDeletions(ctx.deps, deletionKeys.appsOf(access.site.slug), budget);
+    const tomb = await markAppDeleted(ctx.deps, access.site, ctx.app, currentUser(ctx).id);
+    if (budget.left > 0 && (await cleanUpOne(ctx.deps, tomb, budget))) return noContent();
+    return underWay(`App "${tomb.app_slug}"`);
+  },
+
+  async deleteUser(ctx) {
+    const budget = budgetOf(ctx.deps);
+    await finishPendingDeletions(ctx.deps, deletionKeys.usersPrefix, budget);
+    const tomb = await markUserDeleted(ctx.deps, Number(ctx.params.user_id), currentUser(ctx).id);
+    if (budget.left > 0 && (await cleanUpOne(ctx.deps, tomb, budget))) return noContent();
+    return underWay('The account');
+  },
+} satisfies TypedOperations<typeof deletionRoutes>;
