@@ -1,11 +1,14 @@
+import { getSite } from '../../shared/accounts/sites';
 import { noContent, ok } from '../../shared/api/result';
 import { NotFoundError } from '../../shared/errors';
 import { currentUser, siteContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { markAppDeleted } from '../../shared/lifecycle/apps';
 import { deletionKeys } from '../../shared/lifecycle/keys';
+import { markOrganizationDeleted } from '../../shared/lifecycle/organizations';
 import type { deletionRoutes } from '../../shared/lifecycle/routes';
 import { budgetOf, cleanUpOne, finishPendingDeletions } from '../../shared/lifecycle/runner';
+import { markSiteDeleted } from '../../shared/lifecycle/sites';
 import { markUserDeleted } from '../../shared/lifecycle/users';
 
 const underWay = (what: string) =>
@@ -28,6 +31,26 @@ export const deletionOperations = {
     const tomb = await markAppDeleted(ctx.deps, access.site, ctx.app, currentUser(ctx).id);
     if (budget.left > 0 && (await cleanUpOne(ctx.deps, tomb, budget))) return noContent();
     return underWay(`App "${tomb.app_slug}"`);
+  },
+
+  async deleteSite(ctx) {
+    if (!ctx.organization) throw new NotFoundError();
+    const { organization } = ctx.organization;
+    const site = await getSite(ctx.deps.store, ctx.params.site_slug ?? '');
+    if (!site || site.organization_slug !== organization.slug) throw new NotFoundError();
+    const budget = budgetOf(ctx.deps);
+    const tomb = await markSiteDeleted(ctx.deps, site, currentUser(ctx).id);
+    if (await cleanUpOne(ctx.deps, tomb, budget)) return noContent();
+    return underWay(`Site "${site.slug}"`);
+  },
+
+  async deleteOrganization(ctx) {
+    if (!ctx.organization) throw new NotFoundError();
+    const { organization } = ctx.organization;
+    const budget = budgetOf(ctx.deps);
+    const tomb = await markOrganizationDeleted(ctx.deps, organization, currentUser(ctx).id);
+    if (await cleanUpOne(ctx.deps, tomb, budget)) return noContent();
+    return underWay(`Organization "${organization.slug}"`);
   },
 
   async deleteUser(ctx) {

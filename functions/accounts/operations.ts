@@ -36,8 +36,9 @@ import { groupsByMember } from '../../shared/groups/views';
 import { currentUser, type Operations, type RequestContext, siteContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { deletionKeys } from '../../shared/lifecycle/keys';
-import { finishPendingDeletions } from '../../shared/lifecycle/runner';
+import { finishBeforeReuse } from '../../shared/lifecycle/runner';
 import type { OrganizationAccess } from '../../shared/policy/permissions';
+import { slugify } from '../../shared/slug';
 import { deletionOperations } from './deletion-operations';
 import { groupOperations } from './group-operations';
 import type { accountGroupRoutes } from './routes';
@@ -154,6 +155,8 @@ export const accountOperations: Operations = {
   },
 
   async createOrganization(ctx) {
+    const slug = ctx.body.slug ?? slugify(ctx.body.name);
+    await finishBeforeReuse(ctx.deps, deletionKeys.organizationsNamed(slug), 'An organization');
     return created(await createOrganization(ctx.deps, currentUser(ctx), ctx.body, ctx.deps.config.quotas));
   },
 
@@ -224,6 +227,8 @@ export const accountOperations: Operations = {
   async createSite(ctx) {
     const { organization } = organizationOf(ctx);
     const { sitesPerOrganization } = ctx.deps.config.quotas;
+    const slug = ctx.body.slug ?? slugify(ctx.body.name);
+    await finishBeforeReuse(ctx.deps, deletionKeys.sitesNamed(slug), 'A site');
     return created(
       await createSite(ctx.deps, organization, ctx.body, currentUser(ctx), sitesPerOrganization),
     );
@@ -259,7 +264,7 @@ export const accountOperations: Operations = {
   async createApp(ctx) {
     const { access } = siteContext(ctx);
     // A deleted app's leftovers (keyed by its slug) go before a new app may take the slug.
-    await finishPendingDeletions(ctx.deps, deletionKeys.appsOf(access.site.slug));
+    await finishBeforeReuse(ctx.deps, deletionKeys.appsOf(access.site.slug), 'An app');
     return created(await createApp(ctx.deps, access.site, ctx.body));
   },
 

@@ -9,6 +9,10 @@ export const deletionKeys = {
   partition: 'DELETION',
   app: (site: string, appId: number) => ({ PK: 'DELETION', SK: `APP#${site}#${pad(appId)}` }),
   appsOf: (site: string) => `APP#${site}#`,
+  site: (site: string, siteId: number) => ({ PK: 'DELETION', SK: `SITE#${site}#${pad(siteId)}` }),
+  sitesNamed: (site: string) => `SITE#${site}#`,
+  organization: (org: string, orgId: number) => ({ PK: 'DELETION', SK: `ORG#${org}#${pad(orgId)}` }),
+  organizationsNamed: (org: string) => `ORG#${org}#`,
   user: (userId: number) => ({ PK: 'DELETION', SK: `USER#${pad(userId)}` }),
   usersPrefix: 'USER#',
 } as const;

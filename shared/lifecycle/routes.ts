@@ -30,6 +30,33 @@ export const deletionRoutes = [
   },
   {
     ...platform,
+    operationId: 'deleteSite',
+    permission: 'organization:owner',
+    method: 'DELETE',
+    path: '/api/cloud/organizations/{org_slug}/sites/{site_slug}/',
+    summary:
+      "Delete a site with all its apps' tables (its PostgreSQL schema), roles, secrets, functions and permissions",
+    responses: {
+      202: json('Deleted; the cleanup of what it held goes on', underWay),
+      204: empty('Deleted, and everything it held removed'),
+      ...errors(401, 403, 404),
+    },
+  },
+  {
+    ...platform,
+    operationId: 'deleteOrganization',
+    permission: 'organization:owner',
+    method: 'DELETE',
+    path: '/api/cloud/organizations/{org_slug}/',
+    summary: 'Delete an organization with its sites, members, groups and invitations',
+    responses: {
+      202: json('Deleted; the cleanup of what it held goes on', underWay),
+      204: empty('Deleted, and everything it held removed'),
+      ...errors(401, 403, 404),
+    },
+  },
+  {
+    ...platform,
     operationId: 'deleteUser',
     permission: 'rule:self-or-superuser',
     method: 'DELETE',

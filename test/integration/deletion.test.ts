@@ -161,9 +161,12 @@ describe('DELETE /api/apps/{app_slug}/', () => {
       const schema = siteSchemaName(tenant.site.slug);
       const left = await sql`SELECT 1 FROM ${sql(schema)}.catalog WHERE app_id = ${app.id}`;
       expect(left.length).toBe(1);
-      // Each app create in the site spends its budget on the site's pending deletions first.
-      await tenant.owner.post('/api/apps/', { name: unique('App') });
-      await tenant.owner.post('/api/apps/', { name: unique('App') });
+      // Each app create in the site spends its budget on the site's pending deletions first, and is refused (409)
+      // while some is owed; once the work is done, it creates.
+      const refused = await tenant.owner.post('/api/apps/', { name: unique('App') });
+      expect(refused.status).toBe(409);
+      expect(JSON.stringify(refused.body)).toContain('still being deleted');
+      expect((await tenant.owner.post('/api/apps/', { name: unique('App') })).status).toBe(201);
       expect((await sql`SELECT 1 FROM ${sql(schema)}.catalog WHERE app_id = ${app.id}`).length).toBe(0);
     } finally {
       await bounded.stop();
@@ -232,5 +235,103 @@ describe('DELETE /api/cloud/users/{user_id}/', () => {
     expect(again.status).toBe(201);
     expect(again.body.id).not.toBe(user.id);
     expect((await tenant.owner.get(`/api/roles/readers/users`)).body.total).toBe(0);
+  });
+});
+
+describe('DELETE /api/cloud/organizations/{org_slug}/sites/{site_slug}/', () => {
+  it("who may: the organization's owner and superusers; admins and members 403, strangers 404", async () => {
+    const tenant = await createTenant(platform);
+    const org = tenant.organization.slug;
+    const path = `/api/cloud/organizations/${org}/sites/${tenant.site.slug}/`;
+    const admin = await createUser(platform);
+    await grantSite(tenant, admin.user.id, ['admin_site']);
+    expect(
+      (
+        await tenant.owner.post(`/api/cloud/organizations/${org}/members/`, {
+          user_id: admin.user.id,
+          role: 'admin',
+        })
+      ).status,
+    ).toBe(200);
+    expect((await admin.api.delete(path)).status).toBe(403);
+    const stranger = await createUser(platform);
+    expect((await stranger.api.delete(path)).status).toBe(404);
+    expect((await tenant.owner.delete(path)).status).toBe(204);
+    expect((await tenant.owner.get('/api/apps/')).status).toBe(404);
+    expect((await tenant.owner.delete(path)).status).toBe(404);
+  });
+
+  it('drops the schema in PostgreSQL and every item of the site; the slug can be taken again', async () => {
+    const tenant = await createTenant(platform);
+    const site = tenant.site.slug;
+    await populatedApp(tenant);
+    const sql = platform.deps.sql();
+    const schema = siteSchemaName(site);
+    expect(await sql`SELECT 1 FROM information_schema.schemata WHERE schema_name = ${schema}`).toHaveLength(
+      1,
+    );
+    const path = `/api/cloud/organizations/${tenant.organization.slug}/sites/${site}/`;
+    expect((await tenant.owner.delete(path)).status).toBe(204);
+    expect(await sql`SELECT 1 FROM information_schema.schemata WHERE schema_name = ${schema}`).toHaveLength(
+      0,
+    );
+    expect(await sql`SELECT 1 FROM platform.data_site_schemas WHERE site = ${site}`).toHaveLength(0);
+    for (const pk of [
+      `SITE#${site}`,
+      roleKeys.catalog(site),
+      secretKeys.secrets(site),
+      secretKeys.types(site),
+      `SITE#${site}#FUNCTIONS`,
+      `SITE#${site}#EVENTS`,
+      `APPID#${tenant.app.id}`,
+    ])
+      expect(await stored(pk)).toEqual([]);
+    expect(await stored(deletionKeys.partition, deletionKeys.sitesNamed(site))).toEqual([]);
+    const again = await tenant.owner.post(`/api/cloud/organizations/${tenant.organization.slug}/sites/`, {
+      name: 'Again',
+      slug: site,
+    });
+    expect(again.status).toBe(201);
+    expect((await tenant.owner.get('/api/apps/')).body.results).toEqual([]);
+  });
+});
+
+describe('DELETE /api/cloud/organizations/{org_slug}/', () => {
+  it('who may: its owner and superusers; admins 403, strangers 404; everything under it goes', async () => {
+    const tenant = await createTenant(platform);
+    const org = tenant.organization.slug;
+    await populatedApp(tenant);
+    const admin = await createUser(platform);
+    await grantSite(tenant, admin.user.id, ['admin_site']);
+    await tenant.owner.post(`/api/cloud/organizations/${org}/members/`, {
+      user_id: admin.user.id,
+      role: 'admin',
+    });
+    expect((await admin.api.delete(`/api/cloud/organizations/${org}/`)).status).toBe(403);
+    const stranger = await createUser(platform);
+    expect((await stranger.api.delete(`/api/cloud/organizations/${org}/`)).status).toBe(404);
+
+    expect((await tenant.owner.delete(`/api/cloud/organizations/${org}/`)).status).toBe(204);
+    expect((await tenant.owner.get(`/api/cloud/organizations/${org}/`)).status).toBe(404);
+    expect((await admin.api.get('/api/cloud/organizations/')).body.results).toEqual([]);
+    expect(await stored(`ORG#${org}`)).toEqual([]);
+    expect(await stored(`SITE#${tenant.site.slug}`)).toEqual([]);
+    const sql = platform.deps.sql();
+    expect(
+      await sql`SELECT 1 FROM information_schema.schemata WHERE schema_name = ${siteSchemaName(tenant.site.slug)}`,
+    ).toHaveLength(0);
+    expect(await stored(deletionKeys.partition, deletionKeys.organizationsNamed(org))).toEqual([]);
+    // The owner owns nothing now: it may erase itself, and the slug is free.
+    expect((await tenant.owner.post('/api/cloud/organizations/', { name: 'Again', slug: org })).status).toBe(
+      201,
+    );
+  });
+
+  it('a superuser may delete any organization', async () => {
+    const tenant = await createTenant(platform);
+    const org = tenant.organization.slug;
+    expect((await platform.adminApi.delete(`/api/cloud/organizations/${org}/`)).status).toBe(204);
+    expect((await tenant.owner.get(`/api/cloud/organizations/${org}/`)).status).toBe(404);
+    expect((await tenant.owner.delete(`/api/cloud/users/${tenant.ownerUser.id}/`)).status).toBe(204);
   });
 });
