@@ -1,6 +1,7 @@
 import { getSite } from '../../shared/accounts/sites';
+import { getUser } from '../../shared/accounts/users';
 import { noContent, ok } from '../../shared/api/result';
-import { NotFoundError } from '../../shared/errors';
+import { NotFoundError, ValidationError } from '../../shared/errors';
 import { currentUser, siteContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { markAppDeleted } from '../../shared/lifecycle/apps';
@@ -10,6 +11,16 @@ import type { deletionRoutes } from '../../shared/lifecycle/routes';
 import { budgetOf, cleanUpOne, finishPendingDeletions } from '../../shared/lifecycle/runner';
 import { markSiteDeleted } from '../../shared/lifecycle/sites';
 import { markUserDeleted } from '../../shared/lifecycle/users';
+
+/** The call names what it deletes twice: `confirm` must be the path's object's slug (or username). */
+function confirmed(given: string | undefined, name: string, what: string): void {
+  if (given !== name)
+    throw ValidationError.field(
+      'confirm',
+      `Give the ${what} of what is deleted as confirm.`,
+      'not_confirmed',
+    );
+}
 
 const underWay = (what: string) =>
   ok(
@@ -38,6 +49,7 @@ export const deletionOperations = {
     const { organization } = ctx.organization;
     const site = await getSite(ctx.deps.store, ctx.params.site_slug ?? '');
     if (!site || site.organization_slug !== organization.slug) throw new NotFoundError();
+    confirmed(ctx.query.confirm, site.slug, "site's slug");
     const budget = budgetOf(ctx.deps);
     const tomb = await markSiteDeleted(ctx.deps, site, currentUser(ctx).id);
     if (await cleanUpOne(ctx.deps, tomb, budget)) return noContent();
@@ -47,6 +59,7 @@ export const deletionOperations = {
   async deleteOrganization(ctx) {
     if (!ctx.organization) throw new NotFoundError();
     const { organization } = ctx.organization;
+    confirmed(ctx.query.confirm, organization.slug, "organization's slug");
     const budget = budgetOf(ctx.deps);
     const tomb = await markOrganizationDeleted(ctx.deps, organization, currentUser(ctx).id);
     if (await cleanUpOne(ctx.deps, tomb, budget)) return noContent();
@@ -56,7 +69,10 @@ export const deletionOperations = {
   async deleteUser(ctx) {
     const budget = budgetOf(ctx.deps);
     await finishPendingDeletions(ctx.deps, deletionKeys.usersPrefix, budget);
-    const tomb = await markUserDeleted(ctx.deps, Number(ctx.params.user_id), currentUser(ctx).id);
+    const user = await getUser(ctx.deps.store, Number(ctx.params.user_id));
+    if (!user) throw new NotFoundError();
+    confirmed(ctx.query.confirm, user.username, 'username');
+    const tomb = await markUserDeleted(ctx.deps, user.id, currentUser(ctx).id);
     if (budget.left > 0 && (await cleanUpOne(ctx.deps, tomb, budget))) return noContent();
     return underWay('The account');
   },

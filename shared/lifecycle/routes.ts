@@ -13,6 +13,17 @@ const underWay = {
   properties: { detail: { type: 'string' } },
 } as const;
 
+/**
+ * The name of what is deleted, again: a site, an organization or an account goes with everything under it, so the
+ * call names it twice (the path, and `confirm`: the slug, or the username) and a mistaken id erases nothing.
+ */
+const confirmQuery = {
+  type: 'object',
+  required: ['confirm'],
+  additionalProperties: false,
+  properties: { confirm: { type: 'string', minLength: 1, maxLength: 150 } },
+} as const;
+
 /** Deletions (docs/lifecycle.md): each answers 204 when its cleanup finished, 202 when some is left for later. */
 export const deletionRoutes = [
   {
@@ -31,6 +42,7 @@ export const deletionRoutes = [
   {
     ...platform,
     operationId: 'deleteSite',
+    query: confirmQuery,
     permission: 'organization:owner',
     method: 'DELETE',
     path: '/api/cloud/organizations/{org_slug}/sites/{site_slug}/',
@@ -39,25 +51,27 @@ export const deletionRoutes = [
     responses: {
       202: json('Deleted; the cleanup of what it held goes on', underWay),
       204: empty('Deleted, and everything it held removed'),
-      ...errors(401, 403, 404),
+      ...errors(400, 401, 403, 404),
     },
   },
   {
     ...platform,
     operationId: 'deleteOrganization',
+    query: confirmQuery,
     permission: 'organization:owner',
     method: 'DELETE',
     path: '/api/cloud/organizations/{org_slug}/',
-    summary: 'Delete an organization with its sites, members, groups and invitations',
+    summary: 'Delete an organization (confirm: its slug) with its sites, members, groups and invitations',
     responses: {
       202: json('Deleted; the cleanup of what it held goes on', underWay),
       204: empty('Deleted, and everything it held removed'),
-      ...errors(401, 403, 404),
+      ...errors(400, 401, 403, 404),
     },
   },
   {
     ...platform,
     operationId: 'deleteUser',
+    query: confirmQuery,
     permission: 'rule:self-or-superuser',
     method: 'DELETE',
     path: '/api/cloud/users/{user_id}/',

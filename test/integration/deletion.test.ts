@@ -178,20 +178,36 @@ describe('DELETE /api/cloud/users/{user_id}/', () => {
   it('who may: the user itself and superusers; another user 404 (never shown, as for GET); an unknown user 404', async () => {
     const a = await createUser(platform);
     const b = await createUser(platform);
-    expect((await b.api.delete(`/api/cloud/users/${a.user.id}/`)).status).toBe(404);
+    expect((await b.api.delete(`/api/cloud/users/${a.user.id}/?confirm=${a.user.username}`)).status).toBe(
+      404,
+    );
     expect((await b.api.get('/api/cloud/users/me/')).status).toBe(200);
-    expect((await platform.adminApi.delete('/api/cloud/users/999999999/')).status).toBe(404);
-    expect((await a.api.delete(`/api/cloud/users/${a.user.id}/`)).status).toBe(204);
+    expect((await platform.adminApi.delete('/api/cloud/users/999999999/?confirm=nobody')).status).toBe(404);
+    // The call names the account twice: without the username as `confirm`, or with another, nothing is erased.
+    const unconfirmed = await a.api.delete(`/api/cloud/users/${a.user.id}/`);
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.text).toContain('confirm');
+    const wrong = await a.api.delete(`/api/cloud/users/${a.user.id}/?confirm=${b.user.username}`);
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('confirm');
+    expect((await a.api.get('/api/cloud/users/me/')).status).toBe(200);
+    expect((await a.api.delete(`/api/cloud/users/${a.user.id}/?confirm=${a.user.username}`)).status).toBe(
+      204,
+    );
     // Its tokens die with it.
     expect((await a.api.get('/api/cloud/users/me/')).status).toBe(401);
     expect((await platform.adminApi.get(`/api/cloud/users/${a.user.id}/`)).status).toBe(404);
-    expect((await platform.adminApi.delete(`/api/cloud/users/${b.user.id}/`)).status).toBe(204);
+    expect(
+      (await platform.adminApi.delete(`/api/cloud/users/${b.user.id}/?confirm=${b.user.username}`)).status,
+    ).toBe(204);
     expect((await b.api.get('/api/cloud/users/me/')).status).toBe(401);
   });
 
   it('refuses while the user owns an organization (409)', async () => {
     const tenant = await createTenant(platform);
-    const response = await tenant.owner.delete(`/api/cloud/users/${tenant.ownerUser.id}/`);
+    const response = await tenant.owner.delete(
+      `/api/cloud/users/${tenant.ownerUser.id}/?confirm=${tenant.ownerUser.username}`,
+    );
     expect(response.status).toBe(409);
     expect(JSON.stringify(response.body)).toContain('transfer');
     expect((await tenant.owner.get('/api/cloud/users/me/')).status).toBe(200);
@@ -214,7 +230,7 @@ describe('DELETE /api/cloud/users/{user_id}/', () => {
         .status,
     ).toBe(201);
 
-    expect((await api.delete(`/api/cloud/users/${user.id}/`)).status).toBe(204);
+    expect((await api.delete(`/api/cloud/users/${user.id}/?confirm=${user.username}`)).status).toBe(204);
     expect(await stored(`USER#${user.id}`)).toEqual([]);
     expect(await stored(`ORG#${org}`, `MEMBER#`)).toHaveLength(1);
     expect(await stored(`SITE#${site}`, 'PERM#')).toEqual([]);
@@ -242,7 +258,7 @@ describe('DELETE /api/cloud/organizations/{org_slug}/sites/{site_slug}/', () => 
   it("who may: the organization's owner and superusers; admins and members 403, strangers 404", async () => {
     const tenant = await createTenant(platform);
     const org = tenant.organization.slug;
-    const path = `/api/cloud/organizations/${org}/sites/${tenant.site.slug}/`;
+    const path = `/api/cloud/organizations/${org}/sites/${tenant.site.slug}/?confirm=${tenant.site.slug}`;
     const admin = await createUser(platform);
     await grantSite(tenant, admin.user.id, ['admin_site']);
     expect(
@@ -270,7 +286,7 @@ describe('DELETE /api/cloud/organizations/{org_slug}/sites/{site_slug}/', () => 
     expect(await sql`SELECT 1 FROM information_schema.schemata WHERE schema_name = ${schema}`).toHaveLength(
       1,
     );
-    const path = `/api/cloud/organizations/${tenant.organization.slug}/sites/${site}/`;
+    const path = `/api/cloud/organizations/${tenant.organization.slug}/sites/${site}/?confirm=${site}`;
     expect((await tenant.owner.delete(path)).status).toBe(204);
     expect(await sql`SELECT 1 FROM information_schema.schemata WHERE schema_name = ${schema}`).toHaveLength(
       0,
@@ -307,11 +323,11 @@ describe('DELETE /api/cloud/organizations/{org_slug}/', () => {
       user_id: admin.user.id,
       role: 'admin',
     });
-    expect((await admin.api.delete(`/api/cloud/organizations/${org}/`)).status).toBe(403);
+    expect((await admin.api.delete(`/api/cloud/organizations/${org}/?confirm=${org}`)).status).toBe(403);
     const stranger = await createUser(platform);
-    expect((await stranger.api.delete(`/api/cloud/organizations/${org}/`)).status).toBe(404);
+    expect((await stranger.api.delete(`/api/cloud/organizations/${org}/?confirm=${org}`)).status).toBe(404);
 
-    expect((await tenant.owner.delete(`/api/cloud/organizations/${org}/`)).status).toBe(204);
+    expect((await tenant.owner.delete(`/api/cloud/organizations/${org}/?confirm=${org}`)).status).toBe(204);
     expect((await tenant.owner.get(`/api/cloud/organizations/${org}/`)).status).toBe(404);
     expect((await admin.api.get('/api/cloud/organizations/')).body.results).toEqual([]);
     expect(await stored(`ORG#${org}`)).toEqual([]);
@@ -330,8 +346,16 @@ describe('DELETE /api/cloud/organizations/{org_slug}/', () => {
   it('a superuser may delete any organization', async () => {
     const tenant = await createTenant(platform);
     const org = tenant.organization.slug;
-    expect((await platform.adminApi.delete(`/api/cloud/organizations/${org}/`)).status).toBe(204);
+    expect((await platform.adminApi.delete(`/api/cloud/organizations/${org}/?confirm=${org}`)).status).toBe(
+      204,
+    );
     expect((await tenant.owner.get(`/api/cloud/organizations/${org}/`)).status).toBe(404);
-    expect((await tenant.owner.delete(`/api/cloud/users/${tenant.ownerUser.id}/`)).status).toBe(204);
+    expect(
+      (
+        await tenant.owner.delete(
+          `/api/cloud/users/${tenant.ownerUser.id}/?confirm=${tenant.ownerUser.username}`,
+        )
+      ).status,
+    ).toBe(204);
   });
 });

@@ -97,7 +97,9 @@ describe('cross-tenant trust suite: deletions', () => {
   it("A cannot erase B's people, and a member erasing itself leaves B's memberships", async () => {
     const a = await createTenant(platform);
     const b = await createTenant(platform);
-    expect((await a.owner.delete(`/api/cloud/users/${b.ownerUser.id}/`)).status).toBe(404);
+    expect(
+      (await a.owner.delete(`/api/cloud/users/${b.ownerUser.id}/?confirm=${b.ownerUser.username}`)).status,
+    ).toBe(404);
     expect((await b.owner.get('/api/cloud/users/me/')).status).toBe(200);
     // Someone in both organizations erases itself: only its own memberships go.
     const both = await createUser(platform);
@@ -109,7 +111,7 @@ describe('cross-tenant trust suite: deletions', () => {
           })
         ).status,
       ).toBe(200);
-    const erased = await both.api.delete(`/api/cloud/users/${both.user.id}/`);
+    const erased = await both.api.delete(`/api/cloud/users/${both.user.id}/?confirm=${both.user.username}`);
     expect([202, 204]).toContain(erased.status);
     const members = await b.owner.get(`/api/cloud/organizations/${b.organization.slug}/members/`);
     expect(members.body.results.map((m: { user_id: number }) => m.user_id)).toContain(b.ownerUser.id);
