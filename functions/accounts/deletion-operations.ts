@@ -1,4 +1,4 @@
-import { getSite } from '../../shared/accounts/sites';
+import { getSite, listOrganizationSites } from '../../shared/accounts/sites';
 import { getUser } from '../../shared/accounts/users';
 import { noContent, ok } from '../../shared/api/result';
 import { NotFoundError, ValidationError } from '../../shared/errors';
@@ -61,6 +61,13 @@ export const deletionOperations = {
     const { organization } = ctx.organization;
     confirmed(ctx.query.confirm, organization.slug, "organization's slug");
     const budget = budgetOf(ctx.deps);
+    // Its sites go first, each with its tombstone (at most SITES_PER_ORGANIZATION, but for superusers' additions):
+    // from here on none of them is served, even while the organization's cleanup is still owed.
+    const caller = currentUser(ctx).id;
+    for (const site of await listOrganizationSites(ctx.deps.store, organization.slug))
+      await markSiteDeleted(ctx.deps, site, caller).catch((error: unknown) => {
+        if (!(error instanceof NotFoundError)) throw error;
+      });
     const tomb = await markOrganizationDeleted(ctx.deps, organization, currentUser(ctx).id);
     if (await cleanUpOne(ctx.deps, tomb, budget)) return noContent();
     return underWay(`Organization "${organization.slug}"`);

@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import type { ValueCache } from '../secrets/value-cache';
@@ -46,4 +46,27 @@ export async function queryItems(
     start = page.LastEvaluatedKey;
   } while (start);
   return items;
+}
+
+/**
+ * Deletes items within the budget; false when the budget ran out first. Only a delete that removed an item spends
+ * a step, so a pass that meets keys an earlier pass removed already still moves on.
+ */
+export async function removeAll(
+  deps: LifecycleDeps,
+  items: readonly { PK: string; SK: string }[],
+  budget: Budget,
+): Promise<boolean> {
+  for (const item of items) {
+    if (budget.left <= 0) return false;
+    const { Attributes } = await deps.store.doc.send(
+      new DeleteCommand({
+        TableName: deps.store.table,
+        Key: { PK: item.PK, SK: item.SK },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    if (Attributes) spend(budget, 1);
+  }
+  return true;
 }

@@ -4,7 +4,7 @@ import type { Organization, Site } from '../accounts/model';
 import { iso } from '../clock';
 import { NotFoundError } from '../errors';
 import { invitationKeys } from '../invitations/model';
-import { type Budget, type LifecycleDeps, queryItems, spend } from './budget';
+import { type Budget, type LifecycleDeps, queryItems, removeAll } from './budget';
 import { deletionKeys } from './keys';
 import { cleanUpSite, type SiteTombstone, siteDeletionItems, siteTombstone } from './sites';
 
@@ -65,21 +65,6 @@ export async function markOrganizationDeleted(
     throw error;
   }
   return tomb;
-}
-
-async function removeAll(
-  deps: LifecycleDeps,
-  items: readonly { PK: string; SK: string }[],
-  budget: Budget,
-): Promise<boolean> {
-  for (const item of items) {
-    if (budget.left <= 0) return false;
-    await deps.store.doc.send(
-      new DeleteCommand({ TableName: deps.store.table, Key: { PK: item.PK, SK: item.SK } }),
-    );
-    spend(budget, 1);
-  }
-  return true;
 }
 
 export async function cleanUpOrganization(

@@ -10,7 +10,7 @@ import { eventKeys } from '../events/keys';
 import { roleKeys } from '../roles/keys';
 import { secretKeys } from '../secrets/keys';
 import { socialKeys } from '../social/model';
-import { type Budget, type LifecycleDeps, queryItems, spend } from './budget';
+import { type Budget, type LifecycleDeps, queryItems, removeAll, spend } from './budget';
 import { deletionKeys } from './keys';
 
 /**
@@ -74,16 +74,20 @@ export async function markSiteDeleted(deps: LifecycleDeps, site: Site, by: numbe
   return tomb;
 }
 
-/** Drops the site's schema and registry row, unless they belong to another site of the same slug. */
-async function dropSiteSchema(deps: LifecycleDeps, tomb: SiteTombstone): Promise<void> {
-  await deps.sql().begin(async (tx) => {
+/**
+ * Drops the site's schema and registry row, unless they belong to another site of the same slug. True when it
+ * dropped something (a step of the budget); false when nothing of the site is left there.
+ */
+async function dropSiteSchema(deps: LifecycleDeps, tomb: SiteTombstone): Promise<boolean> {
+  return (await deps.sql().begin(async (tx) => {
     const [registered] = await tx<{ site_identity: string | null }[]>`SELECT site_identity
       FROM platform.data_site_schemas WHERE site = ${tomb.site} FOR UPDATE`;
-    if (!registered) return;
-    if (registered.site_identity !== null && registered.site_identity !== tomb.site_identity) return;
+    if (!registered) return false;
+    if (registered.site_identity !== null && registered.site_identity !== tomb.site_identity) return false;
     await runDdl(tx, ddl`DROP SCHEMA IF EXISTS ${ident(siteSchemaName(tomb.site))} CASCADE`);
     await tx`DELETE FROM platform.data_site_schemas WHERE site = ${tomb.site}`;
-  });
+    return true;
+  })) as boolean;
 }
 
 type Item = { PK: string; SK: string } & Record<string, unknown>;
@@ -95,17 +99,6 @@ const partition = (deps: LifecycleDeps, pk: string, prefix = '') =>
     ConsistentRead: true,
   });
 
-async function removeAll(deps: LifecycleDeps, items: readonly Item[], budget: Budget): Promise<boolean> {
-  for (const item of items) {
-    if (budget.left <= 0) return false;
-    await deps.store.doc.send(
-      new DeleteCommand({ TableName: deps.store.table, Key: { PK: item.PK, SK: item.SK } }),
-    );
-    spend(budget, 1);
-  }
-  return true;
-}
-
 export async function cleanUpSite(
   deps: LifecycleDeps,
   tomb: SiteTombstone,
@@ -113,8 +106,7 @@ export async function cleanUpSite(
 ): Promise<boolean> {
   const site = tomb.site;
   if (budget.left <= 0) return false;
-  await dropSiteSchema(deps, tomb);
-  spend(budget, 1);
+  if (await dropSiteSchema(deps, tomb)) spend(budget, 1);
   // Role memberships (by the catalog's roles and tombstones), then the catalog.
   const catalog = await partition(deps, roleKeys.catalog(site));
   for (const entry of catalog) {

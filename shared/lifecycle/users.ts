@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError } from '../errors';
 import { groupKeys } from '../groups/model';
 import { roleGsi, roleKeys } from '../roles/keys';
 import { queryAll, uniqueKey } from '../store/store';
-import { type Budget, type LifecycleDeps, queryItems, spend } from './budget';
+import { type Budget, type LifecycleDeps, queryItems, removeAll } from './budget';
 import { deletionKeys } from './keys';
 
 /**
@@ -88,18 +88,6 @@ function gsiKeys(deps: LifecycleDeps, partition: string) {
     KeyConditionExpression: 'GSI1PK = :pk',
     ExpressionAttributeValues: { ':pk': partition },
   });
-}
-
-/** Deletes keys within the budget; false when the budget ran out first. */
-async function removeAll(deps: LifecycleDeps, found: readonly Key[], budget: Budget): Promise<boolean> {
-  for (const key of found) {
-    if (budget.left <= 0) return false;
-    await deps.store.doc.send(
-      new DeleteCommand({ TableName: deps.store.table, Key: { PK: key.PK, SK: key.SK } }),
-    );
-    spend(budget, 1);
-  }
-  return true;
 }
 
 export async function cleanUpUser(

@@ -343,6 +343,33 @@ describe('DELETE /api/cloud/organizations/{org_slug}/', () => {
     );
   });
 
+  it('with its cleanup owed (DELETION_STEPS_PER_REQUEST 1): answers 202, and none of its sites is served', async () => {
+    const bounded = await startTestPlatform({ DELETION_STEPS_PER_REQUEST: '1' });
+    try {
+      const tenant = await createTenant(bounded);
+      const org = tenant.organization.slug;
+      await createTable(tenant.owner, tenant.app.slug, 'notes', {
+        fields: [{ name: 'text', type: 'string' }],
+      });
+      const deleted = await tenant.owner.delete(`/api/cloud/organizations/${org}/?confirm=${org}`);
+      expect(deleted.status).toBe(202);
+      expect((await tenant.owner.get('/api/apps/')).status).toBe(404);
+      expect((await tenant.owner.get(dataPath(tenant.app.slug, 'notes'))).status).toBe(404);
+      expect((await tenant.owner.get(`/api/cloud/organizations/${org}/`)).status).toBe(404);
+      // The slug is not taken again while its cleanup is owed; each try does a step, and then it is free.
+      let status = 409;
+      for (let attempt = 0; attempt < 100 && status === 409; attempt++)
+        status = (await tenant.owner.post('/api/cloud/organizations/', { name: 'Again', slug: org })).status;
+      expect(status).toBe(201);
+      expect(
+        await bounded.deps.sql()`SELECT 1 FROM information_schema.schemata
+        WHERE schema_name = ${siteSchemaName(tenant.site.slug)}`,
+      ).toHaveLength(0);
+    } finally {
+      await bounded.stop();
+    }
+  });
+
   it('a superuser may delete any organization', async () => {
     const tenant = await createTenant(platform);
     const org = tenant.organization.slug;
