@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { operationsByGroup } from '../functions/registry';
+import { registry } from '../functions/registry';
 import { loadConfig } from '../shared/config';
 import { startEmbeddedDynamoDb } from '../shared/host/local/embedded-dynamodb';
 import { startEmbeddedPostgres } from '../shared/host/local/embedded-postgres';
@@ -31,7 +31,7 @@ async function run(fsync: boolean): Promise<number> {
       DATABASE_POOL_SIZE: '1',
       ADMIN_PASSWORD: password,
     }),
-    operationsByGroup,
+    registry,
     { persist: false },
   );
   try {

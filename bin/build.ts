@@ -1,7 +1,7 @@
 import { rmSync, statSync } from 'node:fs';
+import { groups, routesOf } from '../functions/groups';
 import { bundleFiles } from '../infra/bundle-graph';
 import { bundleGroup } from '../infra/bundling';
-import { groups, routesOf } from '../shared/http/routes';
 
 /** `npm run build`: one minified, code-split ESM bundle with source maps per endpoint group, under dist/<group>/,
  * with the files a group reads at run time beside it. `npm run size` also times their cold imports. */

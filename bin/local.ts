@@ -1,4 +1,4 @@
-import { operationsByGroup } from '../functions/registry';
+import { registry } from '../functions/registry';
 import { ConfigError, loadConfig } from '../shared/config';
 import { streamProgress } from '../shared/host/local/progress';
 import { type LocalPlatform, startLocalPlatform } from '../shared/host/local/runtime';
@@ -12,7 +12,7 @@ const err = (text: string) => process.stderr.write(text);
 async function start(): Promise<LocalPlatform> {
   try {
     const config = loadConfig();
-    return await startLocalPlatform(config, operationsByGroup, { progress: streamProgress(err) });
+    return await startLocalPlatform(config, registry, { progress: streamProgress(err) });
   } catch (error) {
     // Problems the person starting it can fix get one line, not a stack trace.
     if (error instanceof LocalStartError || error instanceof ConfigError) err(`${error.message}\n`);

@@ -4,9 +4,9 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { withSection } from '../bench/sections';
+import { groups, routesOf } from '../functions/groups';
 import { bundleFiles } from '../infra/bundle-graph';
 import { bundleGroup } from '../infra/bundling';
-import { groups, routesOf } from '../shared/http/routes';
 
 /**
  * `npm run size`: builds each group's Lambda bundle (dist/<group>/), prints what its cold start loads, what it loads

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { groups, routesOf } from '../functions/groups';
 import { validatorFiles, validatorsDirectory } from '../infra/validators';
-import { groups, routesOf } from '../shared/http/routes';
 
 /** `npm run validators`: writes each group's route validators, generated ahead of time (infra/validators.ts). */
 for (const group of Object.values(groups)) {

@@ -5,6 +5,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { groups } from '../functions/groups';
 import type { GroupName } from '../shared/api/route';
 
 /**
@@ -16,8 +17,13 @@ import type { GroupName } from '../shared/api/route';
  * docs/events.md, "In the cloud".
  */
 
-/** The groups whose functions create users (admin create, invitations, social sign-in): they publish. */
-export const userCreatingGroups: readonly GroupName[] = ['accounts', 'invitations', 'auth'];
+/**
+ * The groups whose functions create users (admin create, invitations, social sign-in), as their manifests say
+ * (`needs.createsUsers`): they publish.
+ */
+export const userCreatingGroups: readonly GroupName[] = Object.values(groups)
+  .filter((group) => group.needs.createsUsers)
+  .map((group) => group.name);
 
 /** The synchronous Express limit: StartSyncExecution waits at most five minutes. */
 export const syncLimitSeconds = 300;

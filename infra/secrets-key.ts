@@ -3,7 +3,10 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import type { GroupName } from '../shared/api/route';
+import type { GroupNeeds } from '../shared/api/group';
+
+/** A function's share of the key's encryption contexts. */
+export type SecretsKeyShare = NonNullable<GroupNeeds['secretsKey']>;
 
 /** The names of the secret store's encryption context (shared/keys/keys.ts). */
 const contextKeys = ['site', 'app', 'key'];
@@ -21,15 +24,6 @@ export function createSecretsKey(scope: Construct, protect: boolean): Key {
 }
 
 /**
- * The groups whose functions hold the key: the secret store, and auth, which seals and opens social apps'
- * client secrets (shared/social).
- */
-export const secretsKeyGroups: readonly GroupName[] = ['secrets', 'auth'];
-
-/** Whether a group's function is given the key (SECRETS_KEY_ID and the grant below). */
-export const usesSecretsKey = (group: GroupName): boolean => secretsKeyGroups.includes(group);
-
-/**
  * The `app` of the encryption context of social apps' client secrets (shared/social/apps.ts, `secretContext`): no
  * app slug can be `~social`, so the secret store never makes a context with it.
  */
@@ -37,12 +31,13 @@ export const socialContextApp = '~social';
 
 /**
  * Lets a function call GenerateDataKey and Decrypt on the key, for requests carrying the full context only, and
- * only its own share of the contexts: auth the social apps' (`app` = `~social`), the secret store every other. So
- * neither function can unwrap the other's data keys, even though they share the key.
+ * only its own share of the contexts, as its manifest names it (`needs.secretsKey`): `social` the social apps'
+ * (`app` = `~social`, the auth group), `store` every other (the secret store). So neither function can unwrap the
+ * other's data keys, even though they share the key.
  */
-export function grantSecretsKey(key: Key, fn: IFunction, group: GroupName): void {
+export function grantSecretsKey(key: Key, fn: IFunction, share: SecretsKeyShare): void {
   const own =
-    group === 'auth'
+    share === 'social'
       ? { StringEquals: { 'kms:EncryptionContext:app': socialContextApp } }
       : { StringNotEquals: { 'kms:EncryptionContext:app': socialContextApp } };
   fn.addToRolePolicy(

@@ -1,6 +1,6 @@
+import { groups } from '../functions/groups';
 import type { GroupName } from '../shared/api/route';
 import { parseCorsOrigins } from '../shared/cors';
-import { groups } from '../shared/http/routes';
 import type { JwtKeySettings } from './jwt-keys';
 import type { PlatformStackProps } from './stack';
 

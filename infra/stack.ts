@@ -15,20 +15,21 @@ import {
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { GroupDef, GroupName } from '../shared/api/route';
-import { groups, routesOf, routes as routeTable } from '../shared/http/routes';
+import { groups, routesOf, routes as routeTable } from '../functions/groups';
+import type { GroupManifest } from '../shared/api/group';
+import type { GroupName } from '../shared/api/route';
 import { indexes, tableKeys, ttlAttribute } from '../shared/store/table';
 import { acknowledgeFindings } from './acknowledgements';
 import { type CustomDomain, PlatformApi, type Throttle } from './api';
 import { gatewayRoutes, isolatedGatewayPaths } from './api-routes';
 import { groupCode } from './bundling';
 import { DataPlane } from './data-plane';
-import { UserCreationEvents, userCreatingGroups } from './events';
+import { UserCreationEvents } from './events';
 import { functionRole } from './function-role';
 import { defaultJwtKeys, type JwtKeySettings, JwtKeys } from './jwt-keys';
 import { Migration } from './migration';
 import { Observability } from './observability';
-import { createSecretsKey, grantSecretsKey, usesSecretsKey } from './secrets-key';
+import { createSecretsKey, grantSecretsKey } from './secrets-key';
 import { grantTableAccess } from './table-access';
 import { defaultStageThrottle, routeThrottles } from './throttling';
 
@@ -44,8 +45,8 @@ export interface PlatformStackProps extends StackProps {
   /** Origins whose browser apps may call the API; the same setting and default as the local CORS_ORIGINS. */
   readonly corsOrigins?: readonly string[];
   /**
-   * Verified SES identity (an e-mail address) that sends invitation e-mail; without it the invitations function
-   * has no mail permission and writes nothing (the local outbox is for development).
+   * Verified SES identity (an e-mail address) that sends invitation e-mail; without it the functions that send
+   * mail (the invitations function) have no mail permission and write nothing (the local outbox is for development).
    */
   readonly mailSender?: string;
   /** Base URL of the invitation acceptance page (INVITATION_LINK_BASE). */
@@ -147,7 +148,7 @@ export class PlatformStack extends Stack {
     this.issuer = props.issuer ?? this.platformApi.url;
 
     const sqlGroups = Object.values(groups).filter(
-      (group) => group.usesSql && routesOf(group.name).length > 0,
+      (group) => group.needs.sql && routesOf(group.name).length > 0,
     );
     this.dataPlane =
       sqlGroups.length > 0
@@ -159,9 +160,9 @@ export class PlatformStack extends Stack {
             logRemoval,
           })
         : undefined;
-    const sqlAccess = (group: GroupDef) => (group.usesSql ? this.dataPlane : undefined);
-    // The meta function's health check reads the migration version alone: a read-only login of its own.
-    const loginOf = (group: GroupDef) => (group.name === 'meta' ? 'health' : 'app');
+    // Each group's function gets what its manifest's `needs` name (functions/<group>/manifest.ts), and no more.
+    const sqlAccess = (group: GroupManifest) => (group.needs.sql ? this.dataPlane : undefined);
+    const loginOf = (group: GroupManifest) => group.needs.sql ?? 'app';
 
     const gateway = gatewayRoutes(routeTable, Object.keys(routeThrottles));
     const created = new Map<string, HttpRoute>();
@@ -197,18 +198,17 @@ export class PlatformStack extends Stack {
           ...(props.defaultSite ? { DEFAULT_SITE: props.defaultSite } : {}),
           ...(props.baseDomain ? { BASE_DOMAIN: props.baseDomain } : {}),
           ...sqlAccess(group)?.environment(loginOf(group)),
-          ...(usesSecretsKey(group.name) ? { SECRETS_KEY_ID: this.secretsKey.keyArn } : {}),
-          ...(group.name === 'invitations' ? mailEnvironment(props) : {}),
+          ...(group.needs.secretsKey ? { SECRETS_KEY_ID: this.secretsKey.keyArn } : {}),
+          ...(group.needs.mail ? mailEnvironment(props) : {}),
         },
         ...sqlAccess(group)?.functionPlacement(),
       });
-      grantTableAccess(this.table, fn, group.name);
-      // Every group verifies tokens (public keys); only the auth group signs them.
-      this.jwtKeys.grant(fn, group.name === 'auth');
-      if (usesSecretsKey(group.name)) grantSecretsKey(this.secretsKey, fn, group.name);
+      grantTableAccess(this.table, fn, group.needs.table);
+      // Every group verifies tokens (public keys); only the one that signs them may sign.
+      this.jwtKeys.grant(fn, group.needs.signsTokens === true);
+      if (group.needs.secretsKey) grantSecretsKey(this.secretsKey, fn, group.needs.secretsKey);
       sqlAccess(group)?.grantConnect(fn, loginOf(group));
-      if (group.name === 'invitations' && props.mailSender)
-        fn.addToRolePolicy(this.sendMailAs(props.mailSender));
+      if (group.needs.mail && props.mailSender) fn.addToRolePolicy(this.sendMailAs(props.mailSender));
 
       const integration = new HttpLambdaIntegration(`${pascal(group.name)}Integration`, fn);
       // ANY on the group's prefixes: the Lambda's router matches the exact path and method (404/405 bodies).
@@ -278,12 +278,13 @@ export class PlatformStack extends Stack {
       logRetention,
       logRemoval,
     });
-    for (const group of userCreatingGroups) {
-      const fn = this.functions.get(group);
-      if (fn) events.grantPublish(fn);
+    // The groups that create users publish (and check targets); the registry of event functions checks names.
+    for (const group of Object.values(groups)) {
+      const fn = this.functions.get(group.name);
+      if (!fn) continue;
+      if (group.needs.createsUsers) events.grantPublish(fn);
+      else if (group.needs.registersEventFunctions) events.configureRegistry(fn);
     }
-    const registry = this.functions.get('events');
-    if (registry) events.configureRegistry(registry);
     return events;
   }
 

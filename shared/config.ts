@@ -172,6 +172,11 @@ export interface PagesConfig {
    * (`https://app.example`) or for one site (`acme=https://app.acme.example`). Empty by default.
    */
   readonly returnOrigins: readonly { readonly site: string | null; readonly origin: string }[];
+  /**
+   * `PASSWORD_CHECKS_PER_MINUTE`: checks of `POST /api/cloud/users/password-check/` (the pages' feedback while a
+   * password is typed) per client address, or signed-in user, per minute (default 60).
+   */
+  readonly passwordChecksPerMinute: number;
 }
 
 /** Failures allowed per account and per client address within the window, and the lock that follows. */
@@ -338,7 +343,11 @@ function pagesConfig(env: Env): PagesConfig {
       throw new ConfigError(`PAGES_RETURN_ORIGINS: "${site}" is not a site slug`);
     return { site, origin: parsed.origin };
   });
-  return { afterSignIn, returnOrigins };
+  return {
+    afterSignIn,
+    returnOrigins,
+    passwordChecksPerMinute: atLeastOne(env, 'PASSWORD_CHECKS_PER_MINUTE', 60),
+  };
 }
 
 function corsOrigins(env: Env): readonly string[] {

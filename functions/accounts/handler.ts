@@ -1,11 +1,12 @@
 import { cloudDeps } from '../../shared/compose/cloud';
+import { sqlPlane } from '../../shared/compose/sql-plane';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
+import { accountsManifest } from './manifest';
 import { accountOperations } from './operations';
-import { accountGroupRoutes } from './routes';
 import { validatorLoaders } from './validators/index.generated';
 
 // The route schemas were compiled at build time (`npm run validators`): a route's module loads on its first request.
-useGeneratedValidators(accountGroupRoutes, validatorLoaders);
+useGeneratedValidators(accountsManifest.routes, validatorLoaders);
 
-export const handler = createGroupHandler('accounts', accountOperations, cloudDeps(), accountGroupRoutes);
+export const handler = createGroupHandler(accountsManifest, accountOperations, cloudDeps(sqlPlane));

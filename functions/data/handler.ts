@@ -1,12 +1,12 @@
 import { cloudDeps } from '../../shared/compose/cloud';
 import { sqlPlane } from '../../shared/compose/sql-plane';
-import { dataRoutes } from '../../shared/data/routes';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
+import { dataManifest } from './manifest';
 import { dataOperations } from './operations';
 import { validatorLoaders } from './validators/index.generated';
 
 // The route schemas were compiled at build time (`npm run validators`): a route's module loads on its first request.
-useGeneratedValidators(dataRoutes, validatorLoaders);
+useGeneratedValidators(dataManifest.routes, validatorLoaders);
 
-export const handler = createGroupHandler('data', dataOperations, cloudDeps(sqlPlane), dataRoutes);
+export const handler = createGroupHandler(dataManifest, dataOperations, cloudDeps(sqlPlane));

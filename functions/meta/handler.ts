@@ -2,11 +2,11 @@ import { cloudDeps } from '../../shared/compose/cloud';
 import { sqlPlane } from '../../shared/compose/sql-plane';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
-import { metaRoutes } from '../../shared/meta/routes';
+import { metaManifest } from './manifest';
 import { metaOperations } from './operations';
 import { validatorLoaders } from './validators/index.generated';
 
 // The route schemas were compiled at build time (`npm run validators`): a route's module loads on its first request.
-useGeneratedValidators(metaRoutes, validatorLoaders);
+useGeneratedValidators(metaManifest.routes, validatorLoaders);
 
-export const handler = createGroupHandler('meta', metaOperations, cloudDeps(sqlPlane), metaRoutes);
+export const handler = createGroupHandler(metaManifest, metaOperations, cloudDeps(sqlPlane));

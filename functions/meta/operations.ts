@@ -8,15 +8,15 @@ import type { metaRoutes } from '../../shared/meta/routes';
 let document: string | undefined;
 
 /**
- * The document describes every group's routes: the whole route table is loaded on the first request for it, not at
+ * The document describes every group's routes: every group's manifest (the whole route table) is loaded on the first request for it, not at
  * the meta function's cold start (in the Lambda bundle it is a chunk of its own, infra/bundling.ts).
  */
 async function describeApi(): Promise<string> {
-  const [{ openApiDocument }, { routes }] = await Promise.all([
+  const [{ openApiDocument }, { groups }] = await Promise.all([
     import('../../shared/http/openapi'),
-    import('../../shared/http/routes'),
+    import('../groups'),
   ]);
-  return JSON.stringify(openApiDocument(routes));
+  return JSON.stringify(openApiDocument(Object.values(groups)));
 }
 
 async function served() {

@@ -1,11 +1,11 @@
 import { cloudDeps } from '../../shared/compose/cloud';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
-import { roleRoutes } from '../../shared/roles/routes';
+import { rolesManifest } from './manifest';
 import { roleOperations } from './operations';
 import { validatorLoaders } from './validators/index.generated';
 
 // The route schemas were compiled at build time (`npm run validators`): a route's module loads on its first request.
-useGeneratedValidators(roleRoutes, validatorLoaders);
+useGeneratedValidators(rolesManifest.routes, validatorLoaders);
 
-export const handler = createGroupHandler('roles', roleOperations, cloudDeps(), roleRoutes);
+export const handler = createGroupHandler(rolesManifest, roleOperations, cloudDeps());

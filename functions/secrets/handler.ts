@@ -1,11 +1,11 @@
 import { cloudDeps } from '../../shared/compose/cloud';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
-import { secretRoutes } from '../../shared/secrets/routes';
+import { secretsManifest } from './manifest';
 import { secretOperations } from './operations';
 import { validatorLoaders } from './validators/index.generated';
 
 // The route schemas were compiled at build time (`npm run validators`): a route's module loads on its first request.
-useGeneratedValidators(secretRoutes, validatorLoaders);
+useGeneratedValidators(secretsManifest.routes, validatorLoaders);
 
-export const handler = createGroupHandler('secrets', secretOperations, cloudDeps(), secretRoutes);
+export const handler = createGroupHandler(secretsManifest, secretOperations, cloudDeps());

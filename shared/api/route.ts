@@ -48,12 +48,16 @@ export interface ResponseDef {
 /** A route's responses by HTTP status. */
 export type Responses = Readonly<Record<number, ResponseDef>>;
 
+/**
+ * An endpoint group as the code sees it (one Lambda each): what the handler, the route table and the OpenAPI document
+ * read. Each group declares it in its manifest, `functions/<group>/manifest.ts` (shared/api/group.ts, `GroupManifest`).
+ */
 export interface GroupDef {
   readonly name: GroupName;
   readonly description: string;
   readonly envelope: EnvelopeStyle;
-  /** Needs the data plane (PostgreSQL): the cloud function runs in the VPC. */
-  readonly usesSql?: boolean;
+  /** Every route of the group, each naming the group (`defineGroup` checks that they agree). */
+  readonly routes: readonly RouteDef[];
   /** Its writes change who may do what (users, memberships, permissions, sites, apps): they clear the access cache. */
   readonly changesAccess?: boolean;
 }

@@ -1,6 +1,6 @@
 import type { App, User } from '../accounts/model';
 import type { HttpResult } from '../api/result';
-import type { GroupName, RouteDef } from '../api/route';
+import type { GroupDef, GroupName, RouteDef } from '../api/route';
 import type { Deps } from '../deps';
 import type { Logger } from '../log';
 import type { OrganizationAccess } from '../policy/permissions';
@@ -51,7 +51,14 @@ export type Operation = (ctx: RequestContext<any, any, any>) => Promise<HttpResu
 /** The operations of one endpoint group, keyed by operationId. */
 export type Operations = Readonly<Record<string, Operation>>;
 
-export type OperationsByGroup = Readonly<Record<GroupName, Operations>>;
+/** An endpoint group ready to serve: its manifest (functions/<group>/manifest.ts) and its operations. */
+export interface GroupService {
+  readonly manifest: GroupDef;
+  readonly operations: Operations;
+}
+
+/** Every endpoint group, for the local server (functions/registry.ts); the cloud loads one group per Lambda. */
+export type GroupRegistry = Readonly<Record<GroupName, GroupService>>;
 
 /** The site of a site-scoped route; a route-table error otherwise. */
 export function siteContext<B, Q, P>(ctx: RequestContext<B, Q, P>): SiteContext<B, Q, P> {

@@ -3,7 +3,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { readJsonBody } from '../api/body';
 import type { HttpResult } from '../api/result';
-import type { GroupName, RouteDef } from '../api/route';
+import type { GroupDef, GroupName, RouteDef } from '../api/route';
 import { type Credentials, requireCurrentCredentials, sessionCredentials } from '../auth/browser-sessions';
 import { bearerToken } from '../auth/tokens';
 import type { Deps } from '../deps';
@@ -20,7 +20,6 @@ import { type LoadedRequest, loadRequest, type RequestTarget } from '../tenancy/
 import { siteSlugOf } from '../tenancy/tenancy';
 import type { Operations, RequestContext } from './context';
 import { errorBody, errorHeaders, internalErrorBody } from './envelopes';
-import { groups } from './groups';
 import { loggedPath } from './logged-path';
 import { Router } from './router';
 import { prepareValidators, validate, validatorsLoaded } from './validation';
@@ -117,8 +116,13 @@ function requestIdOf(event: HttpEvent, context: Context | undefined): string {
 }
 
 /** Turns any error into the response of a group's envelope; unexpected errors are logged and become 500s. */
-export function errorResponse(log: Logger | undefined, group: GroupName, error: unknown, requestId: string) {
-  const style = groups[group].envelope;
+export function errorResponse(
+  log: Logger | undefined,
+  group: Pick<GroupDef, 'name' | 'envelope'>,
+  error: unknown,
+  requestId: string,
+) {
+  const style = group.envelope;
   if (error instanceof AppError) {
     return respond(
       { status: error.status, body: errorBody(style, error), headers: errorHeaders(error) },
@@ -127,7 +131,7 @@ export function errorResponse(log: Logger | undefined, group: GroupName, error: 
   }
   const fields = {
     request_id: requestId,
-    group,
+    group: group.name,
     error:
       error instanceof Error
         ? { name: error.name, message: error.message, stack: error.stack }
@@ -245,7 +249,7 @@ async function permittedInput(
 
 /** The error middleware: any error becomes the group's envelope, and the request is logged all the same. */
 function errorsAnswered(
-  group: GroupName,
+  group: GroupDef,
   getDeps: () => Deps,
   facts: WeakMap<HttpEvent, RequestFacts>,
 ): MiddlewareObj<HttpEvent, HttpResponse, Error, Context> {
@@ -271,17 +275,19 @@ function errorsAnswered(
 /**
  * The handler of one endpoint group (one Lambda): route, authenticate, load who and where in one DynamoDB round
  * trip, enforce the route's permission, validate, run the operation, shape the response, and log one line. The same
- * handler serves API Gateway and the local server. `routes` are the group's own: a Lambda imports only those.
+ * handler serves API Gateway and the local server. `group` is the group's manifest (functions/<group>/manifest.ts):
+ * a Lambda imports only its own. `routes` are the ones it serves: by default all the manifest's routes (the hosted
+ * pages serve a few of another group's, pages/api.ts).
  */
 export function createGroupHandler(
-  group: GroupName,
+  group: GroupDef,
   operations: Operations,
   getDeps: () => Deps,
-  routes: readonly RouteDef[],
+  routes: readonly RouteDef[] = group.routes,
 ): HttpHandler {
-  checkRoutes(group, operations, routes);
+  checkRoutes(group.name, operations, routes);
   const router = new Router(routes);
-  const changesAccess = groups[group].changesAccess === true;
+  const changesAccess = group.changesAccess === true;
   const facts = new WeakMap<HttpEvent, RequestFacts>();
 
   const run = async (event: HttpEvent, context: Context): Promise<HttpResponse> => {

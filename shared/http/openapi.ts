@@ -1,7 +1,6 @@
 import { envelopeSchemas, isErrorStatus } from '../api/responses';
-import type { JsonSchema, ResponseDef, RouteDef } from '../api/route';
+import type { GroupDef, JsonSchema, ResponseDef, RouteDef } from '../api/route';
 import { describePermission } from '../policy/permissions';
-import { groups } from './routes';
 
 function parameters(route: RouteDef) {
   const path = [...route.path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((match) => {
@@ -22,11 +21,11 @@ const retryAfter = {
 };
 
 /** One response object: the declared body, or for an error status a reference to the group's envelope. */
-function responseObject(route: RouteDef, status: number, response: ResponseDef): Record<string, unknown> {
+function responseObject(group: GroupDef, status: number, response: ResponseDef): Record<string, unknown> {
   const schema =
     response.schema ??
     (isErrorStatus(status)
-      ? { $ref: `#/components/schemas/${envelopeSchemas[groups[route.group].envelope].name}` }
+      ? { $ref: `#/components/schemas/${envelopeSchemas[group.envelope].name}` }
       : undefined);
   return {
     description: response.description,
@@ -35,63 +34,68 @@ function responseObject(route: RouteDef, status: number, response: ResponseDef):
   };
 }
 
-function responses(route: RouteDef): Record<string, unknown> {
+function responses(group: GroupDef, route: RouteDef): Record<string, unknown> {
   const declared = Object.entries(route.responses ?? {});
   if (declared.length === 0)
     return { default: { description: 'See the specification of the endpoint group' } };
   return Object.fromEntries(
-    declared.map(([status, response]) => [status, responseObject(route, Number(status), response)]),
+    declared.map(([status, response]) => [status, responseObject(group, Number(status), response)]),
   );
 }
 
 /** The error envelopes of the groups, one schema component per style. */
-function envelopeComponents(): Record<string, JsonSchema> {
-  const styles = new Set(Object.values(groups).map((group) => group.envelope));
+function envelopeComponents(groups: readonly GroupDef[]): Record<string, JsonSchema> {
+  const styles = new Set(groups.map((group) => group.envelope));
   return Object.fromEntries(
     [...styles].map((style) => [envelopeSchemas[style].name, envelopeSchemas[style].schema]),
   );
 }
 
-/** The OpenAPI 3.1 document of the API, generated from the route table. */
-export function openApiDocument(routes: readonly RouteDef[], serverUrl = '/'): Record<string, unknown> {
+/**
+ * The OpenAPI 3.1 document of the API, generated from the groups' manifests (functions/groups.ts): every route of
+ * the route table, each group a tag, its error statuses in its envelope.
+ */
+export function openApiDocument(groups: readonly GroupDef[], serverUrl = '/'): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
-    const operations = paths[route.path] ?? {};
-    operations[route.method.toLowerCase()] = {
-      operationId: route.operationId,
-      summary: route.summary,
-      description: `Who may call it: ${describePermission(route.permission)}.`,
-      'x-permission': route.permission,
-      tags: [route.group],
-      ...(route.permission === 'public' ? { security: [] } : {}),
-      parameters: [
-        ...parameters(route),
-        ...(route.scope === 'site'
-          ? [
-              {
-                name: 'X-Site',
-                in: 'header',
-                required: false,
-                schema: { type: 'string' },
-                description: 'Site slug',
-              },
-            ]
-          : []),
-      ],
-      ...(route.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } }
-        : {}),
-      responses: responses(route),
-    };
-    paths[route.path] = operations;
+  for (const group of groups) {
+    for (const route of group.routes) {
+      const operations = paths[route.path] ?? {};
+      operations[route.method.toLowerCase()] = {
+        operationId: route.operationId,
+        summary: route.summary,
+        description: `Who may call it: ${describePermission(route.permission)}.`,
+        'x-permission': route.permission,
+        tags: [route.group],
+        ...(route.permission === 'public' ? { security: [] } : {}),
+        parameters: [
+          ...parameters(route),
+          ...(route.scope === 'site'
+            ? [
+                {
+                  name: 'X-Site',
+                  in: 'header',
+                  required: false,
+                  schema: { type: 'string' },
+                  description: 'Site slug',
+                },
+              ]
+            : []),
+        ],
+        ...(route.body
+          ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } }
+          : {}),
+        responses: responses(group, route),
+      };
+      paths[route.path] = operations;
+    }
   }
   return {
     openapi: '3.1.0',
     info: { title: 'Tenantbase API', version: '1.0.0' },
     servers: [{ url: serverUrl }],
-    tags: Object.values(groups).map((group) => ({ name: group.name, description: group.description })),
+    tags: groups.map((group) => ({ name: group.name, description: group.description })),
     components: {
-      schemas: envelopeComponents(),
+      schemas: envelopeComponents(groups),
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
     security: [{ bearer: [] }],

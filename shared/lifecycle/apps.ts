@@ -9,7 +9,8 @@ import { cleanUp as cleanUpRoles, type GoneRole, tombstone as roleTombstone } fr
 import { roleKeys } from '../roles/keys';
 import { secretKeys } from '../secrets/keys';
 import { cacheId } from '../secrets/value-cache';
-import { isConditionalCheckFailure, queryAll } from '../store/store';
+import { queryAll } from '../store/store';
+import { isConditionFailure } from '../store/writes';
 import { type Budget, type LifecycleDeps, queryItems, spend } from './budget';
 import { dropAppTables } from './data-plane';
 import { deletionKeys } from './keys';
@@ -71,7 +72,7 @@ export async function markAppDeleted(
     );
   } catch (error) {
     // Deleted meanwhile by another request.
-    if (isConditionalCheckFailure(error) || String((error as Error)?.name) === 'TransactionCanceledException')
+    if (isConditionFailure(error))
       throw new NotFoundError();
     throw error;
   }

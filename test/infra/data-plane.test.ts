@@ -1,8 +1,8 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { groups } from '../../functions/groups';
 import { PlatformStack } from '../../infra/stack';
-import { groups } from '../../shared/http/routes';
 
 let template: Template;
 
@@ -81,13 +81,16 @@ describe('DataPlane', () => {
     }
   });
 
-  it('reaches DynamoDB, KMS and Secrets Manager through VPC endpoints', () => {
+  it('reaches DynamoDB, KMS, Secrets Manager, Step Functions (sync) and Lambda through VPC endpoints', () => {
     const services = resources('AWS::EC2::VPCEndpoint').map(([, endpoint]) =>
       JSON.stringify(endpoint.Properties.ServiceName),
     );
     expect(services.some((name) => name.includes('.dynamodb'))).toBe(true);
     expect(services.some((name) => name.includes('.kms'))).toBe(true);
     expect(services.some((name) => name.includes('.secretsmanager'))).toBe(true);
+    // The accounts function (in the VPC for deletions) creates users: PRE_USER_CREATE, POST_USER_CREATE.
+    expect(services.some((name) => name.includes('.sync-states'))).toBe(true);
+    expect(services.some((name) => name.includes('.lambda'))).toBe(true);
   });
 
   it('lets the database accept connections from the proxy and the secret rotation only', () => {
@@ -143,7 +146,7 @@ describe('DataPlane', () => {
       );
       if (!found) continue;
       const [, fn] = found;
-      if (group.usesSql) {
+      if (group.needs.sql) {
         expect(fn.Properties.VpcConfig.SecurityGroupIds).toEqual([groupId(functions)]);
         expect(fn.Properties.VpcConfig.SubnetIds.length).toBeGreaterThanOrEqual(2);
         expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(
@@ -160,7 +163,7 @@ describe('DataPlane', () => {
         expect(fn.Properties.Environment.Variables.DATABASE_SECRET_ARN).toBeUndefined();
       }
     }
-    expect(Object.values(groups).some((group) => group.usesSql)).toBe(true);
+    expect(Object.values(groups).some((group) => group.needs.sql)).toBe(true);
   });
 
   it('lets the SQL functions read the login secret only, and only the migration step read the master secret', () => {
@@ -185,7 +188,9 @@ describe('DataPlane', () => {
       expect.stringContaining('MigrationRole'),
     ]);
     const sqlFunctions = resources('AWS::Lambda::Function').filter(([, fn]) =>
-      Object.values(groups).some((group) => group.usesSql && group.description === fn.Properties.Description),
+      Object.values(groups).some(
+        (group) => group.needs.sql && group.description === fn.Properties.Description,
+      ),
     );
     for (const [, fn] of sqlFunctions) {
       const meta = fn.Properties.Description === groups.meta.description;
@@ -207,7 +212,7 @@ describe('DataPlane', () => {
     const all = template.toJSON().Resources as Record<string, { DependsOn?: string[]; Properties?: any }>;
     for (const [id, fn] of resources('AWS::Lambda::Function')) {
       const group = Object.values(groups).find((g) => g.description === fn.Properties.Description);
-      if (group?.usesSql) expect(all[id]?.DependsOn, id).toContain(triggerId);
+      if (group?.needs.sql) expect(all[id]?.DependsOn, id).toContain(triggerId);
     }
     const rotation = Object.entries(all).find(([id]) => id.startsWith('DataPlaneLoginRotation'));
     expect(rotation?.[1].DependsOn).toContain(triggerId);

@@ -1,10 +1,10 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { groups, routesOf } from '../../functions/groups';
 import type { JwtKeySettings } from '../../infra/jwt-keys';
 import { stackSettings } from '../../infra/settings';
 import { PlatformStack } from '../../infra/stack';
-import { groups, routesOf } from '../../shared/http/routes';
 
 /**
  * The signing key rotation in the template (docs/deploying.md, rotation): each phase's keys, the functions'

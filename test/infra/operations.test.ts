@@ -1,11 +1,11 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { groups, routesOf } from '../../functions/groups';
 import { accessLogFields } from '../../infra/api';
 import { stackName, stackSettings } from '../../infra/settings';
 import { PlatformStack, type PlatformStackProps } from '../../infra/stack';
 import { defaultStageThrottle, routeThrottles } from '../../infra/throttling';
-import { groups, routesOf } from '../../shared/http/routes';
 
 type Resource = { Properties: Record<string, any>; DeletionPolicy?: string };
 

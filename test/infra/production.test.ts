@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { groups } from '../../functions/groups';
 import { clusterIdentifier, healthUser, loginUser } from '../../infra/data-plane';
 import { retriedLambdaErrors } from '../../infra/events';
 import { stackSettings } from '../../infra/settings';
 import { PlatformStack } from '../../infra/stack';
-import { groups } from '../../shared/http/routes';
 
 /**
  * What a first production deployment needs from the template (docs/deploying.md): the database login survives its

@@ -1,10 +1,10 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { groups, routes } from '../../functions/groups';
 import { type GatewayRoute, gatewayRoutes, greedy, matchGatewayRoute } from '../../infra/api-routes';
 import { PlatformStack } from '../../infra/stack';
 import { routeThrottles } from '../../infra/throttling';
-import { groups, routes } from '../../shared/http/routes';
 
 type Resource = { Properties: Record<string, any> };
 

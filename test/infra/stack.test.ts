@@ -1,9 +1,9 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { groups, routesOf } from '../../functions/groups';
 import { PlatformStack } from '../../infra/stack';
 import { tableAccess } from '../../infra/table-access';
-import { groups, routesOf } from '../../shared/http/routes';
 
 let template: Template;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../functions/groups';
 import { tableAccess } from '../../infra/table-access';
 import type { GroupName } from '../../shared/api/route';
-import { routes } from '../../shared/http/routes';
 import { adminPassword, startTestPlatform, type TestPlatform } from '../support/platform';
 import { sampleCall, urlOf } from '../support/route-samples';
 import { buildSecurityFixture, type SecurityFixture } from '../support/security-fixture';

@@ -5,7 +5,7 @@ import { createUser, unique } from '../support/tenant';
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({}, {}, { dataPlane: false });
 });
 afterAll(async () => {
   await platform.stop();
@@ -68,8 +68,8 @@ describe('the password policy', () => {
   });
 
   it('refuses to start with a weak ADMIN_PASSWORD', async () => {
-    await expect(startTestPlatform({ ADMIN_PASSWORD: 'password123' })).rejects.toThrow(
-      /ADMIN_PASSWORD is refused by the password policy/,
-    );
+    await expect(
+      startTestPlatform({ ADMIN_PASSWORD: 'password123' }, {}, { dataPlane: false }),
+    ).rejects.toThrow(/ADMIN_PASSWORD is refused by the password policy/);
   });
 });

@@ -5,7 +5,7 @@ import { createUser } from '../support/tenant';
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({}, {}, { dataPlane: false });
 });
 afterAll(async () => {
   await platform.stop();

@@ -1,9 +1,9 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { groups, routes } from '../../functions/groups';
 import { envelopeSchemas } from '../../shared/api/responses';
 import type { JsonSchema } from '../../shared/api/route';
-import { groups, routes } from '../../shared/http/routes';
 import type { ApiResponse } from '../support/client';
 import { dataPath, tablePath, tablesPath } from '../support/data';
 import { adminPassword, startTestPlatform, type TestPlatform } from '../support/platform';

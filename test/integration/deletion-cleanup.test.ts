@@ -8,7 +8,7 @@ import { createTenant, createUser, type Tenant } from '../support/tenant';
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({}, {}, { dataPlane: false });
 });
 afterAll(async () => {
   await platform.stop();

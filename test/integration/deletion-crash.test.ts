@@ -8,7 +8,7 @@ import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { buildDeps } from '../../shared/compose/build-deps';
 import { loadConfig } from '../../shared/config';
-import { siteSchemaName } from '../../shared/data/names';
+import { siteSchemaName } from '../../shared/data/schema/names';
 import { startEmbeddedPostgres } from '../../shared/host/local/embedded-postgres';
 import { deletionKeys } from '../../shared/lifecycle/keys';
 import { ApiClient } from '../support/client';

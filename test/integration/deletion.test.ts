@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { siteSchemaName } from '../../shared/data/names';
+import { siteSchemaName } from '../../shared/data/schema/names';
 import { deletionKeys } from '../../shared/lifecycle/keys';
 import { roleKeys } from '../../shared/roles/keys';
 import { secretKeys } from '../../shared/secrets/keys';

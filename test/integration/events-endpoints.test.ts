@@ -9,7 +9,7 @@ let platform: TestPlatform;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ EVENT_FUNCTIONS_DIR: functionsDir });
+  platform = await startTestPlatform({ EVENT_FUNCTIONS_DIR: functionsDir }, {}, { dataPlane: false });
   tenant = await createTenant(platform);
 });
 afterAll(async () => {

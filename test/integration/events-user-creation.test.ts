@@ -22,6 +22,7 @@ beforeAll(async () => {
   platform = await startTestPlatform(
     { EVENT_FUNCTIONS_DIR: 'test/fixtures/subscribers', EVENT_FUNCTION_TIMEOUT_SECONDS: '1' },
     { log },
+    { dataPlane: false },
   );
 });
 afterAll(async () => {

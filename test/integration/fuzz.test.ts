@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../functions/groups';
 import type { RouteDef } from '../../shared/api/route';
-import { routes } from '../../shared/http/routes';
 import { type FuzzRequest, requestsFor } from '../support/fuzz-arbitraries';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { paramValues, pathParams } from '../support/route-samples';

@@ -6,10 +6,14 @@ import { createTenant, unique } from '../support/tenant';
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({
-    INVITATION_MAX_FAILURES_PER_IP: '2',
-    INVITATION_LOCKOUT_SECONDS: '120',
-  });
+  platform = await startTestPlatform(
+    {
+      INVITATION_MAX_FAILURES_PER_IP: '2',
+      INVITATION_LOCKOUT_SECONDS: '120',
+    },
+    {},
+    { dataPlane: false },
+  );
 });
 afterAll(async () => {
   await platform.stop();

@@ -29,6 +29,7 @@ beforeAll(async () => {
       INVITATION_MAX_FAILURES_PER_TOKEN: '3',
     },
     { log: recordingLogger() },
+    { dataPlane: false },
   );
 });
 afterAll(async () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { operationsByGroup } from '../../functions/registry';
+import { registry } from '../../functions/registry';
 import { LocalKeySigner } from '../../shared/adapters/local/key-signer';
 import { lowS } from '../../shared/auth/tokens';
 import { loadConfig } from '../../shared/config';
@@ -51,7 +51,7 @@ async function deploy(env: Record<string, string>): Promise<Deployment> {
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const platform: LocalPlatform = await startLocalPlatform(config, operationsByGroup, {
+  const platform: LocalPlatform = await startLocalPlatform(config, registry, {
     persist: false,
     ...(template ? { postgresTemplate: new Blob([readFileSync(template)]) } : {}),
   });

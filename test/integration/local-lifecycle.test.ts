@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { operationsByGroup } from '../../functions/registry';
+import { registry } from '../../functions/registry';
 import { buildDeps } from '../../shared/compose/build-deps';
 import { loadConfig } from '../../shared/config';
 import { type LocalPlatform, startLocalPlatform } from '../../shared/host/local/runtime';
@@ -41,7 +41,7 @@ function tableEnv(table: string): Record<string, string> {
 
 /** A platform on the run's DynamoDB, on the table named, keeping nothing on disk. */
 function startOn(table: string): Promise<LocalPlatform> {
-  return startLocalPlatform(loadConfig(tableEnv(table)), operationsByGroup, {
+  return startLocalPlatform(loadConfig(tableEnv(table)), registry, {
     persist: false,
     ...(template ? { postgresTemplate: new Blob([readFileSync(template)]) } : {}),
   });

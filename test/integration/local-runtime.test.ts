@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { operationsByGroup } from '../../functions/registry';
+import { registry } from '../../functions/registry';
 import { loadConfig } from '../../shared/config';
 import { type LocalPlatform, startLocalPlatform } from '../../shared/host/local/runtime';
 import { DataDirLockedError, PortInUseError } from '../../shared/host/local/start-errors';
@@ -33,7 +33,7 @@ function startPersisting(dataDir: string, env: Record<string, string> = {}): Pro
     ...(inject('databaseUrl') ? { DATABASE_URL: inject('databaseUrl') as string } : {}),
     ...env,
   });
-  return startLocalPlatform(config, operationsByGroup, {
+  return startLocalPlatform(config, registry, {
     ...(template ? { postgresTemplate: new Blob([readFileSync(template)]) } : {}),
   });
 }

@@ -24,6 +24,7 @@ beforeAll(async () => {
       LOGIN_LOCKOUT_SECONDS: '60',
     },
     { log },
+    { dataPlane: false },
   );
 });
 afterAll(async () => {
@@ -105,10 +106,14 @@ describe('sign-in throttling per account', () => {
 
 describe('sign-in throttling per client address', () => {
   it('answers 429 to every account from an address after too many failures there', async () => {
-    const local = await startTestPlatform({
-      LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000',
-      LOGIN_MAX_FAILURES_PER_IP: '6',
-    });
+    const local = await startTestPlatform(
+      {
+        LOGIN_MAX_FAILURES_PER_ACCOUNT: '1000',
+        LOGIN_MAX_FAILURES_PER_IP: '6',
+      },
+      {},
+      { dataPlane: false },
+    );
     try {
       for (let i = 0; i < 6; i++) {
         expect(

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { routes } from '../../functions/groups';
 import type { DepsOverrides } from '../../shared/compose/compose';
-import { routes } from '../../shared/http/routes';
 import { isPermission, isSitePermission } from '../../shared/policy/permissions';
 import type { ApiClient } from '../support/client';
 import { createTable, dataPath, insert } from '../support/data';

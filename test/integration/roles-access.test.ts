@@ -10,7 +10,7 @@ let appRole: string;
 let siteRole: string;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({}, {}, { dataPlane: false });
   tenant = await createTenant(platform);
   appRole = (await tenant.owner.post(`/api/app/${tenant.app.slug}/roles`, { name: 'Editor' })).body.data.slug;
   siteRole = (await tenant.owner.post('/api/roles/', { name: 'Staff', role_slugs: [appRole] })).body.data

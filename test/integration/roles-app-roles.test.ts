@@ -12,7 +12,7 @@ let app: string;
 const { clock } = strictClock();
 
 beforeAll(async () => {
-  platform = await startTestPlatform({}, { clock });
+  platform = await startTestPlatform({}, { clock }, { dataPlane: false });
 });
 afterAll(async () => {
   await platform.stop();

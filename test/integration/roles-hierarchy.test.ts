@@ -11,7 +11,7 @@ let owner: ApiClient;
 let slugs: Record<'director' | 'manager' | 'editor' | 'intern' | 'reviewer' | 'guest' | 'staff', string>;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({}, {}, { dataPlane: false });
 });
 afterAll(async () => {
   await platform.stop();

@@ -13,7 +13,7 @@ let editor: string;
 const { clock } = strictClock();
 
 beforeAll(async () => {
-  platform = await startTestPlatform({}, { clock });
+  platform = await startTestPlatform({}, { clock }, { dataPlane: false });
 });
 afterAll(async () => {
   await platform.stop();

@@ -32,7 +32,7 @@ let platform: TestPlatform;
 let owner: ApiClient;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({}, { keys });
+  platform = await startTestPlatform({}, { keys }, { dataPlane: false });
 });
 afterAll(async () => {
   await platform.stop();

@@ -34,7 +34,7 @@ let tenant: Tenant;
 let owner: ApiClient;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({}, { keys, clock });
+  platform = await startTestPlatform({}, { keys, clock }, { dataPlane: false });
 });
 afterAll(async () => {
   await platform.stop();

@@ -10,7 +10,7 @@ let platform: TestPlatform;
 let owner: ApiClient;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({}, {}, { dataPlane: false });
 });
 afterAll(async () => {
   await platform.stop();

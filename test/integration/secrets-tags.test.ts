@@ -8,7 +8,7 @@ let tenant: Tenant;
 let owner: ApiClient;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({}, {}, { dataPlane: false });
 });
 afterAll(async () => {
   await platform.stop();

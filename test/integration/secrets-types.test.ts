@@ -14,7 +14,7 @@ const apiKeySchema = {
 };
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({}, {}, { dataPlane: false });
 });
 afterAll(async () => {
   await platform.stop();

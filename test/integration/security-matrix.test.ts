@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../shared/http/routes';
+import { routes } from '../../functions/groups';
 import type { ApiClient } from '../support/client';
 import { expectedOutcome, matches } from '../support/expected-access';
 import { startTestPlatform, type TestPlatform } from '../support/platform';

@@ -14,7 +14,7 @@ let tenant: Tenant;
 let owner: ApiClient;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ SOCIAL_LOGIN_ALLOWED_HOSTS: allowed });
+  platform = await startTestPlatform({ SOCIAL_LOGIN_ALLOWED_HOSTS: allowed }, {}, { dataPlane: false });
 });
 afterAll(async () => platform.stop());
 beforeEach(async () => {

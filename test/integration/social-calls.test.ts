@@ -64,12 +64,16 @@ beforeAll(async () => {
     token_endpoint: `${issuer}/token`,
     jwks_uri: `${issuer}/jwks`,
   }));
-  platform = await startTestPlatform({
-    SOCIAL_LOGIN_ALLOWED_HOSTS: [idp.host, trickling.host, slowToken.host].join(','),
-    // A tiny deadline, so that the trickling answers (a byte every 20 ms) are cut off quickly.
-    SOCIAL_LOGIN_CALL_TIMEOUT_MS: '400',
-    SOCIAL_LOGIN_REDIRECTS_PER_MINUTE: '5',
-  });
+  platform = await startTestPlatform(
+    {
+      SOCIAL_LOGIN_ALLOWED_HOSTS: [idp.host, trickling.host, slowToken.host].join(','),
+      // A tiny deadline, so that the trickling answers (a byte every 20 ms) are cut off quickly.
+      SOCIAL_LOGIN_CALL_TIMEOUT_MS: '400',
+      SOCIAL_LOGIN_REDIRECTS_PER_MINUTE: '5',
+    },
+    {},
+    { dataPlane: false },
+  );
   tenant = await createTenant(platform);
   visitor = platform.api.forSite(tenant.site.slug);
 });

@@ -73,6 +73,7 @@ beforeAll(async () => {
       SOCIAL_LOGIN_REDIRECTS_PER_MINUTE: '100000',
     },
     { log: recordingLogger() },
+    { dataPlane: false },
   );
 });
 afterAll(async () => {

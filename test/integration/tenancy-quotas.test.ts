@@ -12,7 +12,11 @@ import { createUser, unique } from '../support/tenant';
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ ORGANIZATIONS_PER_USER: '3', SITES_PER_ORGANIZATION: '2' });
+  platform = await startTestPlatform(
+    { ORGANIZATIONS_PER_USER: '3', SITES_PER_ORGANIZATION: '2' },
+    {},
+    { dataPlane: false },
+  );
 });
 afterAll(async () => {
   await platform.stop();
@@ -179,7 +183,7 @@ describe('names: no control characters, no bidirectional overrides', () => {
 describe('who may create organizations (ORGANIZATION_CREATORS=superusers)', () => {
   let closed: TestPlatform;
   beforeAll(async () => {
-    closed = await startTestPlatform({ ORGANIZATION_CREATORS: 'superusers' });
+    closed = await startTestPlatform({ ORGANIZATION_CREATORS: 'superusers' }, {}, { dataPlane: false });
   });
   afterAll(async () => {
     await closed.stop();

@@ -39,6 +39,7 @@ beforeAll(async () => {
   platform = await startTestPlatform(
     { EVENT_FUNCTIONS_DIR: functionsDir, EVENT_FUNCTION_TIMEOUT_SECONDS: '5' },
     { log },
+    { dataPlane: false },
   );
   a = await createTenant(platform);
   const other = await createTenant(platform);

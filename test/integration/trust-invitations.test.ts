@@ -40,6 +40,7 @@ beforeAll(async () => {
       INVITATION_TTL_SECONDS: String(ttlSeconds),
     },
     { log: recordingLogger(), clock: time.clock },
+    { dataPlane: false },
   );
 });
 afterAll(async () => {

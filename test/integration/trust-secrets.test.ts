@@ -11,7 +11,7 @@ let a: Tenant;
 let b: Tenant;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({}, {}, { dataPlane: false });
   [a, b] = await Promise.all([createTenant(platform), createTenant(platform)]);
 });
 afterAll(async () => {

@@ -14,7 +14,7 @@ let attacker: Tenant;
 
 beforeAll(async () => {
   idp = await startIdentityProvider();
-  platform = await startTestPlatform({ SOCIAL_LOGIN_ALLOWED_HOSTS: idp.host });
+  platform = await startTestPlatform({ SOCIAL_LOGIN_ALLOWED_HOSTS: idp.host }, {}, { dataPlane: false });
   attacker = await createTenant(platform);
   const app = await attacker.owner.post('/api/auth/social-apps/', {
     provider: 'openid_connect',

@@ -13,12 +13,16 @@ import { createTenant, createUser, type Tenant, unique } from '../support/tenant
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({
-    EVENT_FUNCTIONS_DIR: 'test/fixtures/subscribers',
-    EVENT_FUNCTION_TIMEOUT_SECONDS: '0.2',
-    ORGANIZATIONS_PER_USER: '2',
-    SITES_PER_ORGANIZATION: '2',
-  });
+  platform = await startTestPlatform(
+    {
+      EVENT_FUNCTIONS_DIR: 'test/fixtures/subscribers',
+      EVENT_FUNCTION_TIMEOUT_SECONDS: '0.2',
+      ORGANIZATIONS_PER_USER: '2',
+      SITES_PER_ORGANIZATION: '2',
+    },
+    {},
+    { dataPlane: false },
+  );
 });
 afterAll(async () => {
   await platform.stop();

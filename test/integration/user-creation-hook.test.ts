@@ -27,6 +27,7 @@ beforeAll(async () => {
         },
       },
     },
+    { dataPlane: false },
   );
 });
 afterAll(async () => {

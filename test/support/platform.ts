@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, openAsBlob, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { inject } from 'vitest';
-import { operationsByGroup } from '../../functions/registry';
+import { registry } from '../../functions/registry';
 import type { DepsOverrides } from '../../shared/compose/compose';
 import { loadConfig } from '../../shared/config';
 import { type LocalPlatform, startLocalPlatform } from '../../shared/host/local/runtime';
@@ -36,6 +36,21 @@ export async function privateDatabase(url: string): Promise<{ url: string; drop:
   };
 }
 
+export interface TestPlatformOptions {
+  /**
+   * `false` for a file whose tests never reach the data plane (PostgreSQL): no PGlite starts (seconds of CPU per
+   * file) and CI's PostgreSQL pass leaves the file out (.ci/postgres-files.mjs). A route that needs SQL then
+   * answers 500, so a wrong `false` fails loudly.
+   */
+  dataPlane?: boolean;
+}
+
+/** The PGlite template as a Blob read from disk on demand (no copy of the 40 MB dump in a Buffer first). */
+export async function pgliteTemplate(): Promise<Blob | undefined> {
+  const template = inject('pgliteTemplate');
+  return template ? await openAsBlob(template) : undefined;
+}
+
 /**
  * Starts the whole platform in this test file's process, on the real local stores: its own DynamoDB table on the
  * shared embedded DynamoDB, and its own PostgreSQL (a PGlite from the template, or a private database).
@@ -43,11 +58,13 @@ export async function privateDatabase(url: string): Promise<{ url: string; drop:
 export async function startTestPlatform(
   env: Record<string, string> = {},
   overrides: DepsOverrides = {},
+  options: TestPlatformOptions = {},
 ): Promise<TestPlatform> {
+  const dataPlane = options.dataPlane ?? true;
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-test-'));
-  const sharedUrl = inject('databaseUrl');
+  const sharedUrl = dataPlane ? inject('databaseUrl') : undefined;
   const database = sharedUrl ? await privateDatabase(sharedUrl) : undefined;
-  const template = inject('pgliteTemplate');
+  const template = dataPlane ? await pgliteTemplate() : undefined;
   const config = loadConfig({
     PORT: '0',
     DATA_DIR: dataDir,
@@ -59,10 +76,11 @@ export async function startTestPlatform(
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const platform = await startLocalPlatform(config, operationsByGroup, {
+  const platform = await startLocalPlatform(config, registry, {
     persist: false,
     overrides,
-    ...(template ? { postgresTemplate: new Blob([readFileSync(template)]) } : {}),
+    dataPlane,
+    ...(template ? { postgresTemplate: template } : {}),
   });
   if (!platform.admin) throw new Error('The test platform did not create its superuser');
   const api = new ApiClient(platform.baseUrl);

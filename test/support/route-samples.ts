@@ -237,6 +237,7 @@ export const samples: Record<string, Sample> = {
   }),
 
   getCurrentUser: none,
+  checkPassword: () => ({ body: { password: defaultPassword } }),
   listUsers: none,
   createUser: () => {
     const username = freshName('matrix');

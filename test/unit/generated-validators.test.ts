@@ -6,6 +6,7 @@ import { validatorLoaders as accounts } from '../../functions/accounts/validator
 import { validatorLoaders as auth } from '../../functions/auth/validators/index.generated';
 import { validatorLoaders as data } from '../../functions/data/validators/index.generated';
 import { validatorLoaders as events } from '../../functions/events/validators/index.generated';
+import { groups, routesOf } from '../../functions/groups';
 import { validatorLoaders as invitations } from '../../functions/invitations/validators/index.generated';
 import { validatorLoaders as meta } from '../../functions/meta/validators/index.generated';
 import { validatorLoaders as pages } from '../../functions/pages/validators/index.generated';
@@ -14,7 +15,6 @@ import { validatorLoaders as secrets } from '../../functions/secrets/validators/
 import { validatorFiles, validatorsDirectory } from '../../infra/validators';
 import type { GroupName, JsonSchema, RouteDef } from '../../shared/api/route';
 import { ucs2length } from '../../shared/api/validator-runtime';
-import { groups, routesOf } from '../../shared/http/routes';
 import { compileSchema } from '../../shared/http/schema-compiler';
 import {
   coerces,

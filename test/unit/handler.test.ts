@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { authManifest } from '../../functions/auth/manifest';
 import { authOperations } from '../../functions/auth/operations';
 import { authRoutes } from '../../shared/auth/routes';
 import { buildDeps } from '../../shared/compose/build-deps';
@@ -40,7 +41,7 @@ function setup(operations = authOperations) {
   const log = logger({});
   const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'handler-')), LOG_LEVEL: 'silent' });
   const deps = buildDeps(config, { log });
-  return { handler: createGroupHandler('auth', operations, () => deps, authRoutes), lines, requests };
+  return { handler: createGroupHandler(authManifest, operations, () => deps, authRoutes), lines, requests };
 }
 
 // As the local server does: the route schemas compile at start.

@@ -33,6 +33,13 @@ const layers: readonly (readonly [name: string, paths: readonly string[]])[] = [
   ['HTTP toolkit', ['shared/api/']],
   ['stores', ['shared/store/', 'shared/sql/', 'shared/mail/']],
   ['domains: accounts, limits', ['shared/accounts/', 'shared/limits/']],
+  // The data domain's concerns, in their own order; its route declarations (shared/data/*.ts) sit with the domains.
+  ['data: common', ['shared/data/common/']],
+  ['data: schema', ['shared/data/schema/']],
+  ['data: tables', ['shared/data/tables/']],
+  ['data: query', ['shared/data/query/']],
+  ['data: records', ['shared/data/records/']],
+  ['data: graph', ['shared/data/graph/']],
   [
     'domains: auth, groups, roles, data, policy',
     ['shared/auth/', 'shared/groups/', 'shared/roles/', 'shared/data/', 'shared/policy/'],
@@ -48,7 +55,8 @@ const layers: readonly (readonly [name: string, paths: readonly string[]])[] = [
   ['adapters', ['shared/adapters/']],
   ['composition', ['shared/compose/']],
   ['hosts', ['shared/host/']],
-  ['functions', ['functions/']],
+  // A group's manifest is data (its routes and needs): the pages' manifest sits with the others, below the pages.
+  ['functions', ['functions/', 'functions/pages/manifest.ts']],
   // The hosted pages read through the other groups' operations (pages/api.ts), and their own group serves them.
   ['surfaces: the hosted pages', ['pages/']],
   ['the pages function', ['functions/pages/']],
@@ -137,7 +145,7 @@ describe('the import graph', () => {
     const text = [
       "import { Router } from './router';",
       "import type { GroupDef } from '../api/route';",
-      "export { groups } from './groups';",
+      "export { errorBody } from './envelopes';",
       'import type {',
       '  RequestContext,',
       "} from './context';",
@@ -148,7 +156,7 @@ describe('the import graph', () => {
     expect(importsOf('shared/http/example.ts', text)).toEqual([
       'shared/http/router.ts',
       'shared/api/route.ts',
-      'shared/http/groups.ts',
+      'shared/http/envelopes.ts',
       'shared/http/context.ts',
       'shared/http/handler.ts',
     ]);

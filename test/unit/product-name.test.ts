@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { groups } from '../../functions/groups';
 import { loadConfig } from '../../shared/config';
 import { openApiDocument } from '../../shared/http/openapi';
-import { routes } from '../../shared/http/routes';
 import { explorerPage } from '../../shared/meta/explorer';
 
 /** One product name wherever a person reads it: the package is `tenantbase`, the product Tenantbase. */
@@ -10,7 +10,7 @@ describe('the product name', () => {
   it('is Tenantbase in the README, the API document, the explorer, the outbox sender and the start-up line', () => {
     expect(JSON.parse(readFileSync('package.json', 'utf8')).name).toBe('tenantbase');
     expect(readFileSync('README.md', 'utf8').split('\n')[0]).toBe('# Tenantbase');
-    expect((openApiDocument(routes).info as { title: string }).title).toBe('Tenantbase API');
+    expect((openApiDocument(Object.values(groups)).info as { title: string }).title).toBe('Tenantbase API');
     expect(JSON.parse(readFileSync('docs/openapi.json', 'utf8')).info.title).toBe('Tenantbase API');
     expect(explorerPage('/ninja-openapi.json', '/ninja-docs/')).toContain('<title>Tenantbase API</title>');
     expect(loadConfig({}).mail.from).toBe('tenantbase@localhost');

@@ -3,6 +3,7 @@ import type { RouteValidatorLoaders } from '../../../shared/http/validation';
 
 /** The loader of each route's validators, loaded on its first request (routes with the same schemas share one). */
 export const validatorLoaders: RouteValidatorLoaders = {
+  checkPassword: () => import('./checkPassword.generated'),
   listUsers: () => import('./listUsers.generated'),
   createUser: () => import('./createUser.generated'),
   getUser: () => import('./getUser.generated'),

@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import type { GroupName } from '../../api/route';
 import type { Deps } from '../../deps';
-import type { OperationsByGroup } from '../../http/context';
+import type { GroupRegistry } from '../../http/context';
 import {
   createGroupHandler,
   errorResponse,
@@ -10,25 +10,25 @@ import {
   type HttpResponse,
 } from '../../http/handler';
 import { Router } from '../../http/router';
-import { routes, routesOf } from '../../http/routes';
 import { compileSchema } from '../../http/schema-compiler';
 import { useSchemaCompiler } from '../../http/validation';
 
 export type Dispatch = (event: HttpEvent) => Promise<HttpResponse>;
 
 /**
- * The whole API in one process: finds the endpoint group of a request from the route table and calls that group's
- * handler, as API Gateway would call the group's Lambda.
+ * The whole API in one process: finds the endpoint group of a request from the route table (every group's manifest
+ * routes) and calls that group's handler, as API Gateway would call the group's Lambda.
  */
-export function createLocalApp(deps: Deps, operations: OperationsByGroup): Dispatch {
+export function createLocalApp(deps: Deps, groups: GroupRegistry): Dispatch {
   // Locally the route schemas compile at start, so an edited schema takes effect without `npm run validators`.
   useSchemaCompiler(compileSchema);
-  const router = new Router(routes);
+  const services = Object.values(groups);
+  const router = new Router(services.flatMap((service) => service.manifest.routes));
   const handlers = new Map<GroupName, HttpHandler>();
-  for (const group of Object.keys(operations) as GroupName[]) {
+  for (const { manifest, operations } of services) {
     handlers.set(
-      group,
-      createGroupHandler(group, operations[group], () => deps, routesOf(group)),
+      manifest.name,
+      createGroupHandler(manifest, operations, () => deps),
     );
   }
   return async (event) => {
@@ -36,7 +36,8 @@ export function createLocalApp(deps: Deps, operations: OperationsByGroup): Dispa
     try {
       group = router.match(event.requestContext.http.method, event.rawPath).route.group;
     } catch (error) {
-      return errorResponse(deps.log, 'auth', error, event.requestContext.requestId);
+      // No route: API Gateway answers for no group; the local server answers in the auth group's envelope.
+      return errorResponse(deps.log, groups.auth.manifest, error, event.requestContext.requestId);
     }
     const handler = handlers.get(group);
     if (!handler) throw new Error(`No handler for group ${group}`);

@@ -7,7 +7,7 @@ import { buildDeps } from '../../compose/build-deps';
 import type { DepsOverrides } from '../../compose/compose';
 import type { Config } from '../../config';
 import type { Deps } from '../../deps';
-import type { OperationsByGroup } from '../../http/context';
+import type { GroupRegistry } from '../../http/context';
 import { finishPendingDeletions } from '../../lifecycle/runner';
 import { migrate } from '../../sql/migrations';
 import { ensureTable } from '../../store/ensure-table';
@@ -45,6 +45,11 @@ export interface LocalOptions {
   overrides?: DepsOverrides;
   /** Start the embedded PGlite from this data-directory dump instead of running initdb. */
   postgresTemplate?: Blob;
+  /**
+   * `false` starts no PostgreSQL and applies no migrations, and `deps.sql()` throws ("No database is
+   * configured"): for the tests of groups that never reach the data plane, which then cost no PGlite start.
+   */
+  dataPlane?: boolean;
   /** Reports the slow steps of the start (silent by default). */
   progress?: StartProgress;
 }
@@ -70,6 +75,7 @@ async function startStores(
     services.push(dynamo);
     config = { ...config, dynamodbEndpoint: dynamo.url };
   }
+  if (options.dataPlane === false) return { ...config, databaseUrl: undefined, databaseEndpoint: undefined };
   if (!config.databaseUrl) {
     const dataDir = persist ? join(config.dataDir, 'pglite') : undefined;
     const fresh = !dataDir || !hasPostgresData(dataDir);
@@ -94,7 +100,7 @@ async function startStores(
  */
 export async function startLocalPlatform(
   base: Config,
-  operations: OperationsByGroup,
+  groups: GroupRegistry,
   options: LocalOptions = {},
 ): Promise<LocalPlatform> {
   const progress = options.progress ?? quietProgress;
@@ -102,7 +108,7 @@ export async function startLocalPlatform(
   const services: EmbeddedService[] = [];
   let deps: Deps | undefined;
   const closeStores = async () => {
-    await deps?.sql().end({ timeout: 5 });
+    if (options.dataPlane !== false) await deps?.sql().end({ timeout: 5 });
     for (const service of services.reverse()) await service.stop();
     lock?.release();
   };
@@ -113,7 +119,8 @@ export async function startLocalPlatform(
     deps = buildDeps(config, options.overrides);
     const ready = deps;
     await progress.step('preparing the control-plane table', () => ensureTable(ready.store));
-    await progress.step('applying the SQL migrations', () => migrate(ready.sql()));
+    if (options.dataPlane !== false)
+      await progress.step('applying the SQL migrations', () => migrate(ready.sql()));
     const admin = await progress.step('checking the first superuser', () =>
       ensureBootstrapAdmin(ready, { email: config.adminEmail, password: config.adminPassword }),
     );
@@ -122,7 +129,7 @@ export async function startLocalPlatform(
       finishPendingDeletions(ready, '', { left: Number.POSITIVE_INFINITY }),
     );
     if (owed > 0) ready.log.warn('deletions left for the next start', { pending: owed });
-    const dispatch = createLocalApp(ready, operations);
+    const dispatch = createLocalApp(ready, groups);
     const server: Server = createHttpServer(dispatch, { corsOrigins: config.corsOrigins });
     const baseUrl = await listen(server, config.port, config.host);
     return {

@@ -1,0 +1,30 @@
+import { defineGroup, tableReads } from '../../shared/api/group';
+import { authRoutes } from '../../shared/auth/routes';
+import { socialRoutes } from '../../shared/social/routes';
+
+/** The auth endpoint group: JWT login, refresh and the JWKS, then social apps and provider login. */
+export const authManifest = defineGroup({
+  name: 'auth',
+  description: 'JWT login, refresh and the JWKS; social apps and provider login',
+  envelope: 'detail',
+  changesAccess: true,
+  routes: [...authRoutes, ...socialRoutes],
+  needs: {
+    // Sign-in failure windows (Put, Update, Delete when a login succeeds), refresh families (Put, Update) and
+    // browser sessions (Put; Delete on logout); social apps and their sentinels (transactions), login states
+    // (Delete when used), users created by provider login with their link, links attached to existing users (a
+    // ConditionCheck that the user is active).
+    table: [
+      ...tableReads,
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:ConditionCheckItem',
+    ],
+    // Seals and opens social apps' client secrets (shared/social), never the secret store's.
+    secretsKey: 'social',
+    signsTokens: true,
+    // Provider sign-in creates users.
+    createsUsers: true,
+  },
+});
