@@ -49,6 +49,7 @@ const layers: readonly (readonly [name: string, paths: readonly string[]])[] = [
     'domains: events, invitations, meta, pages',
     ['shared/events/', 'shared/invitations/', 'shared/meta/', 'shared/pages/'],
   ],
+  ['domains: lifecycle (deletions, across the domains above)', ['shared/lifecycle/']],
   ['ports', ['shared/deps.ts']],
   ['pipeline', ['shared/http/']],
   ['adapters', ['shared/adapters/']],
