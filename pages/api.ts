@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { currentUserOperations } from '../functions/accounts/current-user-operations';
 import { accountsManifest } from '../functions/accounts/manifest';
-import { accountOperations } from '../functions/accounts/operations';
 import { authManifest } from '../functions/auth/manifest';
-import { socialOperations } from '../functions/auth/social-operations';
+import { socialReadOperations } from '../functions/auth/social-read-operations';
+import { invitationReadOperations } from '../functions/invitations/details-operations';
 import { invitationsManifest } from '../functions/invitations/manifest';
-import { invitationOperations } from '../functions/invitations/operations';
 import { pagesManifest } from '../functions/pages/manifest';
 import { accountRoutes } from '../shared/accounts/routes';
 import type { GroupDef, RouteDef } from '../shared/api/route';
@@ -34,11 +34,14 @@ export const readRoutes: readonly RouteDef[] = [
   ...pageRoutes.filter((route) => route.operationId === 'siteName'),
 ];
 
-/** The groups the pages read, each with the operations of the routes read here. */
+/**
+ * The groups the pages read, each with the operations of the routes read here: each group's own, from modules that
+ * hold only them (not the whole group's).
+ */
 const readGroups: readonly (readonly [GroupDef, Operations])[] = [
-  [invitationsManifest, invitationOperations],
-  [authManifest, socialOperations],
-  [accountsManifest, accountOperations],
+  [invitationsManifest, invitationReadOperations],
+  [authManifest, socialReadOperations],
+  [accountsManifest, currentUserOperations],
   [pagesManifest, siteOperations],
 ];
 
@@ -78,12 +81,15 @@ const forwarded = ['cookie', 'host', 'x-forwarded-proto', 'user-agent'] as const
 /**
  * GETs one API route as the browser that asked for the page would: its cookie, its address (for the routes'
  * throttling), its host and scheme, and the page's site as `X-Site` (null: the host rules and DEFAULT_SITE).
+ * `anonymous` leaves the cookie out, for what a page shows to anyone (the site's name, its providers): a cookie of
+ * an ended session is a 401 on any route that reads one, and must not turn a sign-in page into an error.
  */
 export async function apiGet(
   ctx: RequestContext<unknown, unknown, unknown>,
   path: string,
   site: string | null,
   query = '',
+  { anonymous = false }: { anonymous?: boolean } = {},
 ): Promise<ApiAnswer> {
   const { router, handlers } = dispatcherOf(ctx.deps);
   const { route } = router.match('GET', path);
@@ -91,6 +97,7 @@ export async function apiGet(
   if (!handler) throw new Error(`The pages do not read the group ${route.group}`);
   const headers: Record<string, string> = {};
   for (const name of forwarded) {
+    if (anonymous && name === 'cookie') continue;
     const value = ctx.headers[name];
     if (value !== undefined) headers[name] = value;
   }

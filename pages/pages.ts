@@ -1,3 +1,4 @@
+import { passwordMinLength } from '../shared/accounts/password-policy';
 import { requestOrigin } from '../shared/api/pagination';
 import type { HttpResult } from '../shared/api/result';
 import type { RequestContext } from '../shared/http/context';
@@ -63,7 +64,7 @@ async function pageSite(ctx: Ctx): Promise<PageSite> {
   const named = queryValue(ctx, 'site');
   if (named !== undefined && !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(named))
     refuse(400, 'This link names no valid site', 'The site in this link is not a site name. Check the link.');
-  const answer = await apiGet(ctx, '/api/pages/site/', named ?? null);
+  const answer = await apiGet(ctx, '/api/pages/site/', named ?? null, '', { anonymous: true });
   if (answer.status === 200) return { slug: answer.body.slug, name: answer.body.name, fromQuery: !!named };
   if (answer.status === 404)
     refuse(404, 'Site not found', 'There is no site of this name. Check the link you followed.');
@@ -126,7 +127,9 @@ const providerKey = (app: SocialApp) => (app.provider === 'openid_connect' ? app
 /** The site's configured social apps (the public list, first 100). */
 async function socialApps(ctx: Ctx, site: PageSite): Promise<SocialApp[]> {
   if (!site.slug) return [];
-  const answer = await apiGet(ctx, '/api/auth/social-apps/', site.slug, 'page_size=100&ordering=name');
+  const answer = await apiGet(ctx, '/api/auth/social-apps/', site.slug, 'page_size=100&ordering=name', {
+    anonymous: true,
+  });
   if (answer.status !== 200) return [];
   return (answer.body.data as SocialApp[]).filter((app) => app.is_configured);
 }
@@ -156,7 +159,7 @@ async function currentUser(ctx: Ctx, site: PageSite): Promise<CurrentUser | null
 const displayName = (user: { first_name: string; last_name: string; username?: string; email?: string }) =>
   `${user.first_name} ${user.last_name}`.trim() || user.username || user.email || '';
 
-const passwordHint = 'At least 10 characters. A phrase of a few unrelated words is best.';
+const passwordHint = `At least ${passwordMinLength} characters, not easy to guess. A phrase of a few unrelated words is best.`;
 
 // ---------------------------------------------------------------------------------------------- invitation
 
@@ -231,6 +234,7 @@ ${field({ name: 'password', label: existing ? 'New password' : 'Password', type:
           page: 'invitation',
           token,
           email,
+          username: invitation.invitee_user?.username ?? '',
           after: back ?? ctx.deps.config.pages.afterSignIn,
         },
         body,
@@ -432,6 +436,10 @@ ${
           page: 'account',
           site: site.slug,
           user: String(user.id),
+          username: user.username,
+          email: user.email,
+          'first-name': user.first_name,
+          'last-name': user.last_name,
           account: `/account${siteQuery(site)}`,
           'sign-in': `/sign-in${siteQuery(site)}`,
         },

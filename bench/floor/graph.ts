@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
 
 /**
- * The floor of GR1-GR3: the project's recursive CTEs (shared/data/graph-sql.ts) written out by hand against the
+ * The floor of GR1-GR3: the project's recursive CTEs (shared/data/graph/traversal.ts) written out by hand against the
  * same node and edge tables, and the least shaping of their rows into the project's response bodies.
  */
 

@@ -1,6 +1,6 @@
 import { createApp, listApps } from '../../shared/accounts/apps';
 import { memberAudience, memberUserView } from '../../shared/accounts/member-views';
-import { type Organization, publicUser, type User } from '../../shared/accounts/model';
+import type { Organization, User } from '../../shared/accounts/model';
 import {
   addMember,
   createOrganization,
@@ -11,6 +11,7 @@ import {
   listUserMemberships,
 } from '../../shared/accounts/organizations';
 import { assertRoleChangeAllowed, transferOwnership } from '../../shared/accounts/ownership';
+import { passwordProblem } from '../../shared/accounts/password-policy';
 import {
   createSite,
   getSite,
@@ -35,7 +36,13 @@ import { requestSiteScope } from '../../shared/events/scope';
 import { groupsByMember } from '../../shared/groups/views';
 import { currentUser, type Operations, type RequestContext, siteContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
+import { deletionKeys } from '../../shared/lifecycle/keys';
+import { finishBeforeReuse } from '../../shared/lifecycle/runner';
+import { consumeCall } from '../../shared/limits/rate';
 import type { OrganizationAccess } from '../../shared/policy/permissions';
+import { slugify } from '../../shared/slug';
+import { currentUserOperations } from './current-user-operations';
+import { deletionOperations } from './deletion-operations';
 import { groupOperations } from './group-operations';
 import type { accountsManifest } from './manifest';
 
@@ -97,8 +104,24 @@ function organizationOf(ctx: Ctx): OrganizationAccess {
 }
 
 export const accountOperations: Operations = {
-  async getCurrentUser(ctx) {
-    return ok(publicUser(currentUser(ctx)));
+  ...currentUserOperations,
+
+  /**
+   * The policy's verdict without setting anything: the same function (`passwordProblem`) and the same known words
+   * as where a password is set. Each check costs tens of milliseconds of CPU at most (the estimate's 64-character
+   * bound), so calls are limited per client address, or signed-in user, before the estimate runs.
+   */
+  async checkPassword(ctx) {
+    const body = ctx.body;
+    const subject = ctx.user ? `user:${ctx.user.id}` : ctx.clientIp ? `ip:${ctx.clientIp}` : 'ip:unknown';
+    await consumeCall(
+      ctx.deps,
+      { scope: 'password-check', maxCalls: ctx.deps.config.pages.passwordChecksPerMinute, windowSeconds: 60 },
+      subject,
+    );
+    const related = [body.username ?? '', body.email ?? '', body.first_name ?? '', body.last_name ?? ''];
+    const problem = await passwordProblem(body.password, related);
+    return ok({ valid: problem === undefined, password: problem ? [problem] : [] });
   },
 
   async listUsers(ctx) {
@@ -151,6 +174,8 @@ export const accountOperations: Operations = {
   },
 
   async createOrganization(ctx) {
+    const slug = ctx.body.slug ?? slugify(ctx.body.name);
+    await finishBeforeReuse(ctx.deps, deletionKeys.organizationsNamed(slug), 'An organization');
     return created(await createOrganization(ctx.deps, currentUser(ctx), ctx.body, ctx.deps.config.quotas));
   },
 
@@ -221,6 +246,8 @@ export const accountOperations: Operations = {
   async createSite(ctx) {
     const { organization } = organizationOf(ctx);
     const { sitesPerOrganization } = ctx.deps.config.quotas;
+    const slug = ctx.body.slug ?? slugify(ctx.body.name);
+    await finishBeforeReuse(ctx.deps, deletionKeys.sitesNamed(slug), 'A site');
     return created(
       await createSite(ctx.deps, organization, ctx.body, currentUser(ctx), sitesPerOrganization),
     );
@@ -255,6 +282,8 @@ export const accountOperations: Operations = {
 
   async createApp(ctx) {
     const { access } = siteContext(ctx);
+    // A deleted app's leftovers (keyed by its slug) go before a new app may take the slug.
+    await finishBeforeReuse(ctx.deps, deletionKeys.appsOf(access.site.slug), 'An app');
     return created(await createApp(ctx.deps, access.site, ctx.body));
   },
 
@@ -264,4 +293,5 @@ export const accountOperations: Operations = {
   },
 
   ...groupOperations,
+  ...deletionOperations,
 } satisfies TypedOperations<typeof accountsManifest.routes>;

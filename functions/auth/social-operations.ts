@@ -1,28 +1,18 @@
-import { linkedPage } from '../../shared/api/pagination';
 import { created, noContent, ok } from '../../shared/api/result';
 import { startBrowserSession } from '../../shared/auth/browser-sessions';
 import { requireTrustedOrigin } from '../../shared/auth/csrf';
-import { currentUser, siteContext } from '../../shared/http/context';
+import { currentUser } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
-import { deleteSocialAccount, listSocialAccounts } from '../../shared/social/accounts';
-import {
-  createSocialApp,
-  deleteSocialApp,
-  getSocialApp,
-  listSocialApps,
-  updateSocialApp,
-} from '../../shared/social/apps';
+import { deleteSocialAccount } from '../../shared/social/accounts';
+import { createSocialApp, deleteSocialApp, getSocialApp, updateSocialApp } from '../../shared/social/apps';
 import { checkSocialApp } from '../../shared/social/checks';
 import { finishLogin, startLogin } from '../../shared/social/login';
 import type { socialRoutes } from '../../shared/social/routes';
-
-const siteOf = (ctx: Parameters<typeof siteContext>[0]) => siteContext(ctx).access.site.slug;
+import { siteOf, socialReadOperations } from './social-read-operations';
 
 /** Social apps and headless provider login (shared/social; docs/social-login.md). */
 export const socialOperations = {
-  async listSocialApps(ctx) {
-    return ok(await listSocialApps(ctx.deps, siteOf(ctx), ctx.query));
-  },
+  ...socialReadOperations,
 
   async createSocialApp(ctx) {
     return created(await createSocialApp(ctx.deps, siteOf(ctx), ctx.body));
@@ -74,10 +64,6 @@ export const socialOperations = {
       body: answer,
       headers: { 'set-cookie': session.setCookie, 'cache-control': 'no-store' },
     };
-  },
-
-  async listSocialAccounts(ctx) {
-    return ok(linkedPage(ctx, await listSocialAccounts(ctx.deps, currentUser(ctx).id)));
   },
 
   async deleteSocialAccount(ctx) {

@@ -1,6 +1,6 @@
-import { appNotFound } from '../../shared/data/errors';
-import { siteSchemaName } from '../../shared/data/names';
-import type { TableScope } from '../../shared/data/table';
+import { siteSchemaName } from '../../shared/data/schema/names';
+import type { TableScope } from '../../shared/data/tables/data-table';
+import { appNotFound } from '../../shared/data/tables/errors';
 import { type RequestContext, siteContext } from '../../shared/http/context';
 import type { Sql } from '../../shared/sql/client';
 import { requireCurrentSchema } from '../../shared/sql/schema-version';

@@ -1,13 +1,13 @@
 import { created, ok } from '../../shared/api/result';
-import type { edgeRoutes } from '../../shared/data/edge-routes';
+import type { edgeRoutes } from '../../shared/data/graph/edge-routes';
 import {
   createEdges,
   deleteEdges,
   type EdgeSelection,
   listEdges,
   replaceEdge,
-} from '../../shared/data/edges';
-import { listParameter } from '../../shared/data/record-reads';
+} from '../../shared/data/graph/edges';
+import { listParameter } from '../../shared/data/records/reads';
 import { ValidationError } from '../../shared/errors';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { tableAccess, tableName } from './access';

@@ -1,10 +1,9 @@
 import { jsonDepth, maxJsonDepth } from '../../shared/api/body';
 import { created, noContent, ok } from '../../shared/api/result';
-import type { AggregationPlan } from '../../shared/data/aggregation';
-import { asksForGraph, checkDepth, graphRequestOf } from '../../shared/data/graph-query';
-import { windowOf } from '../../shared/data/paging';
-import { populateOf } from '../../shared/data/populate';
-import { filtersFromObject, filtersFromQuery, visibilityOf } from '../../shared/data/query';
+import { asksForGraph, checkDepth, graphRequestOf } from '../../shared/data/graph/request';
+import type { AggregationPlan } from '../../shared/data/query/aggregation';
+import { filtersFromObject, filtersFromQuery, visibilityOf } from '../../shared/data/query/conditions';
+import { windowOf } from '../../shared/data/query/paging';
 import {
   deleteByKeys,
   deleteMatching,
@@ -12,12 +11,13 @@ import {
   updateMatching,
   updateRecord,
   updateRecordsByKey,
-} from '../../shared/data/record-changes';
-import { listPlanOf, listResponse } from '../../shared/data/record-list';
-import { getRecord, listParameter, listRecords } from '../../shared/data/record-reads';
-import { createRecords, upsertRecords } from '../../shared/data/record-writes';
+} from '../../shared/data/records/changes';
+import { listPlanOf, listResponse } from '../../shared/data/records/list';
+import { populateOf } from '../../shared/data/records/populate';
+import { getRecord, listParameter, listRecords } from '../../shared/data/records/reads';
+import { createRecords, upsertRecords } from '../../shared/data/records/writes';
 import type { dataRoutes } from '../../shared/data/routes';
-import type { DataTable } from '../../shared/data/table';
+import type { DataTable } from '../../shared/data/tables/data-table';
 import { ValidationError } from '../../shared/errors';
 import type { Operations } from '../../shared/http/context';
 import { onFirstRequest } from '../../shared/http/lazy-operations';
@@ -63,8 +63,8 @@ export const dataOperations: Operations = {
     if (params.has('_aggregate') || params.has('_group_by') || params.has('_having')) {
       // Aggregation's planner and reads load with the first request that aggregates.
       const [{ aggregationOf }, { aggregateRecords }] = await Promise.all([
-        import('../../shared/data/aggregation'),
-        import('../../shared/data/record-aggregates'),
+        import('../../shared/data/query/aggregation'),
+        import('../../shared/data/records/aggregates'),
       ]);
       const result = await aggregateRecords(
         sql,
@@ -80,7 +80,7 @@ export const dataOperations: Operations = {
     }
     if (asksForGraph(ctx.query)) {
       // The graph's reads load with the first request that asks for them.
-      const { listGraph } = await import('../../shared/data/graph-list');
+      const { listGraph } = await import('../../shared/data/graph/list');
       return listGraph(sql, scope, tableName(ctx), {
         query: ctx.query,
         params,
@@ -131,7 +131,7 @@ export const dataOperations: Operations = {
           maxRecords: ctx.deps.config.graphMaxRecords,
           visibility,
         });
-      const { recordGraph } = await import('../../shared/data/graph-reads');
+      const { recordGraph } = await import('../../shared/data/graph/reads');
       return ok(await recordGraph(sql, scope, tableName(ctx), id, visibility, request, embed));
     }
     return ok({ data: await getRecord(sql, scope, tableName(ctx), id, visibility, embed) });

@@ -1,5 +1,5 @@
 import { created, noContent, ok } from '../../shared/api/result';
-import type { FieldDef } from '../../shared/data/model';
+import type { FieldDef } from '../../shared/data/common/model';
 import type { dataRoutes } from '../../shared/data/routes';
 import {
   addField,
@@ -13,7 +13,7 @@ import {
   listTableViews,
   type NewTable,
   type TableChanges,
-} from '../../shared/data/tables';
+} from '../../shared/data/tables/management';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { tableAccess, tableName } from './access';
 

@@ -6,18 +6,14 @@ import { created, noContent, ok } from '../../shared/api/result';
 import { NotFoundError, ValidationError } from '../../shared/errors';
 import { currentUser, type RequestContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
-import { acceptInvitation, goneReason } from '../../shared/invitations/acceptance';
+import { acceptInvitation } from '../../shared/invitations/acceptance';
 import type { StoredInvitation } from '../../shared/invitations/model';
-import {
-  deleteInvitation,
-  getInvitation,
-  invitationOfToken,
-  listInvitations,
-} from '../../shared/invitations/repository';
+import { deleteInvitation, getInvitation, listInvitations } from '../../shared/invitations/repository';
 import type { invitationRoutes } from '../../shared/invitations/routes';
 import { createInvitation, resendInvitation } from '../../shared/invitations/service';
-import { invitationView, listedInvitationView, publicInvitationView } from '../../shared/invitations/views';
+import { invitationView, listedInvitationView } from '../../shared/invitations/views';
 import type { OrganizationAccess } from '../../shared/policy/permissions';
+import { invitationReadOperations, pendingInvitation } from './details-operations';
 import { publicAttempt } from './limits';
 
 type Ctx = RequestContext<unknown, unknown, unknown>;
@@ -32,18 +28,6 @@ async function ownInvitation(ctx: Ctx, uuid: string): Promise<StoredInvitation> 
   const invitation = await getInvitation(ctx.deps.store, uuid);
   if (!invitation || invitation.organization_slug !== organizationOf(ctx).organization.slug)
     throw new NotFoundError();
-  return invitation;
-}
-
-/**
- * The pending invitation of a public token (the secret of the e-mail, never the uuid); 404 for unknown, replaced
- * and malformed tokens alike, 410 once used or expired.
- */
-async function pendingInvitation(ctx: Ctx, token: string): Promise<StoredInvitation> {
-  const invitation = await invitationOfToken(ctx.deps.store, token);
-  if (!invitation) throw new NotFoundError();
-  const gone = goneReason(ctx.deps, invitation);
-  if (gone) throw gone;
   return invitation;
 }
 
@@ -121,16 +105,7 @@ export const invitationOperations = {
     );
   },
 
-  async getInvitationDetails(ctx) {
-    return publicAttempt(ctx, ctx.params.token, async () => {
-      const invitation = await pendingInvitation(ctx, ctx.params.token);
-      const [invitee, inviter] = await Promise.all([
-        getUser(ctx.deps.store, invitation.invitee),
-        getUser(ctx.deps.store, invitation.invited_by),
-      ]);
-      return ok(publicInvitationView(invitation, invitee, inviter));
-    });
-  },
+  ...invitationReadOperations,
 
   async acceptInvitation(ctx) {
     return publicAttempt(ctx, ctx.params.token, async () => {

@@ -84,17 +84,57 @@
     form.setAttribute('aria-busy', on ? 'true' : 'false');
   }
 
-  /** Live feedback on a new password's length; the server's own rule answers on submit. */
-  function passwordFeedback(input) {
+  /**
+   * Live feedback on a new password from the API's own policy (POST /api/cloud/users/password-check/, the same
+   * rule and the same known words as where the password is set): its message once typing pauses. No rule is
+   * copied here; when the check cannot answer (too many checks, no network), the hint stays and submit decides.
+   */
+  function passwordFeedback(input, words) {
     const hint = document.getElementById(`${input.id}-hint`);
     if (!hint) return;
     const initial = hint.textContent;
+    let timer;
+    let latest = 0;
+    const show = (text, verdict) => {
+      hint.textContent = text;
+      if (verdict) hint.dataset.verdict = verdict;
+      else delete hint.dataset.verdict;
+    };
+    // On submit the API answers at the field: no check still pending or shown may contradict it.
+    input.form.addEventListener('submit', () => {
+      clearTimeout(timer);
+      latest += 1;
+      show(initial);
+    });
     input.addEventListener('input', () => {
-      const length = [...input.value].length;
-      if (length === 0) hint.textContent = initial;
-      else if (length < 10)
-        hint.textContent = `${10 - length} more character${length === 9 ? '' : 's'} needed.`;
-      else hint.textContent = 'Long enough. The server also checks that it is not easy to guess.';
+      clearTimeout(timer);
+      const password = input.value;
+      const call = ++latest;
+      if (password === '') {
+        show(initial);
+        return;
+      }
+      timer = setTimeout(async () => {
+        const answer = await api('POST', '/api/cloud/users/password-check/', { password, ...words() });
+        if (call !== latest) return;
+        if (answer.status !== 200) show(initial);
+        else if (answer.body.valid) show('This password meets the password policy.', 'good');
+        else show(answer.body.password.join(' '), 'weak');
+      }, 350);
+    });
+  }
+
+  /** The words of the account a password is for, from the page and the form: the policy counts them as known. */
+  function accountWords(form) {
+    const named = (name, key) => {
+      const input = form.querySelector(`[name="${name}"]`);
+      return input ? input.value : data[key] || '';
+    };
+    return () => ({
+      username: data.username || '',
+      email: data.email || '',
+      first_name: named('first_name', 'firstName'),
+      last_name: named('last_name', 'lastName'),
     });
   }
 
@@ -142,7 +182,7 @@
   const pages = {
     invitation() {
       const form = document.getElementById('invitation-form');
-      passwordFeedback(form.querySelector('#password'));
+      passwordFeedback(form.querySelector('#password'), accountWords(form));
       form.addEventListener('submit', async (event) => {
         event.preventDefault();
         clearErrors(form);
@@ -257,7 +297,7 @@
 
     account() {
       const form = document.getElementById('password-form');
-      passwordFeedback(form.querySelector('#password'));
+      passwordFeedback(form.querySelector('#password'), accountWords(form));
       form.addEventListener('submit', async (event) => {
         event.preventDefault();
         clearErrors(form);

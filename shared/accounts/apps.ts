@@ -1,8 +1,9 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { iso } from '../clock';
 import { ConflictError } from '../errors';
 import { slugify } from '../slug';
-import { failedConditions, nextId, putNew, queryAll, type Store, strip } from '../store/store';
+import { nextId, queryAll, type Store, strip } from '../store/store';
+import { createUnique } from '../store/writes';
 import { keys } from './keys';
 import type { App, Site } from './model';
 import type { AccountsDeps } from './users';
@@ -22,24 +23,24 @@ export async function createApp(
     site: site.slug,
     created_at: iso(deps.clock()),
   };
-  try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          putNew(deps.store.table, { ...keys.app(site.slug, slug), ...app }),
-          { Put: { TableName: deps.store.table, Item: { ...keys.appId(app.id), site: site.slug, slug } } },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (failedConditions(error)?.includes(0)) {
-      throw new ConflictError({
-        code: 'app_exists',
-        message: `An app with the slug "${slug}" already exists in this site.`,
-      });
-    }
-    throw error;
-  }
+  await createUnique(
+    deps.store,
+    [
+      {
+        item: { ...keys.app(site.slug, slug), ...app },
+        taken: () =>
+          new ConflictError({
+            code: 'app_exists',
+            message: `An app with the slug "${slug}" already exists in this site.`,
+          }),
+      },
+    ],
+    {
+      also: [
+        { Put: { TableName: deps.store.table, Item: { ...keys.appId(app.id), site: site.slug, slug } } },
+      ],
+    },
+  );
   return app;
 }
 

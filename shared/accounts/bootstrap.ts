@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { iso } from '../clock';
 import { ConflictError } from '../errors';
-import { isConditionalCheckFailure } from '../store/store';
+import { isConditionFailure } from '../store/writes';
 import type { User } from './model';
 import { passwordProblem } from './password-policy';
 import { generatePassword } from './passwords';
@@ -47,7 +47,7 @@ export async function ensureBootstrapAdmin(
         }),
       );
     } catch (error) {
-      if (isConditionalCheckFailure(error)) return undefined;
+      if (isConditionFailure(error)) return undefined;
       throw error;
     }
   }

@@ -3,7 +3,8 @@ import { iso } from '../clock';
 import type { QuotasConfig } from '../config';
 import { ConflictError, PermissionDeniedError } from '../errors';
 import { slugify } from '../slug';
-import { failedConditions, nextId, putNew, queryAll, type Store, strip } from '../store/store';
+import { nextId, queryAll, type Store, strip } from '../store/store';
+import { onConditionFailure, putNew } from '../store/writes';
 import { gsi, keys, pad } from './keys';
 import type { Organization, OrganizationMember, OrganizationRole, User } from './model';
 import { concurrentChanges, ensureCounter, hasRoom, type Quota, sendCounted, takeOne } from './quotas';
@@ -53,8 +54,8 @@ export async function createOrganization(
   const organization: Organization = { id, slug, name: input.name, owner_id: ownerId, created_at: now };
   const member: OrganizationMember = { organization: slug, user_id: ownerId, role: 'owner', joined_at: now };
   const table = deps.store.table;
-  try {
-    await sendCounted(deps.store, [
+  await onConditionFailure(
+    sendCounted(deps.store, [
       putNew(table, {
         ...keys.organization(slug),
         GSI1PK: gsi.allOrganizations,
@@ -69,19 +70,18 @@ export async function createOrganization(
         },
       },
       takeOne(table, quota),
-    ]);
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (failed?.includes(3)) throw quotaExceeded();
-    if (failed?.includes(0)) {
-      throw new ConflictError({
-        code: 'organization_exists',
-        message: `An organization with the slug "${slug}" already exists.`,
-      });
-    }
-    if (failed) throw concurrentChanges();
-    throw error;
-  }
+    ]),
+    (failed) => {
+      if (failed.includes(3)) throw quotaExceeded();
+      if (failed.includes(0)) {
+        throw new ConflictError({
+          code: 'organization_exists',
+          message: `An organization with the slug "${slug}" already exists.`,
+        });
+      }
+      throw concurrentChanges();
+    },
+  );
   return organization;
 }
 

@@ -1,5 +1,5 @@
 import { ConflictError, PermissionDeniedError, ValidationError } from '../errors';
-import { failedConditions } from '../store/store';
+import { onConditionFailure } from '../store/writes';
 import { keys } from './keys';
 import type { Organization, OrganizationMember, OrganizationRole, User } from './model';
 import { ensureOwnedCounter, getMembership, ownedOrganizationsQuota } from './organizations';
@@ -70,8 +70,8 @@ export async function transferOwnership(
       ExpressionAttributeValues: { ':role': role, ':owner': 'owner' },
     },
   });
-  try {
-    await sendCounted(deps.store, [
+  await onConditionFailure(
+    sendCounted(deps.store, [
       {
         Update: {
           TableName: table,
@@ -85,16 +85,15 @@ export async function transferOwnership(
       setRole(organization.owner_id, 'admin', '#role = :owner'),
       takeOne(table, quota),
       giveBackOne(table, keys.ownedOrganizations(organization.owner_id)),
-    ]);
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (!failed) throw error;
-    if (failed.length === 1 && failed[0] === 3) throw quotaExceeded();
-    // Another change (a parallel transfer, a removed member) won the race: nothing was written.
-    throw new ConflictError({
-      code: 'ownership_changed',
-      message: 'The organization changed meanwhile: read it again and retry.',
-    });
-  }
+    ]),
+    (failed) => {
+      if (failed.length === 1 && failed[0] === 3) throw quotaExceeded();
+      // Another change (a parallel transfer, a removed member) won the race: nothing was written.
+      throw new ConflictError({
+        code: 'ownership_changed',
+        message: 'The organization changed meanwhile: read it again and retry.',
+      });
+    },
+  );
   return { ...organization, owner_id: toUserId };
 }

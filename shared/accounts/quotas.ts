@@ -1,4 +1,3 @@
-import type { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   GetCommand,
   PutCommand,
@@ -7,7 +6,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../errors';
 import { backoff, type Key } from '../store/batch';
-import { isConditionalCheckFailure, type Store } from '../store/store';
+import type { Store } from '../store/store';
+import { isConditionFailure, isTransactionConflict } from '../store/writes';
 
 /**
  * Self-service quotas (docs/security.md, "Quotas and self-service"). Each counted thing has a counter item (how
@@ -45,7 +45,7 @@ export async function ensureCounter(store: Store, key: Key, count: () => Promise
     );
     return value;
   } catch (error) {
-    if (!isConditionalCheckFailure(error)) throw error;
+    if (!isConditionFailure(error)) throw error;
     return Number((await read())?.count);
   }
 }
@@ -83,15 +83,9 @@ export function giveBackOne(table: string, key: Key) {
 /** DynamoDB cancels a transaction that meets another on the same item (`TransactionConflict`): those are retried. */
 const conflictAttempts = 6;
 
-function conflictOnly(error: unknown): boolean {
-  if ((error as { name?: string })?.name !== 'TransactionCanceledException') return false;
-  const codes = ((error as TransactionCanceledException).CancellationReasons ?? []).map((r) => r.Code);
-  return codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed');
-}
-
 /**
  * Sends a counted transaction, again (after a short wait) when it was cancelled only because a concurrent one
- * touched the same counter; a failed condition is the caller's to read (`failedConditions`).
+ * touched the same counter; a failed condition is the caller's to read (`onConditionFailure`).
  */
 export async function sendCounted(
   store: Store,
@@ -102,7 +96,7 @@ export async function sendCounted(
       await store.doc.send(new TransactWriteCommand({ TransactItems: items }));
       return;
     } catch (error) {
-      if (!conflictOnly(error) || attempt + 1 >= conflictAttempts) throw error;
+      if (!isTransactionConflict(error) || attempt + 1 >= conflictAttempts) throw error;
       await backoff(attempt);
     }
   }

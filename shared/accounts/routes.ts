@@ -17,6 +17,17 @@ export const accountRoutes = [
   },
   {
     ...platform,
+    operationId: 'checkPassword',
+    permission: 'public',
+    method: 'POST',
+    path: '/api/cloud/users/password-check/',
+    summary:
+      "The password policy's verdict on a password, without setting it (the hosted pages' feedback while typing); limited per client address",
+    body: schemas.passwordCheckBody,
+    responses: { 200: json('The verdict', schemas.passwordCheckResult), ...errors(400, 429) },
+  },
+  {
+    ...platform,
     operationId: 'listUsers',
     permission: 'superuser',
     method: 'GET',

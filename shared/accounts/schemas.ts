@@ -45,6 +45,37 @@ export const userChangesBody = {
   additionalProperties: false,
 } as const;
 
+/**
+ * A password to check against the policy without setting it, with the words of the account it is meant for (the
+ * policy counts them as known words). Every field is bounded as where it is set; the email is a word, not checked.
+ */
+export const passwordCheckBody = {
+  type: 'object',
+  required: ['password'],
+  properties: {
+    password: { type: 'string', minLength: 1, maxLength: passwordMaxLength },
+    username: { type: 'string', maxLength: 150 },
+    email: { type: 'string', maxLength: 254 },
+    first_name: newUser.first_name,
+    last_name: newUser.last_name,
+  },
+  additionalProperties: false,
+} as const;
+
+export const passwordCheckResult = {
+  type: 'object',
+  required: ['valid', 'password'],
+  properties: {
+    valid: { type: 'boolean', description: 'Whether the policy accepts the password' },
+    password: {
+      type: 'array',
+      items: { type: 'string' },
+      description: "The policy's messages: the same words a refused change of this password would answer",
+    },
+  },
+  additionalProperties: false,
+} as const;
+
 export const listUsersQuery = {
   type: 'object',
   properties: { ...pageQuery(20), search: { type: 'string' } },

@@ -2,7 +2,8 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { iso } from '../clock';
 import { ConflictError, PermissionDeniedError } from '../errors';
 import { slugify } from '../slug';
-import { failedConditions, nextId, putNew, queryAll, type Store, strip } from '../store/store';
+import { nextId, queryAll, type Store, strip } from '../store/store';
+import { onConditionFailure, putNew } from '../store/writes';
 import { gsi, keys } from './keys';
 import type { Organization, Site, SitePermission, SitePermissionGrant, User } from './model';
 import { concurrentChanges, ensureCounter, hasRoom, type Quota, sendCounted, takeOne } from './quotas';
@@ -41,8 +42,8 @@ export async function createSite(
     organization_slug: organization.slug,
     created_at: iso(deps.clock()),
   };
-  try {
-    await sendCounted(deps.store, [
+  await onConditionFailure(
+    sendCounted(deps.store, [
       putNew(deps.store.table, {
         ...keys.site(slug),
         GSI1PK: gsi.organizationSites(organization.slug),
@@ -50,19 +51,18 @@ export async function createSite(
         ...site,
       }),
       takeOne(deps.store.table, quota),
-    ]);
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (failed?.includes(1)) throw quotaExceeded();
-    if (failed?.includes(0)) {
-      throw new ConflictError({
-        code: 'site_exists',
-        message: `A site with the slug "${slug}" already exists.`,
-      });
-    }
-    if (failed) throw concurrentChanges();
-    throw error;
-  }
+    ]),
+    (failed) => {
+      if (failed.includes(1)) throw quotaExceeded();
+      if (failed.includes(0)) {
+        throw new ConflictError({
+          code: 'site_exists',
+          message: `A site with the slug "${slug}" already exists.`,
+        });
+      }
+      throw concurrentChanges();
+    },
+  );
   return site;
 }
 

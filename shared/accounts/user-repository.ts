@@ -1,6 +1,6 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, ValidationError } from '../errors';
-import { failedConditions, putNew, type Store, uniqueKey } from '../store/store';
+import { type Store, uniqueKey } from '../store/store';
+import { createUnique } from '../store/writes';
 import { gsi, keys, pad } from './keys';
 import type { StoredUser } from './model';
 
@@ -15,33 +15,31 @@ export async function insertUser(
   user: StoredUser,
   alsoCreate: readonly Record<string, unknown>[] = [],
 ): Promise<void> {
-  const table = store.table;
-  try {
-    await store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          putNew(table, { ...keys.usernameSentinel(uniqueKey(user.username)), user_id: user.id }),
-          putNew(table, { ...keys.emailSentinel(uniqueKey(user.email)), user_id: user.id }),
-          putNew(table, { ...keys.user(user.id), GSI1PK: gsi.allUsers, GSI1SK: pad(user.id), ...user }),
-          ...alsoCreate.map((item) => putNew(table, item)),
-        ],
-      }),
-    );
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (!failed) throw error;
-    if (failed.length > 0 && failed.every((index) => index > 2))
-      throw new ConflictError({
-        code: 'linked_elsewhere',
-        message: 'An item created with the user already exists.',
-      });
-    const fields: Record<string, string[]> = {};
-    if (failed.includes(0)) fields.username = ['A user with that username already exists.'];
-    if (failed.includes(1)) fields.email = ['A user with that email already exists.'];
-    throw new ValidationError({
-      fields,
-      message: Object.values(fields).flat().join(' '),
-      code: 'user_exists',
-    });
-  }
+  await createUnique(
+    store,
+    [
+      { item: { ...keys.usernameSentinel(uniqueKey(user.username)), user_id: user.id } },
+      { item: { ...keys.emailSentinel(uniqueKey(user.email)), user_id: user.id } },
+      { item: { ...keys.user(user.id), GSI1PK: gsi.allUsers, GSI1SK: pad(user.id), ...user } },
+      ...alsoCreate.map((item) => ({ item })),
+    ],
+    {
+      // Both taken fields are named at once, so the errors are built here rather than per item.
+      otherwise: (failed) => {
+        if (failed.length > 0 && failed.every((index) => index > 2))
+          return new ConflictError({
+            code: 'linked_elsewhere',
+            message: 'An item created with the user already exists.',
+          });
+        const fields: Record<string, string[]> = {};
+        if (failed.includes(0)) fields.username = ['A user with that username already exists.'];
+        if (failed.includes(1)) fields.email = ['A user with that email already exists.'];
+        return new ValidationError({
+          fields,
+          message: Object.values(fields).flat().join(' '),
+          code: 'user_exists',
+        });
+      },
+    },
+  );
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Clock, iso } from '../clock';
 import { nextId, queryAll, type Store, strip, uniqueKey } from '../store/store';
+import { isConditionFailure } from '../store/writes';
 import { gsi, keys } from './keys';
 import { publicUser, type SessionUser, type StoredUser, type User } from './model';
 import { enforcePasswordPolicy } from './password-policy';
@@ -225,7 +226,7 @@ export async function updateUser(
     );
     return result.Attributes ? publicUser(strip<StoredUser>(result.Attributes)) : undefined;
   } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return undefined;
+    if (isConditionFailure(error)) return undefined;
     throw error;
   }
 }

@@ -7,7 +7,7 @@ import { iso } from '../clock';
 import type { Config } from '../config';
 import { AuthenticationError } from '../errors';
 import type { Store } from '../store/store';
-import { isConditionalCheckFailure } from '../store/store';
+import { isConditionFailure } from '../store/writes';
 import { isUnsafeMethod, requireTrustedOrigin } from './csrf';
 import {
   clearedSessionCookie,
@@ -193,7 +193,7 @@ export async function keepCurrentBrowserSession(
         }),
       );
     } catch (error) {
-      if (!isConditionalCheckFailure(error)) throw error;
+      if (!isConditionFailure(error)) throw error;
     }
   }
 }

@@ -8,7 +8,7 @@ import type { Config } from '../config';
 import { AuthenticationError } from '../errors';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
-import { isConditionalCheckFailure } from '../store/store';
+import { isConditionFailure } from '../store/writes';
 import type { TokenClaims, TokenPair, TokenService } from './tokens';
 
 /**
@@ -100,7 +100,7 @@ export async function rotateSession(deps: SessionDeps, refresh: string): Promise
       }),
     );
   } catch (error) {
-    if (!isConditionalCheckFailure(error)) throw error;
+    if (!isConditionFailure(error)) throw error;
     await revokeFamily(deps, claims.family);
     deps.log.warn('refresh token reuse', { event: 'refresh_reuse', user_id: user.id, family: claims.family });
     throw invalidToken();
@@ -121,6 +121,6 @@ async function revokeFamily(deps: SessionDeps, family: string): Promise<void> {
       }),
     );
   } catch (error) {
-    if (!isConditionalCheckFailure(error)) throw error;
+    if (!isConditionFailure(error)) throw error;
   }
 }

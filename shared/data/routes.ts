@@ -1,11 +1,11 @@
 import { empty, errors, json } from '../api/responses';
 import type { RouteDef } from '../api/route';
-import { edgeRoutes } from './edge-routes';
-import { maxOffset, recordPage } from './paging';
-import { fieldJson, indexJson, tableSchemaJson } from './schema-json';
-import * as schemas from './schemas';
+import { edgeRoutes } from './graph/edge-routes';
+import { maxOffset, recordPage } from './query/paging';
+import * as schemas from './responses';
+import { fieldJson, indexJson, tableSchemaJson } from './schema/format';
 
-export { recordPage } from './paging';
+export { recordPage } from './query/paging';
 
 const tables = '/api/apps/{app_slug}/datatables';
 const data = `${tables}/{name}/data`;

@@ -1,11 +1,12 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { App } from '../accounts/model';
 import type { Clock } from '../clock';
 import { iso } from '../clock';
 import type { Config } from '../config';
 import { BadRequestError, NotFoundError } from '../errors';
 import { slugify } from '../slug';
-import { failedConditions, nextId, putNew, queryAll, type Store, strip } from '../store/store';
+import { nextId, queryAll, type Store, strip } from '../store/store';
+import { createUnique, onConditionFailure, rethrow, transact } from '../store/writes';
 import { eventKeys } from './keys';
 import { eventNames, type RegisteredFunction } from './model';
 import { checkTarget } from './targets';
@@ -48,26 +49,17 @@ export async function createFunction(
     created_at: now,
     updated_at: now,
   };
-  try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          putNew(deps.store.table, {
-            ...eventKeys.functionSlug(app.site, app.slug, slug),
-            function_id: fn.id,
-          }),
-          putNew(deps.store.table, { ...eventKeys.function(app.site, fn.id), ...fn }),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (failedConditions(error)?.includes(0))
-      throw new BadRequestError({
-        code: 'function_exists',
-        message: `A function with the slug "${slug}" already exists in this app.`,
-      });
-    throw error;
-  }
+  await createUnique(deps.store, [
+    {
+      item: { ...eventKeys.functionSlug(app.site, app.slug, slug), function_id: fn.id },
+      taken: () =>
+        new BadRequestError({
+          code: 'function_exists',
+          message: `A function with the slug "${slug}" already exists in this app.`,
+        }),
+    },
+    { item: { ...eventKeys.function(app.site, fn.id), ...fn } },
+  ]);
   return fn;
 }
 
@@ -105,25 +97,19 @@ export async function deleteFunction(store: Store, app: App, id: number): Promis
   const subscriptions = eventNames.map((event) => ({
     Delete: { TableName: store.table, Key: eventKeys.subscription(app.site, event, fn.id) },
   }));
-  try {
-    await store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName: store.table,
-              Key: eventKeys.function(app.site, fn.id),
-              ConditionExpression: 'attribute_exists(PK)',
-            },
-          },
-          { Delete: { TableName: store.table, Key: eventKeys.functionSlug(app.site, app.slug, fn.slug) } },
-          ...subscriptions,
-        ],
-      }),
-    );
-  } catch (error) {
+  await onConditionFailure(
+    transact(store, [
+      {
+        Delete: {
+          TableName: store.table,
+          Key: eventKeys.function(app.site, fn.id),
+          ConditionExpression: 'attribute_exists(PK)',
+        },
+      },
+      { Delete: { TableName: store.table, Key: eventKeys.functionSlug(app.site, app.slug, fn.slug) } },
+      ...subscriptions,
+    ]),
     // A parallel delete got there first.
-    if (failedConditions(error)?.includes(0)) throw functionNotFound(id);
-    throw error;
-  }
+    (failed, error) => rethrow(failed.includes(0) ? functionNotFound(id) : error),
+  );
 }

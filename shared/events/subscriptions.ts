@@ -1,10 +1,11 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { App } from '../accounts/model';
 import { listOrganizationSites } from '../accounts/sites';
 import type { CreationScope } from '../accounts/user-creation-events';
 import { iso } from '../clock';
 import { BadRequestError, NotFoundError } from '../errors';
-import { isConditionalCheckFailure, nextId, queryAll, type Store } from '../store/store';
+import { nextId, queryAll, type Store } from '../store/store';
+import { createItem, onConditionFailure } from '../store/writes';
 import { getSiteFunction, type RegistryDeps } from './functions';
 import { eventKeys } from './keys';
 import { type EventName, eventNames, isEventName, type Subscription } from './model';
@@ -50,22 +51,15 @@ export async function subscribe(
     created_at: now,
     updated_at: now,
   };
-  try {
-    await deps.store.doc.send(
-      new PutCommand({
-        TableName: deps.store.table,
-        Item: { ...eventKeys.subscription(site, event, fn.id), ...subscription },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-  } catch (error) {
-    if (isConditionalCheckFailure(error))
-      throw new BadRequestError({
+  await createItem(
+    deps.store,
+    { ...eventKeys.subscription(site, event, fn.id), ...subscription },
+    () =>
+      new BadRequestError({
         code: 'already_subscribed',
         message: `Function ${fn.id} is already subscribed to ${event}.`,
-      });
-    throw error;
-  }
+      }),
+  );
   return subscription;
 }
 
@@ -76,22 +70,21 @@ export async function unsubscribe(
   event: EventName,
   functionId: number,
 ): Promise<void> {
-  try {
-    await store.doc.send(
+  await onConditionFailure(
+    store.doc.send(
       new DeleteCommand({
         TableName: store.table,
         Key: eventKeys.subscription(site, event, functionId),
         ConditionExpression: 'attribute_exists(PK)',
       }),
-    );
-  } catch (error) {
-    if (isConditionalCheckFailure(error))
+    ),
+    () => {
       throw new NotFoundError({
         message: `Function ${functionId} is not subscribed to ${event}.`,
         code: 'subscription_not_found',
       });
-    throw error;
-  }
+    },
+  );
 }
 
 /**

@@ -1,11 +1,12 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Organization } from '../accounts/model';
 import type { AccountsDeps } from '../accounts/users';
 import { iso } from '../clock';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Logger } from '../log';
 import { slugify, slugMaxLength } from '../slug';
-import { failedConditions, nextId, putNew, queryAll, type Store, strip, uniqueKey } from '../store/store';
+import { nextId, queryAll, type Store, strip, uniqueKey } from '../store/store';
+import { createUnique, onConditionFailure, putNew, transact } from '../store/writes';
 import { cleanUpGroups, finishPendingGroups, groupTombstone } from './cleanup';
 import { type Group, groupKeys } from './model';
 
@@ -36,13 +37,19 @@ const nameTaken = (name: string) =>
     message: `A group named "${name}" already exists in this organization.`,
   });
 
-/** The name sentinel of a group: its item, conditioned on the name being free. */
-function nameSentinel(table: string, group: Group) {
-  return putNew(table, {
+const groupChanged = () =>
+  new ConflictError({
+    code: 'group_changed',
+    message: 'The group changed meanwhile: read it again and retry.',
+  });
+
+/** The name sentinel of a group: the item that holds its name in the organization. */
+function nameSentinel(group: Group) {
+  return {
     ...groupKeys.name(group.organization_slug, uniqueKey(group.name)),
     group_id: group.id,
     group_slug: group.slug,
-  });
+  };
 }
 
 /** Creates a group; its name (ignoring case) and its slug are unique in the organization. */
@@ -65,27 +72,18 @@ export async function createGroup(
     created_at: now,
     updated_at: now,
   };
-  const table = deps.store.table;
-  try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          putNew(table, { ...groupKeys.group(organization.slug, slug), ...group }),
-          nameSentinel(table, group),
-        ],
-      }),
-    );
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (failed?.includes(1)) throw nameTaken(name);
-    if (failed?.includes(0)) {
-      throw new ConflictError({
-        code: 'group_slug_exists',
-        message: `A group with the slug "${slug}" already exists in this organization: give another slug.`,
-      });
-    }
-    throw error;
-  }
+  // A taken name wins over a taken slug: the name is what the caller chose.
+  await createUnique(deps.store, [
+    { item: nameSentinel(group), taken: () => nameTaken(name) },
+    {
+      item: { ...groupKeys.group(organization.slug, slug), ...group },
+      taken: () =>
+        new ConflictError({
+          code: 'group_slug_exists',
+          message: `A group with the slug "${slug}" already exists in this organization: give another slug.`,
+        }),
+    },
+  ]);
   return group;
 }
 
@@ -138,7 +136,7 @@ export async function renameGroup(deps: AccountsDeps, group: Group, newName: str
   const moveSentinel = sameKey
     ? []
     : [
-        nameSentinel(table, renamed),
+        putNew(table, nameSentinel(renamed)),
         {
           Delete: {
             TableName: table,
@@ -148,19 +146,9 @@ export async function renameGroup(deps: AccountsDeps, group: Group, newName: str
           },
         },
       ];
-  try {
-    await deps.store.doc.send(new TransactWriteCommand({ TransactItems: [update, ...moveSentinel] }));
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (failed?.includes(1)) throw nameTaken(name);
-    if (failed) {
-      throw new ConflictError({
-        code: 'group_changed',
-        message: 'The group changed meanwhile: read it again and retry.',
-      });
-    }
-    throw error;
-  }
+  await onConditionFailure(transact(deps.store, [update, ...moveSentinel]), (failed) => {
+    throw failed.includes(1) ? nameTaken(name) : groupChanged();
+  });
   return renamed;
 }
 
@@ -176,32 +164,25 @@ export async function deleteGroup(
   const table = deps.store.table;
   const org = group.organization_slug;
   await finishPendingGroups(deps, org);
-  try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName: table,
-              Key: groupKeys.group(org, group.slug),
-              // The name read is the name whose sentinel goes: a rename in between fails the transaction.
-              ConditionExpression: 'id = :id AND #name = :name',
-              ExpressionAttributeNames: { '#name': 'name' },
-              ExpressionAttributeValues: { ':id': group.id, ':name': group.name },
-            },
-          },
-          { Delete: { TableName: table, Key: groupKeys.name(org, uniqueKey(group.name)) } },
-          groupTombstone(table, org, group.id, iso(deps.clock())),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (!failedConditions(error)) throw error;
-    if (!(await getGroup(deps.store, org, group.slug))) throw new NotFoundError();
-    throw new ConflictError({
-      code: 'group_changed',
-      message: 'The group changed meanwhile: read it again and retry.',
-    });
-  }
+  await onConditionFailure(
+    transact(deps.store, [
+      {
+        Delete: {
+          TableName: table,
+          Key: groupKeys.group(org, group.slug),
+          // The name read is the name whose sentinel goes: a rename in between fails the transaction.
+          ConditionExpression: 'id = :id AND #name = :name',
+          ExpressionAttributeNames: { '#name': 'name' },
+          ExpressionAttributeValues: { ':id': group.id, ':name': group.name },
+        },
+      },
+      { Delete: { TableName: table, Key: groupKeys.name(org, uniqueKey(group.name)) } },
+      groupTombstone(table, org, group.id, iso(deps.clock())),
+    ]),
+    async () => {
+      if (!(await getGroup(deps.store, org, group.slug))) throw new NotFoundError();
+      throw groupChanged();
+    },
+  );
   await cleanUpGroups(deps, org, [group.id]);
 }

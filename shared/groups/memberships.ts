@@ -1,9 +1,10 @@
-import { DeleteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../accounts/keys';
 import type { AccountsDeps } from '../accounts/users';
 import { iso } from '../clock';
 import { ConflictError, ValidationError } from '../errors';
-import { failedConditions, isConditionalCheckFailure, queryAll, type Store, strip } from '../store/store';
+import { queryAll, type Store, strip } from '../store/store';
+import { onConditionFailure, putNew, rethrow, transact } from '../store/writes';
 import { type Group, type GroupMembership, groupKeys } from './model';
 
 const notAMember = () =>
@@ -33,40 +34,35 @@ export async function addGroupMember(
   const org = group.organization_slug;
   const table = deps.store.table;
   const item = membershipItem(group, org, userId, iso(deps.clock()));
-  try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: table,
-              Key: keys.member(org, userId),
-              ConditionExpression: 'attribute_exists(PK)',
-            },
-          },
-          {
-            ConditionCheck: {
-              TableName: table,
-              Key: groupKeys.group(org, group.slug),
-              ConditionExpression: 'id = :id',
-              ExpressionAttributeValues: { ':id': group.id },
-            },
-          },
-          { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
-        ],
-      }),
-    );
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (failed?.includes(0)) throw notAMember();
-    if (failed?.includes(1))
-      throw new ConflictError({ code: 'group_changed', message: 'The group was deleted meanwhile.' });
-    if (failed?.includes(2))
-      return { membership: await existingMembership(deps.store, group, userId), added: false };
-    throw error;
-  }
   const { PK: _pk, SK: _sk, ...membership } = item;
-  return { membership, added: true };
+  return onConditionFailure(
+    transact(deps.store, [
+      {
+        ConditionCheck: {
+          TableName: table,
+          Key: keys.member(org, userId),
+          ConditionExpression: 'attribute_exists(PK)',
+        },
+      },
+      {
+        ConditionCheck: {
+          TableName: table,
+          Key: groupKeys.group(org, group.slug),
+          ConditionExpression: 'id = :id',
+          ExpressionAttributeValues: { ':id': group.id },
+        },
+      },
+      putNew(table, item),
+    ]).then(() => ({ membership, added: true })),
+    async (failed, error) => {
+      if (failed.includes(0)) throw notAMember();
+      if (failed.includes(1))
+        throw new ConflictError({ code: 'group_changed', message: 'The group was deleted meanwhile.' });
+      if (failed.includes(2))
+        return { membership: await existingMembership(deps.store, group, userId), added: false };
+      return rethrow(error);
+    },
+  );
 }
 
 async function existingMembership(store: Store, group: Group, userId: number): Promise<GroupMembership> {
@@ -85,19 +81,18 @@ async function existingMembership(store: Store, group: Group, userId: number): P
 
 /** Removes a user from a group; false when the user is not in it. */
 export async function removeGroupMember(store: Store, group: Group, userId: number): Promise<boolean> {
-  try {
-    await store.doc.send(
-      new DeleteCommand({
-        TableName: store.table,
-        Key: groupKeys.membership(group.organization_slug, group.id, userId),
-        ConditionExpression: 'attribute_exists(PK)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return false;
-    throw error;
-  }
+  return onConditionFailure(
+    store.doc
+      .send(
+        new DeleteCommand({
+          TableName: store.table,
+          Key: groupKeys.membership(group.organization_slug, group.id, userId),
+          ConditionExpression: 'attribute_exists(PK)',
+        }),
+      )
+      .then(() => true),
+    () => false,
+  );
 }
 
 /** The memberships of one group, by user id (strongly consistent). */

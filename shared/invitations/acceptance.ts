@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { gsi, keys } from '../accounts/keys';
 import type { Organization, SitePermission, User } from '../accounts/model';
 import { getOrganization } from '../accounts/organizations';
@@ -11,7 +11,7 @@ import { existingGroups } from '../groups/lookup';
 import { groupKeys } from '../groups/model';
 import type { Logger } from '../log';
 import { endUnverifiedLinks } from '../social/unverified-links';
-import { failedConditions } from '../store/store';
+import { onConditionFailure, rethrow, transact } from '../store/writes';
 import { passwordChangedByInvitation } from './mail';
 import { invitationKeys, type StoredInvitation } from './model';
 import { getInvitation } from './repository';
@@ -238,39 +238,35 @@ export async function acceptInvitation(
   const now = iso(deps.clock());
   const groups = await groupUpdates(deps, invitation, user.id, now);
   const table = deps.store.table;
-  try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          invitationUsed(table, invitation, now),
-          await inviteeActivated(table, user, placeholder, input),
-          ...(placeholder ? [placeholderActivated(table, user.id)] : []),
-          organizationJoined(table, organization.slug, user.id, now),
-          ...grants.map((grant) => sitePermissionsGranted(table, grant, user.id, now)),
-          ...groups,
-        ],
-      }),
-    );
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (failed?.includes(0)) {
-      // Used, expired, resent (the token presented is not its token any more) or cancelled meanwhile.
-      const latest = await getInvitation(deps.store, invitation.uuid);
-      const gone = latest?.token_hash === invitation.token_hash ? goneReason(deps, latest) : undefined;
-      throw gone ?? new NotFoundError();
-    }
-    if (failed?.includes(1)) {
-      // The invitee's account was deactivated or deleted between the read and the transaction: nothing happened.
-      const current = await getUser(deps.store, user.id);
-      throw current ? accountDeactivated() : new NotFoundError();
-    }
-    if (failed?.includes(2) && placeholder)
-      throw new ConflictError({
-        code: 'invitation_conflict',
-        message: 'The account changed meanwhile; try again.',
-      });
-    throw error;
-  }
+  await onConditionFailure(
+    transact(deps.store, [
+      invitationUsed(table, invitation, now),
+      await inviteeActivated(table, user, placeholder, input),
+      ...(placeholder ? [placeholderActivated(table, user.id)] : []),
+      organizationJoined(table, organization.slug, user.id, now),
+      ...grants.map((grant) => sitePermissionsGranted(table, grant, user.id, now)),
+      ...groups,
+    ]),
+    async (failed, error) => {
+      if (failed.includes(0)) {
+        // Used, expired, resent (the token presented is not its token any more) or cancelled meanwhile.
+        const latest = await getInvitation(deps.store, invitation.uuid);
+        const gone = latest?.token_hash === invitation.token_hash ? goneReason(deps, latest) : undefined;
+        throw gone ?? new NotFoundError();
+      }
+      if (failed.includes(1)) {
+        // The invitee's account was deactivated or deleted between the read and the transaction: nothing happened.
+        const current = await getUser(deps.store, user.id);
+        throw current ? accountDeactivated() : new NotFoundError();
+      }
+      if (failed.includes(2) && placeholder)
+        throw new ConflictError({
+          code: 'invitation_conflict',
+          message: 'The account changed meanwhile; try again.',
+        });
+      return rethrow(error);
+    },
+  );
   if (!placeholder) await tellPasswordChanged(deps, log, user, organization);
   return {
     user: { ...user, first_name: input.first_name, last_name: input.last_name, is_active: true },

@@ -1,13 +1,7 @@
-import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { pad } from '../accounts/keys';
-import {
-  failedConditions,
-  isConditionalCheckFailure,
-  putNew,
-  queryAll,
-  type Store,
-  strip,
-} from '../store/store';
+import { queryAll, type Store, strip } from '../store/store';
+import { createUnique, onConditionFailure, putNew, rethrow, transact } from '../store/writes';
 import { invitationKeys, type StoredInvitation, uuidV4 } from './model';
 import { tokenHash, tokenPattern } from './tokens';
 
@@ -21,19 +15,17 @@ function tokenSentinel(invitation: StoredInvitation, hash: string) {
  * hash, in one transaction.
  */
 export async function putInvitation(store: Store, invitation: StoredInvitation): Promise<void> {
-  await store.doc.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        putNew(store.table, {
-          ...invitationKeys.invitation(invitation.uuid),
-          GSI1PK: invitationKeys.organizationIndex(invitation.organization_slug),
-          GSI1SK: pad(invitation.id),
-          ...invitation,
-        }),
-        putNew(store.table, tokenSentinel(invitation, invitation.token_hash)),
-      ],
-    }),
-  );
+  await createUnique(store, [
+    {
+      item: {
+        ...invitationKeys.invitation(invitation.uuid),
+        GSI1PK: invitationKeys.organizationIndex(invitation.organization_slug),
+        GSI1SK: pad(invitation.id),
+        ...invitation,
+      },
+    },
+    { item: tokenSentinel(invitation, invitation.token_hash) },
+  ]);
 }
 
 /** The invitation of a uuid (the organization's handle); undefined for unknown and malformed ones. */
@@ -79,34 +71,27 @@ export async function replaceToken(
   const table = store.table;
   // An invitation stored before tokens were separate from uuids has no hash yet: it gets its first one.
   const old = invitation.token_hash as string | undefined;
-  try {
-    await store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: table,
-              Key: invitationKeys.invitation(invitation.uuid),
-              UpdateExpression: 'SET token_hash = :hash, expires_at = :expires',
-              ConditionExpression: `attribute_exists(PK) AND used = :false AND ${old ? 'token_hash = :old' : 'attribute_not_exists(token_hash)'}`,
-              ExpressionAttributeValues: {
-                ':hash': hash,
-                ':expires': expiresAt,
-                ':false': false,
-                ...(old ? { ':old': old } : {}),
-              },
-            },
+  return onConditionFailure(
+    transact(store, [
+      {
+        Update: {
+          TableName: table,
+          Key: invitationKeys.invitation(invitation.uuid),
+          UpdateExpression: 'SET token_hash = :hash, expires_at = :expires',
+          ConditionExpression: `attribute_exists(PK) AND used = :false AND ${old ? 'token_hash = :old' : 'attribute_not_exists(token_hash)'}`,
+          ExpressionAttributeValues: {
+            ':hash': hash,
+            ':expires': expiresAt,
+            ':false': false,
+            ...(old ? { ':old': old } : {}),
           },
-          putNew(table, tokenSentinel(invitation, hash)),
-          ...(old ? [{ Delete: { TableName: table, Key: invitationKeys.token(old) } }] : []),
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (failedConditions(error)?.includes(0)) return false;
-    throw error;
-  }
+        },
+      },
+      putNew(table, tokenSentinel(invitation, hash)),
+      ...(old ? [{ Delete: { TableName: table, Key: invitationKeys.token(old) } }] : []),
+    ]).then(() => true),
+    (failed, error) => (failed.includes(0) ? false : rethrow(error)),
+  );
 }
 
 /** An organization's invitations, oldest first (bounded by what one organization invites). */
@@ -121,8 +106,8 @@ export async function listInvitations(store: Store, org: string): Promise<Stored
 /** Removes an organization's invitation and its token's sentinel; false when the organization has no such one. */
 export async function deleteInvitation(store: Store, org: string, uuid: string): Promise<boolean> {
   if (!uuidV4.test(uuid)) return false;
-  try {
-    const removed = await store.doc.send(
+  const removed = await onConditionFailure(
+    store.doc.send(
       new DeleteCommand({
         TableName: store.table,
         Key: invitationKeys.invitation(uuid.toLowerCase()),
@@ -130,16 +115,15 @@ export async function deleteInvitation(store: Store, org: string, uuid: string):
         ExpressionAttributeValues: { ':org': org },
         ReturnValues: 'ALL_OLD',
       }),
-    );
-    // A resend replaces the hash only while the invitation exists, so this is the last token it had.
-    const hash = removed.Attributes?.token_hash;
-    if (typeof hash === 'string')
-      await store.doc.send(new DeleteCommand({ TableName: store.table, Key: invitationKeys.token(hash) }));
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return false;
-    throw error;
-  }
+    ),
+    () => undefined,
+  );
+  if (!removed) return false;
+  // A resend replaces the hash only while the invitation exists, so this is the last token it had.
+  const hash = removed.Attributes?.token_hash;
+  if (typeof hash === 'string')
+    await store.doc.send(new DeleteCommand({ TableName: store.table, Key: invitationKeys.token(hash) }));
+  return true;
 }
 
 /** Records one delivery attempt (internal metadata). */
@@ -149,8 +133,8 @@ export async function recordDelivery(
   at: string,
   error: string | null,
 ): Promise<void> {
-  await store.doc
-    .send(
+  await onConditionFailure(
+    store.doc.send(
       new UpdateCommand({
         TableName: store.table,
         Key: invitationKeys.invitation(uuid),
@@ -160,9 +144,7 @@ export async function recordDelivery(
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: error ? { ':error': error } : { ':at': at, ':error': null, ':one': 1 },
       }),
-    )
-    .catch((failure) => {
-      // Cancelled meanwhile: nothing to record.
-      if (!isConditionalCheckFailure(failure)) throw failure;
-    });
+    ),
+    () => undefined, // Cancelled meanwhile: nothing to record.
+  );
 }

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../clock';
 import { TooManyRequestsError } from '../errors';
-import { isConditionalCheckFailure, type Store } from '../store/store';
+import type { Store } from '../store/store';
+import { isConditionFailure } from '../store/writes';
 
 /**
  * Failure limits kept in DynamoDB, so that they hold across Lambda containers: a counter per subject (an account,
@@ -109,7 +110,7 @@ export async function reserveAttempt(
       );
       return failures;
     } catch (error) {
-      if (!isConditionalCheckFailure(error)) throw error;
+      if (!isConditionFailure(error)) throw error;
     }
   }
   throw new TooManyRequestsError({ retryAfterSeconds: 1 });
@@ -137,7 +138,7 @@ export async function recordFailure(
     );
     failures = Number(result.Attributes?.failures ?? 1);
   } catch (error) {
-    if (!isConditionalCheckFailure(error)) throw error;
+    if (!isConditionFailure(error)) throw error;
     // No live window (never was, or it ended before TTL removed it): start a new one.
     await deps.store.doc.send(
       new PutCommand({
@@ -164,7 +165,7 @@ async function extendLock(deps: LimitDeps, key: { PK: string; SK: string }, unti
       }),
     );
   } catch (error) {
-    if (!isConditionalCheckFailure(error)) throw error;
+    if (!isConditionFailure(error)) throw error;
   }
 }
 

@@ -1,12 +1,12 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { App } from '../accounts/model';
 import { iso } from '../clock';
 import { slugify } from '../slug';
 import { chunks, transactionLimit } from '../store/batch';
-import { nextId, putNew } from '../store/store';
+import { nextId } from '../store/store';
+import { onConditionFailure, putNew, type TransactItem, transact } from '../store/writes';
 import { loadCatalog, type RoleCatalog } from './catalog';
 import { cleanUp, finishPending, tombstone } from './cleanup';
-import { cancelled, optimistic, StaleCatalog, versionCheck, versionedUpdate } from './concurrency';
+import { optimistic, StaleCatalog, versionCheck, versionedUpdate } from './concurrency';
 import { roleErrors } from './errors';
 import { roleKeys } from './keys';
 import type { RolesDeps } from './memberships';
@@ -70,13 +70,10 @@ function unchanged(table: string, site: string, role: StoredRole) {
  * Writes the items in one transaction; a failed condition means the catalog changed since it was read
  * (`StaleCatalog`, which `optimistic` retries on a fresh read).
  */
-async function writeOrStale(deps: RolesDeps, items: readonly object[]): Promise<void> {
-  try {
-    await deps.store.doc.send(new TransactWriteCommand({ TransactItems: items as never }));
-  } catch (error) {
-    cancelled(error);
+async function writeOrStale(deps: RolesDeps, items: readonly TransactItem[]): Promise<void> {
+  await onConditionFailure(transact(deps.store, items), () => {
     throw new StaleCatalog();
-  }
+  });
 }
 
 /** The role's new description, parent and version, on condition of the version it was read at. */

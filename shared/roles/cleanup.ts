@@ -1,7 +1,8 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../log';
 import { chunks } from '../store/batch';
-import { isConditionalCheckFailure, queryAll, type Store } from '../store/store';
+import { queryAll, type Store } from '../store/store';
+import { isConditionFailure } from '../store/writes';
 import { roleKeys } from './keys';
 import type { Membership } from './model';
 
@@ -56,7 +57,7 @@ export async function finishCleanup(store: Store, site: string, role: GoneRole):
           )
           .catch((error: unknown) => {
             // Gone already, or replaced by a membership of a newer role: nothing of this role left there.
-            if (!isConditionalCheckFailure(error)) throw error;
+            if (!isConditionFailure(error)) throw error;
           }),
       ),
     );

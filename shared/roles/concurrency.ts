@@ -1,4 +1,4 @@
-import { failedConditions } from '../store/store';
+import { atVersion, versionedUpdate as storeVersionedUpdate } from '../store/writes';
 import { roleErrors } from './errors';
 import { roleKeys } from './keys';
 
@@ -25,21 +25,8 @@ export async function optimistic<T>(step: () => Promise<T>): Promise<T> {
   throw roleErrors.hierarchyChanged();
 }
 
-/** The condition indexes of a cancelled transaction; any other error is rethrown. */
-export function cancelled(error: unknown): number[] {
-  const failed = failedConditions(error);
-  if (!failed) throw error;
-  return failed;
-}
-
 /** The condition that a role item is still at the version that was read. */
-export function versionCheck(version: number) {
-  return {
-    ConditionExpression: '#version = :version',
-    ExpressionAttributeNames: { '#version': 'version' },
-    ExpressionAttributeValues: { ':version': version },
-  };
-}
+export const versionCheck = (version: number) => atVersion(version);
 
 /**
  * The input of an update of a role item (`set`: its SET clause and values) on the condition that the item is still
@@ -52,13 +39,14 @@ export function versionedUpdate(
   values: Record<string, unknown>,
   names: Record<string, string> = {},
 ) {
-  const check = versionCheck(role.version);
-  return {
-    TableName: table,
-    Key: roleKeys.role(role.site, role.slug),
-    UpdateExpression: set,
-    ConditionExpression: check.ConditionExpression,
-    ExpressionAttributeNames: { ...check.ExpressionAttributeNames, ...names },
-    ExpressionAttributeValues: { ...check.ExpressionAttributeValues, ...values },
-  };
+  return storeVersionedUpdate(
+    table,
+    {
+      Key: roleKeys.role(role.site, role.slug),
+      UpdateExpression: set,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+    role.version,
+  );
 }

@@ -3,7 +3,8 @@ import type { User } from '../accounts/model';
 import { type Clock, iso } from '../clock';
 import type { Logger } from '../log';
 import { backoff, batchDelete, batchGet, chunks, transactionLimit } from '../store/batch';
-import { failedConditions, queryAll, type Store } from '../store/store';
+import { queryAll, type Store } from '../store/store';
+import { conditionFailures } from '../store/writes';
 import { roleGsi, roleKeys } from './keys';
 import { isActive, type Membership, type StoredRole } from './model';
 
@@ -133,7 +134,7 @@ async function assignChunk(
       result.assigned.push(...pending);
       return;
     } catch (error) {
-      const failed = failedConditions(error);
+      const failed = conditionFailures(error);
       if (!failed) throw error;
       if (failed.includes(0)) {
         result.failed.push(...pending);
@@ -225,7 +226,7 @@ export async function setExpiry(
         }),
       );
     } catch (error) {
-      const failed = failedConditions(error);
+      const failed = conditionFailures(error);
       if (!failed?.length) throw error;
       return { missing: failed.flatMap((index) => chunk[index]?.user ?? []) };
     }

@@ -1,11 +1,11 @@
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { iso } from '../clock';
 import { NotFoundError } from '../errors';
 import { slugify } from '../slug';
-import { isConditionalCheckFailure, nextId, putNew, uniqueKey } from '../store/store';
+import { nextId, uniqueKey } from '../store/store';
+import { createUnique, onConditionFailure, putNew, transact, updateAtVersion } from '../store/writes';
 import { loadCatalog, type RoleCatalog } from './catalog';
 import { cleanUp, finishPending, tombstone } from './cleanup';
-import { cancelled, optimistic, StaleCatalog, versionCheck, versionedUpdate } from './concurrency';
+import { optimistic, StaleCatalog, versionCheck, versionedUpdate } from './concurrency';
 import { roleErrors } from './errors';
 import { roleKeys } from './keys';
 import type { RolesDeps } from './memberships';
@@ -74,22 +74,22 @@ export async function createSiteRole(
     updated_at: now,
     version: 1,
   };
-  const table = deps.store.table;
-  try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          putNew(table, { ...roleKeys.siteRoleName(site, name), role_slug: slug }),
-          putNew(table, { ...roleKeys.role(site, slug), ...role }),
-        ],
-      }),
-    );
-  } catch (error) {
-    const failed = cancelled(error);
-    if (failed.includes(0)) throw roleErrors.siteRoleExists(name);
-    const holder = (await loadCatalog(deps.store, site)).get(slug);
-    throw roleErrors.slugTaken(slug, holder ? describeRole(holder) : 'another role');
-  }
+  await createUnique(
+    deps.store,
+    [
+      {
+        item: { ...roleKeys.siteRoleName(site, name), role_slug: slug },
+        taken: () => roleErrors.siteRoleExists(name),
+      },
+      { item: { ...roleKeys.role(site, slug), ...role } },
+    ],
+    {
+      otherwise: async () => {
+        const holder = (await loadCatalog(deps.store, site)).get(slug);
+        return roleErrors.slugTaken(slug, holder ? describeRole(holder) : 'another role');
+      },
+    },
+  );
   return role;
 }
 
@@ -136,25 +136,20 @@ export async function updateSiteRole(
       version: role.version + 1,
     };
     const renamed = uniqueKey(name) !== uniqueKey(role.name);
-    try {
-      await deps.store.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            siteRoleUpdate(table, role, updated),
-            ...(renamed
-              ? [
-                  putNew(table, { ...roleKeys.siteRoleName(site, name), role_slug: slug }),
-                  { Delete: { TableName: table, Key: roleKeys.siteRoleName(site, role.name) } },
-                ]
-              : []),
-          ],
-        }),
-      );
-    } catch (error) {
-      const failed = cancelled(error);
-      if (failed.includes(1)) throw roleErrors.siteRoleExists(name);
-      throw new StaleCatalog();
-    }
+    await onConditionFailure(
+      transact(deps.store, [
+        siteRoleUpdate(table, role, updated),
+        ...(renamed
+          ? [
+              putNew(table, { ...roleKeys.siteRoleName(site, name), role_slug: slug }),
+              { Delete: { TableName: table, Key: roleKeys.siteRoleName(site, role.name) } },
+            ]
+          : []),
+      ]),
+      (failed) => {
+        throw failed.includes(1) ? roleErrors.siteRoleExists(name) : new StaleCatalog();
+      },
+    );
     return updated;
   });
 }
@@ -168,20 +163,16 @@ export async function deleteSiteRole(deps: RolesDeps, site: string, slug: string
   await finishPending(deps, site);
   const role = await optimistic(async () => {
     const role = siteRoleOf(await loadCatalog(deps.store, site), slug);
-    try {
-      await deps.store.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Delete: { TableName: table, Key: roleKeys.role(site, slug), ...versionCheck(role.version) } },
-            { Delete: { TableName: table, Key: roleKeys.siteRoleName(site, role.name) } },
-            tombstone(table, site, role, iso(deps.clock())),
-          ],
-        }),
-      );
-    } catch (error) {
-      cancelled(error);
-      throw new StaleCatalog();
-    }
+    await onConditionFailure(
+      transact(deps.store, [
+        { Delete: { TableName: table, Key: roleKeys.role(site, slug), ...versionCheck(role.version) } },
+        { Delete: { TableName: table, Key: roleKeys.siteRoleName(site, role.name) } },
+        tombstone(table, site, role, iso(deps.clock())),
+      ]),
+      () => {
+        throw new StaleCatalog();
+      },
+    );
     return role;
   });
   await cleanUp(deps, site, [role]);
@@ -202,19 +193,14 @@ export async function pruneBundles(
   for (const siteRole of catalog.siteRoles()) {
     const bundle = siteRole.bundle.filter((entry) => !gone.has(entry.id));
     if (bundle.length === siteRole.bundle.length) continue;
-    try {
-      await deps.store.doc.send(
-        new UpdateCommand(
-          versionedUpdate(
-            deps.store.table,
-            { ...siteRole, site },
-            'SET bundle = :bundle, #version = #version + :one',
-            { ':bundle': bundle, ':one': 1 },
-          ),
-        ),
-      );
-    } catch (error) {
-      if (!isConditionalCheckFailure(error)) throw error;
-    }
+    await updateAtVersion(
+      deps.store,
+      {
+        Key: roleKeys.role(site, siteRole.slug),
+        UpdateExpression: 'SET bundle = :bundle, #version = #version + :one',
+        ExpressionAttributeValues: { ':bundle': bundle, ':one': 1 },
+      },
+      siteRole.version,
+    );
   }
 }

@@ -1,6 +1,6 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { iso } from '../clock';
-import { failedConditions, putNew, queryAll } from '../store/store';
+import { queryAll } from '../store/store';
+import { createUnique, onConditionFailure, putNew, type TransactItem, transact } from '../store/writes';
 import { secretErrors } from './errors';
 import { secretKeys } from './keys';
 import { nameSlug, type SecretType, type Sensitivity, type TypeKind } from './model';
@@ -60,20 +60,14 @@ export async function createSecretType(
     created_at: now,
     modified_at: now,
   };
-  const table = deps.store.table;
-  try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          putNew(table, { ...secretKeys.typeName(site, slug), type_slug: slug }),
-          putNew(table, { ...secretKeys.type(site, slug), ...type }),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (failedConditions(error) === undefined) throw error;
-    throw secretErrors.typeNameTaken(input.name);
-  }
+  await createUnique(
+    deps.store,
+    [
+      { item: { ...secretKeys.typeName(site, slug), type_slug: slug } },
+      { item: { ...secretKeys.type(site, slug), ...type } },
+    ],
+    { otherwise: () => secretErrors.typeNameTaken(input.name) },
+  );
   return type;
 }
 
@@ -106,7 +100,7 @@ export async function updateSecretType(
   const table = deps.store.table;
   const { secret_count: _count, ...fields } = updated;
   const names = ['name', 'description', 'schema', 'modified_at'] as const;
-  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+  const items: TransactItem[] = [
     {
       Update: {
         TableName: table,
@@ -122,14 +116,9 @@ export async function updateSecretType(
     items.push(putNew(table, { ...secretKeys.typeName(site, nameSlug(updated.name)), type_slug: slug }));
     items.push({ Delete: { TableName: table, Key: secretKeys.typeName(site, nameSlug(type.name)) } });
   }
-  try {
-    await deps.store.doc.send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (failed === undefined) throw error;
-    if (failed.includes(1)) throw secretErrors.typeNameTaken(updated.name);
-    throw secretErrors.typeNotFound(slug);
-  }
+  await onConditionFailure(transact(deps.store, items), (failed) => {
+    throw failed.includes(1) ? secretErrors.typeNameTaken(updated.name) : secretErrors.typeNotFound(slug);
+  });
   if (updated.name !== type.name)
     await sweepSecrets(
       deps.store,
@@ -146,27 +135,23 @@ export async function deleteSecretType(deps: SecretsDeps, site: string, slug: st
   if (type.type === 'system') throw secretErrors.systemTypeDelete();
   if (type.secret_count > 0) throw secretErrors.typeInUse(slug, type.secret_count);
   const table = deps.store.table;
-  try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName: table,
-              Key: secretKeys.type(site, slug),
-              ConditionExpression: 'attribute_exists(PK) AND secret_count = :zero',
-              ExpressionAttributeValues: { ':zero': 0 },
-            },
-          },
-          { Delete: { TableName: table, Key: secretKeys.typeName(site, nameSlug(type.name)) } },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (failedConditions(error) === undefined) throw error;
-    // A secret took the type meanwhile.
-    const now = await secretTypeOf(deps, site, slug);
-    throw secretErrors.typeInUse(slug, now.secret_count);
-  }
+  await onConditionFailure(
+    transact(deps.store, [
+      {
+        Delete: {
+          TableName: table,
+          Key: secretKeys.type(site, slug),
+          ConditionExpression: 'attribute_exists(PK) AND secret_count = :zero',
+          ExpressionAttributeValues: { ':zero': 0 },
+        },
+      },
+      { Delete: { TableName: table, Key: secretKeys.typeName(site, nameSlug(type.name)) } },
+    ]),
+    async () => {
+      // A secret took the type meanwhile.
+      const now = await secretTypeOf(deps, site, slug);
+      throw secretErrors.typeInUse(slug, now.secret_count);
+    },
+  );
   return type;
 }

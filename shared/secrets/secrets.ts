@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { keys as accountKeys } from '../accounts/keys';
 import { iso } from '../clock';
 import { open, seal } from '../keys/envelope';
 import type { EncryptionContext } from '../keys/keys';
-import { failedConditions, putNew } from '../store/store';
+import { onConditionFailure, putNew, type TransactItem, transact } from '../store/writes';
 import { secretErrors } from './errors';
 import { changesOf, historyPut } from './history';
 import { secretKeys } from './keys';
@@ -23,7 +23,7 @@ export interface SecretInput {
   app?: string | null | undefined;
 }
 
-type TransactItems = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>;
+type TransactItems = TransactItem[];
 
 /** The encryption context of a secret; `~` stands for site level (KMS takes no empty values; no app slug is `~`). */
 const contextOf = (secret: Pick<StoredSecret, 'site' | 'app' | 'key'>): EncryptionContext => ({
@@ -140,13 +140,9 @@ async function write(
   items: TransactItems,
   onConflict: (failed: number[]) => Error | Promise<Error>,
 ) {
-  try {
-    await deps.store.doc.send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (failed === undefined) throw error;
+  await onConditionFailure(transact(deps.store, items), async (failed) => {
     throw await onConflict(failed);
-  }
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Clock } from '../clock';
 import type { Keys } from '../keys/keys';
 import type { Logger } from '../log';
 import { queryAll, type Store } from '../store/store';
+import { onConditionFailure } from '../store/writes';
 import { secretKeys } from './keys';
 import type { StoredSecret } from './model';
 import type { ValueCache } from './value-cache';
@@ -50,8 +51,8 @@ export async function sweepSecrets(
     const fields = change(secret);
     const names = Object.keys(fields);
     if (names.length === 0) continue;
-    await store.doc
-      .send(
+    await onConditionFailure(
+      store.doc.send(
         new UpdateCommand({
           TableName: store.table,
           Key: secretKeys.secret(site, secret.app, secret.key),
@@ -62,11 +63,9 @@ export async function sweepSecrets(
             Object.entries(fields).map(([name, value]) => [`:${name}`, value]),
           ),
         }),
-      )
-      .catch((error: { name?: string }) => {
-        // Deleted meanwhile: nothing left to sweep.
-        if (error?.name !== 'ConditionalCheckFailedException') throw error;
-      });
+      ),
+      () => undefined, // Deleted meanwhile: nothing left to sweep.
+    );
   }
   return chosen.length;
 }

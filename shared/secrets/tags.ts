@@ -1,6 +1,6 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { iso } from '../clock';
-import { failedConditions, putNew, queryAll } from '../store/store';
+import { queryAll } from '../store/store';
+import { createUnique, onConditionFailure, putNew, type TransactItem, transact } from '../store/writes';
 import { secretErrors } from './errors';
 import { secretKeys } from './keys';
 import { defaultTagColor, nameSlug, type Tag } from './model';
@@ -44,20 +44,14 @@ export async function createTag(
     created_at: now,
     modified_at: now,
   };
-  const table = deps.store.table;
-  try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          putNew(table, { ...secretKeys.tagName(site, slug), tag_slug: slug }),
-          putNew(table, { ...secretKeys.tag(site, slug), ...tag }),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (failedConditions(error) === undefined) throw error;
-    throw secretErrors.tagNameTaken(input.name);
-  }
+  await createUnique(
+    deps.store,
+    [
+      { item: { ...secretKeys.tagName(site, slug), tag_slug: slug } },
+      { item: { ...secretKeys.tag(site, slug), ...tag } },
+    ],
+    { otherwise: () => secretErrors.tagNameTaken(input.name) },
+  );
   return tag;
 }
 
@@ -77,7 +71,7 @@ export async function updateTag(
     modified_at: iso(deps.clock()),
   };
   const table = deps.store.table;
-  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+  const items: TransactItem[] = [
     {
       Put: {
         TableName: table,
@@ -90,14 +84,9 @@ export async function updateTag(
     items.push(putNew(table, { ...secretKeys.tagName(site, nameSlug(updated.name)), tag_slug: slug }));
     items.push({ Delete: { TableName: table, Key: secretKeys.tagName(site, nameSlug(tag.name)) } });
   }
-  try {
-    await deps.store.doc.send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (failed === undefined) throw error;
-    if (failed.includes(1)) throw secretErrors.tagNameTaken(updated.name);
-    throw secretErrors.tagNotFound(slug);
-  }
+  await onConditionFailure(transact(deps.store, items), (failed) => {
+    throw failed.includes(1) ? secretErrors.tagNameTaken(updated.name) : secretErrors.tagNotFound(slug);
+  });
   if (updated.name !== tag.name) {
     await sweepSecrets(
       deps.store,
@@ -114,14 +103,10 @@ export async function updateTag(
 /** Deletes a tag and takes it off every secret; the secrets are otherwise unchanged. */
 export async function deleteTag(deps: SecretsDeps, site: string, slug: string): Promise<Tag> {
   const tag = await tagOf(deps, site, slug);
-  await deps.store.doc.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Delete: { TableName: deps.store.table, Key: secretKeys.tag(site, slug) } },
-        { Delete: { TableName: deps.store.table, Key: secretKeys.tagName(site, nameSlug(tag.name)) } },
-      ],
-    }),
-  );
+  await transact(deps.store, [
+    { Delete: { TableName: deps.store.table, Key: secretKeys.tag(site, slug) } },
+    { Delete: { TableName: deps.store.table, Key: secretKeys.tagName(site, nameSlug(tag.name)) } },
+  ]);
   await sweepSecrets(
     deps.store,
     site,

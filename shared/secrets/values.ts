@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Ajv, Options, ValidateFunction } from 'ajv';
-import { loadPatternEngine, re2Engine } from '../data/patterns';
+import { loadPatternEngine, re2Engine } from '../data/schema/patterns';
 import { fieldErrors } from '../field-errors';
 import { onFirstUse } from '../lazy';
 import { secretErrors } from './errors';

@@ -1,7 +1,8 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../accounts/keys';
 import { ConflictError, NotFoundError } from '../errors';
-import { failedConditions, queryAll, type Store } from '../store/store';
+import { queryAll, type Store } from '../store/store';
+import { conditionFailures } from '../store/writes';
 import { accountLinkPrefix, socialKeys } from './model';
 
 /**
@@ -129,7 +130,7 @@ export async function deleteSocialAccount(deps: SocialAccountDeps, userId: numbe
       );
       return;
     } catch (error) {
-      const failed = failedConditions(error);
+      const failed = conditionFailures(error);
       if (!failed) throw error;
       if (failed.includes(0) && !other) throw noWayLeft();
       // The other link or this one changed meanwhile: read again.

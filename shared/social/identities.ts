@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../accounts/keys';
 import type { SessionUser } from '../accounts/model';
 import { createUser, findUserByEmail, getSessionUser, type UserCreationDeps } from '../accounts/users';
 import { iso } from '../clock';
 import { AppError, AuthenticationError, BadRequestError, ConflictError } from '../errors';
-import { failedConditions, nextId, putNew, type Store } from '../store/store';
+import { nextId, type Store } from '../store/store';
+import { onConditionFailure, putNew, transact } from '../store/writes';
 import { accountLinkPrefix, socialKeys } from './model';
 import type { ProviderIdentity } from './providers';
 
@@ -123,31 +124,25 @@ async function attach(
   const table = deps.store.table;
   const linkId = await nextId(deps.store, 'social-account');
   const now = iso(deps.clock());
-  try {
-    await deps.store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          putNew(table, linkItem(target, identity, userId, linkId, now)),
-          {
-            ConditionCheck: {
-              TableName: table,
-              Key: keys.user(userId),
-              ConditionExpression: 'is_active = :yes',
-              ExpressionAttributeValues: { ':yes': true },
-            },
-          },
-          putNew(table, accountItem(target, identity, userId, linkId, now)),
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    const failed = failedConditions(error);
-    if (!failed) throw error;
-    if (failed.includes(1))
-      throw new AuthenticationError({ message: 'User not found or inactive.', code: 'user_inactive' });
-    return false;
-  }
+  return onConditionFailure(
+    transact(deps.store, [
+      putNew(table, linkItem(target, identity, userId, linkId, now)),
+      {
+        ConditionCheck: {
+          TableName: table,
+          Key: keys.user(userId),
+          ConditionExpression: 'is_active = :yes',
+          ExpressionAttributeValues: { ':yes': true },
+        },
+      },
+      putNew(table, accountItem(target, identity, userId, linkId, now)),
+    ]).then(() => true),
+    (failed) => {
+      if (failed.includes(1))
+        throw new AuthenticationError({ message: 'User not found or inactive.', code: 'user_inactive' });
+      return false;
+    },
+  );
 }
 
 function usernameFor(email: string, attempt: number): string {

@@ -1,19 +1,7 @@
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../errors';
-import {
-  failedConditions,
-  isConditionalCheckFailure,
-  putNew,
-  queryAll,
-  type Store,
-  strip,
-} from '../store/store';
+import { queryAll, type Store, strip } from '../store/store';
+import { createUnique, onConditionFailure, putNew, rethrow, transact } from '../store/writes';
 import { providerKeyOf, type StoredSocialApp, socialKeys } from './model';
 
 /**
@@ -64,19 +52,10 @@ const sentinelOf = (app: StoredSocialApp) => ({
 
 /** Saves a new app and its provider-key sentinel together; a taken provider key is a 400. */
 export async function insertApp(store: Store, app: StoredSocialApp): Promise<void> {
-  try {
-    await store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          putNew(store.table, sentinelOf(app)),
-          putNew(store.table, { ...socialKeys.app(app.site, app.id), ...app }),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (failedConditions(error)?.includes(0)) throw takenKey(app);
-    throw error;
-  }
+  await createUnique(store, [
+    { item: sentinelOf(app), taken: () => takenKey(app) },
+    { item: { ...socialKeys.app(app.site, app.id), ...app } },
+  ]);
 }
 
 /** Replaces a stored app; a changed provider key moves its sentinel in the same transaction. */
@@ -93,44 +72,31 @@ export async function replaceApp(
     );
     return;
   }
-  try {
-    await store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          putNew(table, sentinelOf(after)),
-          { Delete: { TableName: table, Key: socialKeys.providerKey(before.site, providerKeyOf(before)) } },
-          { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_exists(PK)' } },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (failedConditions(error)?.includes(0)) throw takenKey(after);
-    throw error;
-  }
+  await onConditionFailure(
+    transact(store, [
+      putNew(table, sentinelOf(after)),
+      { Delete: { TableName: table, Key: socialKeys.providerKey(before.site, providerKeyOf(before)) } },
+      { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_exists(PK)' } },
+    ]),
+    (failed, error) => rethrow(failed.includes(0) ? takenKey(after) : error),
+  );
 }
 
 /** Deletes an app and its sentinel; false when it was already gone. */
 export async function removeApp(store: Store, app: StoredSocialApp): Promise<boolean> {
-  try {
-    await store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName: store.table,
-              Key: socialKeys.app(app.site, app.id),
-              ConditionExpression: 'attribute_exists(PK)',
-            },
-          },
-          { Delete: { TableName: store.table, Key: socialKeys.providerKey(app.site, providerKeyOf(app)) } },
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (failedConditions(error)?.includes(0) || isConditionalCheckFailure(error)) return false;
-    throw error;
-  }
+  return onConditionFailure(
+    transact(store, [
+      {
+        Delete: {
+          TableName: store.table,
+          Key: socialKeys.app(app.site, app.id),
+          ConditionExpression: 'attribute_exists(PK)',
+        },
+      },
+      { Delete: { TableName: store.table, Key: socialKeys.providerKey(app.site, providerKeyOf(app)) } },
+    ]).then(() => true),
+    (failed, error) => (failed.includes(0) ? false : rethrow(error)),
+  );
 }
 
 /** How many provider accounts of the provider key sign in to users of the site. */

@@ -20,7 +20,7 @@ export const migrations: Migration[] = [
   {
     version: 100,
     name: 'data: site schema registry',
-    // One row per site that has data tables: its schema (shared/data/names.ts) and the layout version of its catalog, so that
+    // One row per site that has data tables: its schema (shared/data/schema/names.ts) and the layout version of its catalog, so that
     // a later change of the catalog's own shape can find and upgrade every site.
     up: (sql) => sql`CREATE TABLE IF NOT EXISTS platform.data_site_schemas (
       site text PRIMARY KEY,
@@ -32,7 +32,7 @@ export const migrations: Migration[] = [
   {
     version: 101,
     name: 'data: DDL runner',
-    // DDL takes no bind parameters: shared/data/ddl.ts sends constant templates with %I/%L placeholders and the names
+    // DDL takes no bind parameters: shared/data/tables/ddl.ts sends constant templates with %I/%L placeholders and the names
     // and values as parameters; format() quotes them on the server.
     up: (sql) => sql`CREATE OR REPLACE FUNCTION platform.execute_ddl(template text, args text[])
       RETURNS void LANGUAGE plpgsql AS $$
@@ -46,7 +46,7 @@ export const migrations: Migration[] = [
     name: 'data: site and app identities beside each table',
     // The registry and every catalog record whose site and app (by their creation time in the control plane) the
     // rows belong to, so that a site or app that got an old slug or id again after the stores were restored to
-    // different moments is refused instead of served the old rows (data/identity.ts). Existing rows stay null and
+    // different moments is refused instead of served the old rows (data/tables/identity.ts). Existing rows stay null and
     // are claimed by their first request. The catalogs' schema names are quoted by the DDL runner of 101 (%I).
     up: async (sql) => {
       await sql`ALTER TABLE platform.data_site_schemas ADD COLUMN IF NOT EXISTS site_identity text`;

@@ -1,4 +1,3 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 /** The control-plane store: a DynamoDB document client and the one table it works on. */
@@ -20,25 +19,6 @@ export async function nextId(store: Store, kind: string): Promise<number> {
     }),
   );
   return Number(result.Attributes?.value);
-}
-
-/**
- * For a cancelled TransactWriteItems, the indexes of the items whose condition failed; undefined for any other
- * error (which the caller should rethrow).
- */
-export function failedConditions(error: unknown): number[] | undefined {
-  if (
-    !(error instanceof TransactionCanceledException) &&
-    (error as { name?: string })?.name !== 'TransactionCanceledException'
-  ) {
-    return undefined;
-  }
-  const reasons = (error as TransactionCanceledException).CancellationReasons ?? [];
-  return reasons.flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
-}
-
-export function isConditionalCheckFailure(error: unknown): boolean {
-  return (error as { name?: string })?.name === 'ConditionalCheckFailedException';
 }
 
 /** Lower-cased, trimmed key form for case-insensitive uniqueness (e-mail addresses, usernames). */
@@ -67,9 +47,4 @@ export async function queryAll<T>(
     start = page.LastEvaluatedKey;
   } while (start);
   return items;
-}
-
-/** A transaction item that creates an item and fails (cancelling the transaction) if its key is taken. */
-export function putNew(table: string, item: Record<string, unknown>) {
-  return { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } };
 }

@@ -26,6 +26,9 @@ let page: Page;
 let violations: string[];
 
 const strongPassword = 'Copper-Lantern-Meadow-93';
+/** The API's own messages (shared/accounts/password-policy.ts), shown by the pages while a password is typed. */
+const weakMessage = 'This password is too easy to guess: use a longer phrase of unrelated words.';
+const goodMessage = 'This password meets the password policy.';
 
 beforeAll(async () => {
   const idpPort = await freePort();
@@ -116,13 +119,23 @@ describe('invitation page', () => {
     await page.getByLabel('First name').fill('Grace');
     await page.getByLabel('Last name').fill('Hopper');
     const password = page.getByLabel('Password', { exact: true });
+    // While typing, the API's own policy answers in the hint (POST /api/cloud/users/password-check/).
+    const hint = page.locator('#password-hint');
     await password.fill('short');
-    await expect.poll(() => page.locator('#password-hint').textContent()).toContain('5 more characters');
-    // The API's own policy answers at the field.
+    await expect.poll(() => hint.textContent()).toBe('Ensure this field has at least 10 characters.');
+    await password.fill('passwordpassword');
+    await expect.poll(() => hint.textContent()).toBe(weakMessage);
+    await expectAccessible(page);
+    await screenshot(page, 'invitation-password-weak');
+    await password.fill(strongPassword);
+    await expect.poll(() => hint.textContent()).toBe(goodMessage);
+    // On submit, the API's answer is shown at the field.
     await password.fill('passwordpassword');
     await page.getByRole('button', { name: /Create my account/ }).click();
     await expect.poll(() => page.locator('#password-error').textContent()).toMatch(/easy to guess/);
     await expect.poll(() => password.getAttribute('aria-invalid')).toBe('true');
+    // Said once, at the field: the hint goes back to its text.
+    await expect.poll(() => hint.textContent()).toMatch(/^At least 10 characters/);
     await screenshot(page, 'invitation-error');
 
     await password.fill(strongPassword);
@@ -152,7 +165,10 @@ describe('invitation page', () => {
     await expect.poll(() => page.locator('h1').textContent()).toContain('Sign in to join');
     await expect.poll(() => page.locator('main').textContent()).toContain('replaces your current one');
     await expect.poll(() => page.getByLabel('First name').inputValue()).toBe('Alan');
+    await page.getByLabel('New password').fill('passwordpassword');
+    await expect.poll(() => page.locator('#password-hint').textContent()).toBe(weakMessage);
     await page.getByLabel('New password').fill(strongPassword);
+    await expect.poll(() => page.locator('#password-hint').textContent()).toBe(goodMessage);
     await page.getByRole('button', { name: 'Sign in and join' }).click();
     await page.waitForURL(/\/account(\?|$)/);
 
@@ -335,8 +351,13 @@ describe('provider sign-in', () => {
     const person = await createUser(platform);
     await signInWithPassword(person.user.username, person.password, `/sign-in?site=${site.site.slug}`);
     await page.waitForURL(/\/account/);
+    // The account's own username counts as a known word, as in the API's check of the change.
+    await page.getByLabel('New password').fill(`${person.user.username}1`);
+    await expect.poll(() => page.locator('#password-hint').textContent()).toBe(weakMessage);
+    await expectAccessible(page);
     await page.getByLabel('Current password').fill('wrong-password-here');
     await page.getByLabel('New password').fill(strongPassword);
+    await expect.poll(() => page.locator('#password-hint').textContent()).toBe(goodMessage);
     await page.getByRole('button', { name: 'Change password' }).click();
     await expect.poll(() => page.locator('#current_password-error').textContent()).toMatch(/not correct/);
     await page.getByLabel('Current password').fill(person.password);

@@ -103,19 +103,24 @@ describe('Lambda bundle', () => {
   });
 
   it.each(['auth', 'accounts', 'roles'])(
-    'leaves out of the %s bundle the SQL driver, the schema compiler and the SDK credential chain',
+    'leaves out of the %s bundle the SQL driver (but for deletions), the schema compiler and the SDK credential chain',
     (group) => {
       const { cold, lazy } = sourcesOf(group);
       const all = [...cold, ...lazy];
+      // The accounts group deletes apps and sites, so it has the data plane (its manifest's `needs.sql`); the
+      // database password's client still loads only with the first connection.
+      if (group === 'accounts') expect(has(lazy, '@aws-sdk/client-secrets-manager')).toBe(true);
+      const sqlDriver =
+        group === 'accounts' ? [] : ['node_modules/postgres/', '@aws-sdk/client-secrets-manager'];
       for (const absent of [
-        'node_modules/postgres/',
-        '@aws-sdk/client-secrets-manager',
+        ...sqlDriver,
         'ajv/dist/compile/',
         '@aws-sdk/credential-provider-node',
         '@aws-sdk/nested-clients',
         're2js',
       ])
         expect(has(all, absent), absent).toBe(false);
+      if (group === 'accounts') expect(has(cold, '@aws-sdk/client-secrets-manager')).toBe(false);
       expect(has(cold, 'shared/adapters/aws/lambda-credentials.ts')).toBe(true);
       // The index of the route validators loads at cold start; each route's module on its first request.
       expect(has(cold, `functions/${group}/validators/index.generated.ts`)).toBe(true);
@@ -135,9 +140,9 @@ describe('Lambda bundle', () => {
     const data = sourcesOf('data');
     for (const lazy of [
       'functions/data/table-operations.ts',
-      'shared/data/tables.ts',
-      'shared/data/edges.ts',
-      'shared/data/graph-reads.ts',
+      'shared/data/tables/management.ts',
+      'shared/data/graph/edges.ts',
+      'shared/data/graph/reads.ts',
       '@aws-sdk/client-kms',
       '@aws-sdk/client-secrets-manager',
       'shared/adapters/aws/cloud-event-runner.ts',
@@ -166,5 +171,25 @@ describe('Lambda bundle', () => {
     const meta = sourcesOf('meta');
     expect(has(meta.cold, 'shared/data/routes.ts')).toBe(false);
     expect(has(meta.lazy, 'shared/data/routes.ts')).toBe(true);
+  });
+
+  it('bundles in the pages group only the API reads the pages run, not the rest of those groups', () => {
+    const pages = sourcesOf('pages');
+    const all = [...pages.cold, ...pages.lazy];
+    for (const read of [
+      'functions/invitations/details-operations.ts',
+      'functions/auth/social-read-operations.ts',
+      'functions/accounts/current-user-operations.ts',
+    ])
+      expect(has(pages.cold, read), read).toBe(true);
+    for (const absent of [
+      'functions/invitations/operations.ts',
+      'functions/auth/social-operations.ts',
+      'functions/accounts/operations.ts',
+      'shared/social/login.ts',
+      'node_modules/jose/',
+      '@zxcvbn-ts/',
+    ])
+      expect(has(all, absent), absent).toBe(false);
   });
 });

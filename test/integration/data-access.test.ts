@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { siteSchemaName } from '../../shared/data/names';
+import { siteSchemaName } from '../../shared/data/schema/names';
 import { createTable, dataPath, insert, tablePath, tablesPath } from '../support/data';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, createUser, grantSite, type Tenant } from '../support/tenant';

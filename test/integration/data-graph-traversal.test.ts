@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphOf } from '../../shared/data/edges';
-import { traversal } from '../../shared/data/graph-sql';
-import { siteSchemaName } from '../../shared/data/names';
-import { openTable } from '../../shared/data/table';
+import { graphOf } from '../../shared/data/graph/edges';
+import { traversal } from '../../shared/data/graph/traversal';
+import { siteSchemaName } from '../../shared/data/schema/names';
+import { openTable } from '../../shared/data/tables/data-table';
 import { createTable, dataPath, insert, tablePath } from '../support/data';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, type Tenant } from '../support/tenant';

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FieldDef } from '../../shared/data/model';
-import { siteSchemaName } from '../../shared/data/names';
-import { whereClause } from '../../shared/data/query';
-import { listPlanOf } from '../../shared/data/record-list';
-import { pageStatement } from '../../shared/data/record-reads';
-import { createRecords } from '../../shared/data/record-writes';
-import { openTable } from '../../shared/data/table';
+import type { FieldDef } from '../../shared/data/common/model';
+import { whereClause } from '../../shared/data/query/conditions';
+import { listPlanOf } from '../../shared/data/records/list';
+import { pageStatement } from '../../shared/data/records/reads';
+import { createRecords } from '../../shared/data/records/writes';
+import { siteSchemaName } from '../../shared/data/schema/names';
+import { openTable } from '../../shared/data/tables/data-table';
 import { createTable, dataPath, insert, tablePath } from '../support/data';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, type Tenant } from '../support/tenant';

@@ -1,7 +1,7 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/accounts/keys';
-import { siteSchemaName } from '../../shared/data/names';
+import { siteSchemaName } from '../../shared/data/schema/names';
 import type { Logger } from '../../shared/log';
 import { createTable, dataPath, insert, tablesPath } from '../support/data';
 import { startTestPlatform, type TestPlatform } from '../support/platform';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ddl, ident, joinDdl, keyword, literal } from '../../shared/data/ddl';
-import { checkExpression, columnDefinition, planCreateTable } from '../../shared/data/layout';
-import type { TableSchema } from '../../shared/data/model';
+import type { TableSchema } from '../../shared/data/common/model';
+import { ddl, ident, joinDdl, keyword, literal } from '../../shared/data/tables/ddl';
+import { checkExpression, columnDefinition, planCreateTable } from '../../shared/data/tables/layout';
 
 describe('ddl', () => {
   it('turns names and values into placeholders and arguments', () => {

@@ -6,7 +6,7 @@ import {
   pgName,
   physicalTableName,
   siteSchemaName,
-} from '../../shared/data/names';
+} from '../../shared/data/schema/names';
 
 describe('nameProblem', () => {
   it('accepts lower-case snake case', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogEntry, TableSchema } from '../../shared/data/model';
-import { filtersFromObject, filtersFromQuery } from '../../shared/data/query';
-import { checkTableSchema, type RawTableSchema } from '../../shared/data/schema';
-import { compileTable, keyFromText, present } from '../../shared/data/table';
-import { hasUniqueSet } from '../../shared/data/unique-sets';
-import { check, compileRecordValidators } from '../../shared/data/validator';
+import type { CatalogEntry, TableSchema } from '../../shared/data/common/model';
+import { filtersFromObject, filtersFromQuery } from '../../shared/data/query/conditions';
+import { checkTableSchema, type RawTableSchema } from '../../shared/data/schema/table-checks';
+import { hasUniqueSet } from '../../shared/data/schema/unique-sets';
+import { check, compileRecordValidators } from '../../shared/data/schema/validator';
+import { compileTable, keyFromText, present } from '../../shared/data/tables/data-table';
 
 const none = () => undefined;
 

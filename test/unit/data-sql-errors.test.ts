@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mapSqlError, type SqlErrorContext } from '../../shared/data/errors';
-import type { CatalogEntry } from '../../shared/data/model';
+import type { CatalogEntry } from '../../shared/data/common/model';
+import { mapSqlError, type SqlErrorContext } from '../../shared/data/tables/errors';
 import { AppError } from '../../shared/errors';
 
 /** A PostgreSQL error as the driver reports it: the SQLSTATE and structured fields. */

@@ -33,6 +33,13 @@ const layers: readonly (readonly [name: string, paths: readonly string[]])[] = [
   ['HTTP toolkit', ['shared/api/']],
   ['stores', ['shared/store/', 'shared/sql/', 'shared/mail/']],
   ['domains: accounts, limits', ['shared/accounts/', 'shared/limits/']],
+  // The data domain's concerns, in their own order; its route declarations (shared/data/*.ts) sit with the domains.
+  ['data: common', ['shared/data/common/']],
+  ['data: schema', ['shared/data/schema/']],
+  ['data: tables', ['shared/data/tables/']],
+  ['data: query', ['shared/data/query/']],
+  ['data: records', ['shared/data/records/']],
+  ['data: graph', ['shared/data/graph/']],
   [
     'domains: auth, groups, roles, data, policy',
     ['shared/auth/', 'shared/groups/', 'shared/roles/', 'shared/data/', 'shared/policy/'],
@@ -42,6 +49,7 @@ const layers: readonly (readonly [name: string, paths: readonly string[]])[] = [
     'domains: events, invitations, meta, pages',
     ['shared/events/', 'shared/invitations/', 'shared/meta/', 'shared/pages/'],
   ],
+  ['domains: lifecycle (deletions, across the domains above)', ['shared/lifecycle/']],
   ['ports', ['shared/deps.ts']],
   ['pipeline', ['shared/http/']],
   ['adapters', ['shared/adapters/']],

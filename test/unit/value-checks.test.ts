@@ -3,9 +3,9 @@ import addFormatsPlugin from 'ajv-formats';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isApiDate, isApiDateTime } from '../../shared/api/datetimes';
-import type { FieldDef, FieldType } from '../../shared/data/model';
-import { loadPatternEngine, re2Engine } from '../../shared/data/patterns';
-import { timeOfDay, typeRule } from '../../shared/data/types';
+import { timeOfDay, typeRule } from '../../shared/data/common/field-types';
+import type { FieldDef, FieldType } from '../../shared/data/common/model';
+import { loadPatternEngine, re2Engine } from '../../shared/data/schema/patterns';
 import {
   check,
   checkValue,
@@ -13,7 +13,7 @@ import {
   fieldJsonSchema,
   hasDatabaseDefault,
   valueProblems,
-} from '../../shared/data/validator';
+} from '../../shared/data/schema/validator';
 import { fieldErrors } from '../../shared/field-errors';
 
 /**
@@ -23,7 +23,7 @@ import { fieldErrors } from '../../shared/field-errors';
 const propertyTimeout = { timeout: 60_000 };
 
 /**
- * The record checks compiled from field definitions (shared/data/value-checks.ts) against ajv compiling the same
+ * The record checks compiled from field definitions (shared/data/schema/value-checks.ts) against ajv compiling the same
  * JSON Schemas with the options the data group used before: every verdict and every message, in order, alike.
  */
 

@@ -3,6 +3,7 @@ import type { RouteValidatorLoaders } from '../../../shared/http/validation';
 
 /** The loader of each route's validators, loaded on its first request (routes with the same schemas share one). */
 export const validatorLoaders: RouteValidatorLoaders = {
+  checkPassword: () => import('./checkPassword.generated'),
   listUsers: () => import('./listUsers.generated'),
   createUser: () => import('./createUser.generated'),
   getUser: () => import('./getUser.generated'),
@@ -25,4 +26,7 @@ export const validatorLoaders: RouteValidatorLoaders = {
   listGroupMembers: () => import('./listGroupMembers.generated'),
   addGroupMember: () => import('./addGroupMember.generated'),
   removeGroupMember: () => import('./removeGroupMember.generated'),
+  deleteSite: () => import('./deleteSite.generated'),
+  deleteOrganization: () => import('./deleteSite.generated'),
+  deleteUser: () => import('./deleteUser.generated'),
 };

@@ -8,6 +8,7 @@ import type { DepsOverrides } from '../../compose/compose';
 import type { Config } from '../../config';
 import type { Deps } from '../../deps';
 import type { GroupRegistry } from '../../http/context';
+import { finishPendingDeletions } from '../../lifecycle/runner';
 import { migrate } from '../../sql/migrations';
 import { ensureTable } from '../../store/ensure-table';
 import { createLocalApp, type Dispatch } from './app';
@@ -145,6 +146,11 @@ export async function startLocalPlatform(
     const admin = await progress.step('checking the first superuser', () =>
       ensureBootstrapAdmin(ready, { email: config.adminEmail, password: config.adminPassword }),
     );
+    // Deletions a crash or a bounded request left half done: a start finishes them all (docs/lifecycle.md).
+    const owed = await progress.step('finishing pending deletions', () =>
+      finishPendingDeletions(ready, '', { left: Number.POSITIVE_INFINITY }),
+    );
+    if (owed > 0) ready.log.warn('deletions left for the next start', { pending: owed });
     const dispatch = createLocalApp(ready, groups);
     const server: Server = createHttpServer(dispatch, { corsOrigins: config.corsOrigins });
     const baseUrl = await listen(server, config.port, config.host);

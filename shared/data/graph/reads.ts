@@ -1,0 +1,275 @@
+import { ValidationError } from '../../errors';
+import type { Sql } from '../../sql/client';
+import { typeRule } from '../common/field-types';
+import type { Fragment } from '../common/fragments';
+import { type Visibility, whereClause } from '../query/conditions';
+import { populate, type Relationship } from '../records/populate';
+import { comparable, keyCondition } from '../records/statements';
+import {
+  catalogVersionColumn,
+  type DataTable,
+  keyFromText,
+  present,
+  type Row,
+  readTable,
+  type TableScope,
+} from '../tables/data-table';
+import { recordNotFound } from '../tables/errors';
+import { graphOf } from './edges';
+import { checkGraphPopulate, treeNodes } from './populate';
+import { directions, type GraphRequest, labelOf, labels } from './request';
+import { type Direction, type Output, traversal, treeOfRecord, type Walk, walkColumns } from './traversal';
+
+/**
+ * Graph reads (doc 3, Graph query parameters): the relatives of records under the labels of their types
+ * (`include`), trees from natural roots (`format=tree`) and node and edge sets (`format=graph`). Each traversal is
+ * one statement (traversal.ts); this module shapes its rows.
+ */
+
+const c = walkColumns;
+
+function walksOf(request: GraphRequest, start: Fragment, typed: boolean): Walk[] {
+  const types = request.types.map((type) => type.name);
+  return directions(request).map((direction) => ({
+    name: direction,
+    direction,
+    start,
+    types,
+    depth: request.depth,
+    // A typed walk needs a type to start from; with none declared, nothing is reached either way.
+    typed: typed && types.length > 0,
+    deleted: request.deleted,
+  }));
+}
+
+/**
+ * Runs a traversal statement within `readTable` (a schema change meanwhile re-reads the catalog and runs again).
+ * Beyond the cap (the statement says so in its one row) it is a 400 naming `depth`.
+ */
+async function run(
+  sql: Sql,
+  scope: TableScope,
+  name: string,
+  statement: (table: DataTable) => { fragment: Fragment; cap: number },
+): Promise<{ table: DataTable; rows: Row[] }> {
+  const read = await readTable(sql, scope, name, async (table) => {
+    const { fragment, cap } = statement(table);
+    const rows = [...(await sql`${fragment}`)] as Row[];
+    const current = rows.length === 0 || rows[0]?.[catalogVersionColumn] === table.entry.version;
+    return { current, value: { table, rows, cap } };
+  });
+  if (read.rows[0]?.[c.over] === true) throw tooManyRecords(read.cap);
+  return { table: read.table, rows: read.rows.filter((row) => row[c.kind] !== null) };
+}
+
+/** The 400 of a traversal beyond DATA_SERVICE_GRAPH_MAX_RECORDS, naming `depth` (the parameter that widens it most). */
+function tooManyRecords(cap: number): ValidationError {
+  return ValidationError.field(
+    'depth',
+    `This traversal reaches more than ${cap} records or edges, the most one request may visit: ask for a smaller depth, fewer relationship types (relationship_type) or fewer starting records (page_size or filters).`,
+    'graph_too_large',
+  );
+}
+
+const nodeRows = (rows: readonly Row[]) => rows.filter((row) => row[c.kind] === 'node');
+const edgeRows = (rows: readonly Row[]) => rows.filter((row) => row[c.kind] === 'edge');
+
+const keyText = (table: DataTable, value: unknown) => comparable(table.key, value);
+
+/** A related record: the record, its distance and the type of the edge that reached it. */
+function related(table: DataTable, row: Row): Row {
+  return { ...present(table, row), _depth: Number(row[c.depth]), _relationship_type: row[c.type] };
+}
+
+/**
+ * The relatives of each start record under the labels of their types, closest first (then by key); the walk gives
+ * each record once per start and type, at its smallest depth. Keyed by the start record's key.
+ */
+function relativesByRoot(table: DataTable, rows: readonly Row[], request: GraphRequest): Map<string, Row> {
+  const walked = directions(request);
+  const byRoot = new Map<string, Row>();
+  const keysOf = (root: string) => {
+    let keys = byRoot.get(root);
+    if (!keys) {
+      keys = {};
+      for (const type of request.types) for (const [, label] of labels(type, walked)) keys[label] = [];
+      byRoot.set(root, keys);
+    }
+    return keys;
+  };
+  for (const row of nodeRows(rows)) {
+    const keys = keysOf(keyText(table, row[c.root]));
+    if (Number(row[c.depth]) === 0) continue;
+    const type = request.types.find((candidate) => candidate.name === row[c.type]);
+    if (!type) continue;
+    (keys[labelOf(type, row[c.direction] as Direction)] as Row[]).push(related(table, row));
+  }
+  return byRoot;
+}
+
+/**
+ * Trees from a walk's rows, one per start record (depth 0), in the order of the rows. A record hangs under each
+ * record one level up that has an edge to it (once per such edge), at its smallest depth; its own children hang
+ * under its first occurrence (breadth first, siblings by key), and its other occurrences carry `_repeated: true`
+ * and no children. So a tree has at most one node per edge walked, whatever the number of paths.
+ */
+function trees(table: DataTable, rows: readonly Row[]): Row[] {
+  const records = new Map<string, Row>();
+  const children = new Map<string, { child: string; type: unknown }[]>();
+  const starts: Row[] = [];
+  const at = (root: string, node: string) => `${root}\u0000${node}`;
+  for (const row of nodeRows(rows)) {
+    records.set(at(keyText(table, row[c.root]), keyText(table, row[c.node])), row);
+    if (Number(row[c.depth]) === 0) starts.push(row);
+  }
+  for (const row of edgeRows(rows)) {
+    // Trees hang descendants: the edge's `to` is the parent, its `from` the child.
+    const parent = at(keyText(table, row[c.root]), keyText(table, row[c.to]));
+    const list = children.get(parent) ?? [];
+    list.push({ child: keyText(table, row[c.from]), type: row[c.type] });
+    children.set(parent, list);
+  }
+  return starts.map((start) => {
+    const root = keyText(table, start[c.root]);
+    const top: Row = { ...present(table, start), _depth: 0, children: [] };
+    const expanded = new Set([keyText(table, start[c.node])]);
+    const queue: [string, Row][] = [[keyText(table, start[c.node]), top]];
+    for (let index = 0; index < queue.length; index++) {
+      const [key, node] = queue[index] as [string, Row];
+      for (const { child, type } of children.get(at(root, key)) ?? []) {
+        const record = records.get(at(root, child));
+        if (!record) continue;
+        const occurrence: Row = { ...present(table, record), _depth: Number(record[c.depth]) };
+        occurrence._relationship_type = type;
+        occurrence.children = [];
+        if (expanded.has(child)) occurrence._repeated = true;
+        else {
+          expanded.add(child);
+          queue.push([child, occurrence]);
+        }
+        (node.children as Row[]).push(occurrence);
+      }
+    }
+    return top;
+  });
+}
+
+/** The node and edge sets of the walk's rows (each record and each edge once). */
+export function nodesAndEdges(table: DataTable, rows: readonly Row[]): { nodes: Row[]; edges: Row[] } {
+  const key = typeRule(table.key.type).output;
+  const nodes = new Map<string, Row>();
+  const edges = new Map<string, Row>();
+  for (const row of nodeRows(rows)) {
+    const node = keyText(table, row[c.node]);
+    if (!nodes.has(node)) nodes.set(node, present(table, row));
+  }
+  for (const row of edgeRows(rows)) {
+    const edge = String(row[c.edge]);
+    if (!edges.has(edge))
+      edges.set(edge, {
+        id: edge,
+        from: key(row[c.from]),
+        to: key(row[c.to]),
+        type: row[c.type],
+        metadata: row[c.metadata] ?? null,
+      });
+  }
+  return { nodes: [...nodes.values()], edges: [...edges.values()] };
+}
+
+/** What a statement returns beside the records, by format. */
+function outputOf(request: GraphRequest): Output {
+  return request.format ?? 'include';
+}
+
+/**
+ * GET of one record with graph parameters: `{data, <labels>}`, a tree, or a graph; `relationships` (`populate`)
+ * are embedded in every record of it.
+ */
+export async function recordGraph(
+  sql: Sql,
+  scope: TableScope,
+  name: string,
+  id: string,
+  visibility: Visibility,
+  request: (table: DataTable) => GraphRequest,
+  relationships: (table: DataTable) => Relationship[] = () => [],
+): Promise<Row> {
+  let asked: GraphRequest | undefined;
+  let embed: Relationship[] = [];
+  const { table, rows } = await run(sql, scope, name, (table) => {
+    const key = keyFromText(table, id);
+    if (key === undefined) throw recordNotFound(id);
+    asked = request(table);
+    embed = relationships(table);
+    checkGraphPopulate(embed, asked, false);
+    const graph = graphOf(sql, table);
+    const start = whereClause(sql, table, { conditions: [keyCondition(table, key)], visibility });
+    const types = asked.types.map((type) => type.name);
+    const cap = asked.maxRecords;
+    if (asked.format === 'tree' && asked.depth > 0)
+      return { fragment: treeOfRecord(sql, graph, start, { ...asked, types, cap }), cap };
+    const walks =
+      asked.format === 'tree'
+        ? walksOf({ ...asked, include: 'descendants' }, start, false)
+        : walksOf(asked, start, asked.format !== 'graph');
+    return { fragment: traversal(sql, graph, walks, outputOf(asked), cap), cap };
+  });
+  const graphRequest = asked as GraphRequest;
+  if (nodeRows(rows).length === 0) throw recordNotFound(id);
+  if (graphRequest.format === 'tree') {
+    const data = trees(table, rows);
+    await populate(sql, scope, table, treeNodes(data), embed);
+    return { data, total: data.length };
+  }
+  if (graphRequest.format === 'graph') {
+    const data = nodesAndEdges(table, rows);
+    await populate(sql, scope, table, data.nodes, embed);
+    return { data, total: data.nodes.length };
+  }
+  const start = nodeRows(rows).find((row) => Number(row[c.depth]) === 0) as Row;
+  const record = present(table, start);
+  const relatives =
+    relativesByRoot(table, rows, graphRequest).get(keyText(table, start[table.key.name])) ?? {};
+  await populate(sql, scope, table, [record, ...(Object.values(relatives) as Row[][]).flat()], embed);
+  return { data: record, ...relatives };
+}
+
+/** The walk rows of the records of a page (their keys), in one statement. */
+export async function pageGraph(
+  sql: Sql,
+  scope: TableScope,
+  name: string,
+  keys: readonly unknown[],
+  request: GraphRequest,
+): Promise<{ table: DataTable; rows: Row[] }> {
+  return run(sql, scope, name, (table) => {
+    const graph = graphOf(sql, table);
+    const start = sql`n.${sql(table.key.name)} = ANY(${keys as string[]})`;
+    const include = request.format === 'tree' ? { ...request, include: 'descendants' as const } : request;
+    const walks = walksOf(include, start, request.format === undefined);
+    const cap = request.maxRecords;
+    return { fragment: traversal(sql, graph, walks, outputOf(request), cap), cap };
+  });
+}
+
+/** Embeds each record's relatives in it, under the labels of their types (`include` on a list). */
+export function embedRelatives(
+  table: DataTable,
+  records: Row[],
+  rows: readonly Row[],
+  request: GraphRequest,
+): void {
+  const byRoot = relativesByRoot(table, rows, request);
+  for (const record of records)
+    Object.assign(record, byRoot.get(keyText(table, record[table.key.name])) ?? {});
+}
+
+/** The trees of the page's roots, in the page's order. */
+export function pageTrees(table: DataTable, records: readonly Row[], rows: readonly Row[]): Row[] {
+  const byRoot = new Map(trees(table, rows).map((node) => [keyText(table, node[table.key.name]), node]));
+  return records.flatMap((record): Row[] => {
+    const node = byRoot.get(keyText(table, record[table.key.name]));
+    return node ? [node] : [];
+  });
+}

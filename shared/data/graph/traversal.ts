@@ -1,0 +1,275 @@
+import { type Fragment, join, type Queryable } from '../common/fragments';
+import { systemFields } from '../common/model';
+import { from } from '../records/statements';
+import { catalogVersionColumn } from '../tables/data-table';
+import type { GraphTable } from './edges';
+
+/**
+ * The recursive CTEs of graph traversal: one statement per traversal, whatever the number of records it reaches.
+ *
+ * **Set semantics.** A walk is a `WITH RECURSIVE … UNION` (not `UNION ALL`) over `(root, type, node, depth)`: a row
+ * is a record reached at a distance from a starting record, never a path. `UNION` keeps each row once, so a record
+ * reached at one depth by many paths is one row, and the walk holds at most `depth + 1` rows per record, start and
+ * type (a record may be reached at several depths). The smallest depth of each record is then taken (`DISTINCT ON`):
+ * each record is visited once per starting record and type, at its smallest depth. Cycles need no path array: a
+ * cycle revisits rows that `UNION` already holds, or goes deeper until the depth bound stops it.
+ *
+ * **Bounded work.** The walk is read through `LIMIT cap × (depth + 1) + 1`: PostgreSQL evaluates a recursive CTE only
+ * as far as its reader pulls rows, so the limit stops the walk itself, not just its output. A walk that reaches the
+ * limit has more than `cap` distinct records (at most `depth + 1` rows each), so the limit costs nothing to a walk
+ * within the cap. The statement's `graph_counts` says whether any walk overflowed, or visited more than `cap` records
+ * together, or walked more than `cap` edges; if so it returns one row saying so and no records (the caller answers a
+ * 400). `cap` is DATA_SERVICE_GRAPH_MAX_RECORDS (docs/graph.md, How it runs).
+ *
+ * `down` follows incoming edges (descendants: records whose edge points to the current one), `up` follows outgoing
+ * edges (ancestors). A `typed` walk keeps to the type of its first edge (the keys of `include`: each type's
+ * relatives under its own label); an untyped one follows any selected type (trees and graphs).
+ */
+
+export type Direction = 'down' | 'up';
+
+/** What a statement returns beside the records: `include` nothing more; trees their tree edges; graphs the edges walked. */
+export type Output = 'include' | 'tree' | 'graph';
+
+/** Columns of the result beside the record's own: none can be a field name (fields hold no `:`). */
+export const walkColumns = {
+  /** `node` (a record reached) or `edge` (an edge of a tree or graph); null on the one row of an empty result. */
+  kind: 'graph:kind',
+  root: 'graph:root',
+  type: 'graph:type',
+  depth: 'graph:depth',
+  node: 'graph:node',
+  edge: 'graph:edge',
+  from: 'graph:from',
+  to: 'graph:to',
+  metadata: 'graph:metadata',
+  direction: 'graph:direction',
+  /** True when the traversal is beyond the cap: the statement then returns this one row and no records. */
+  over: 'graph:over',
+} as const;
+
+export interface Walk {
+  name: string;
+  direction: Direction;
+  /** The starting records: a condition on the node table (alias `n`). */
+  start: Fragment;
+  types: readonly string[];
+  depth: number;
+  typed: boolean;
+  /** Whether soft-deleted records are walked through and shown (`include_deleted`). */
+  deleted: boolean;
+}
+
+/** The condition that a node (alias) may be walked: live, unless soft-deleted records are asked for. */
+function visible(sql: Queryable, graph: GraphTable, alias: string, deleted: boolean): Fragment {
+  if (!graph.table.softDelete || deleted) return sql`true`;
+  return sql`${sql(alias)}.${sql(systemFields.isDeleted)} = false`;
+}
+
+/** The endpoints of an edge in a direction: the one the walk stands on, and the one it goes to. */
+function ends(sql: Queryable, direction: Direction): [Fragment, Fragment] {
+  return direction === 'down' ? [sql`e.to_id`, sql`e.from_id`] : [sql`e.from_id`, sql`e.to_id`];
+}
+
+const bestOf = (walk: Pick<Walk, 'name'>) => `${walk.name}_best`;
+const limitedOf = (walk: Pick<Walk, 'name'>) => `${walk.name}_v`;
+const edgesOf = (walk: Pick<Walk, 'name'>) => `${walk.name}_edges`;
+
+/** The most rows a walk within the cap can have: `depth + 1` per record (one per depth at most). */
+export function rowLimit(walk: Pick<Walk, 'depth'>, cap: number): number {
+  return cap * (walk.depth + 1) + 1;
+}
+
+/**
+ * The CTEs of one walk: `<name>` (the recursive walk over `(node, root, type, depth)` rows, with `UNION`),
+ * `<name>_v` (the walk read through its row limit) and `<name>_best` (each record once per start and type, at its
+ * smallest depth).
+ */
+export function walkCte(sql: Queryable, graph: GraphTable, walk: Walk, cap: number): Fragment {
+  const key = sql(graph.table.key.name);
+  const nodes = from(sql, graph.table);
+  const self = sql(walk.name);
+  const [here, next] = ends(sql, walk.direction);
+  const types = walk.types as string[];
+  const anchor = walk.typed
+    ? sql`SELECT n.${key} AS g_node, n.${key} AS g_root, t."graph:t" AS g_type, 0 AS g_depth
+        FROM ${nodes} n CROSS JOIN unnest(${types}::text[]) AS t("graph:t") WHERE ${walk.start}`
+    : sql`SELECT n.${key} AS g_node, n.${key} AS g_root, NULL::text AS g_type, 0 AS g_depth
+        FROM ${nodes} n WHERE ${walk.start}`;
+  const sameType = walk.typed ? sql`e.type = w.g_type` : sql`e.type = ANY(${types}::text[])`;
+  const through =
+    graph.table.softDelete && !walk.deleted
+      ? sql`JOIN ${nodes} m ON m.${key} = ${next} AND ${visible(sql, graph, 'm', false)}`
+      : sql``;
+  return sql`${self} AS (
+    ${anchor}
+    UNION
+    SELECT ${next}, w.g_root, w.g_type, w.g_depth + 1
+    FROM ${self} w JOIN ${graph.edges} e ON ${here} = w.g_node AND ${sameType}
+    ${through}
+    WHERE w.g_depth < ${walk.depth}::integer
+  ),
+  ${sql(limitedOf(walk))} AS (SELECT * FROM ${self} LIMIT ${rowLimit(walk, cap)}::bigint),
+  ${sql(bestOf(walk))} AS (
+    SELECT DISTINCT ON (g_root, g_type, g_node) g_root, g_type, g_node, g_depth FROM ${sql(limitedOf(walk))}
+    ORDER BY g_root, g_type, g_node, g_depth
+  )`;
+}
+
+/**
+ * The edges of an (untyped) walk's output, at most `cap + 1`: for a graph every edge walked (from a record the walk
+ * went on from, below the depth bound, to a record it reached), for a tree the edges from a record to one a level
+ * further (a record's place in a tree is its smallest depth).
+ */
+function edgesCte(sql: Queryable, graph: GraphTable, walk: Walk, output: Output, cap: number): Fragment {
+  const [here, next] = ends(sql, walk.direction);
+  const best = sql(bestOf(walk));
+  const tree = output === 'tree' ? sql`AND x.g_depth = h.g_depth + 1` : sql``;
+  return sql`${sql(edgesOf(walk))} AS (
+    SELECT h.g_root, e.id, e.from_id, e.to_id, e.type, e.metadata, h.g_depth + 1 AS g_depth, ${next} AS g_node
+    FROM ${best} h
+    JOIN ${graph.edges} e ON ${here} = h.g_node AND e.type = ANY(${walk.types as string[]}::text[])
+    JOIN ${best} x ON x.g_root = h.g_root AND x.g_node = ${next} ${tree}
+    WHERE h.g_depth < ${walk.depth}::integer
+    LIMIT ${cap + 1}::bigint
+  )`;
+}
+
+/**
+ * Whether a statement is beyond the cap (any walk at its row limit, more than `cap` records visited by its walks
+ * together, or more than `cap` edges), and the catalog version it read: one row.
+ */
+function countsCte(
+  sql: Queryable,
+  graph: GraphTable,
+  walks: readonly Walk[],
+  withEdges: readonly Walk[],
+  cap: number,
+): Fragment {
+  const total = (parts: Fragment[]) => parts.reduce((sum, part) => sql`${sum} + ${part}`, sql`0`);
+  const visits = total(walks.map((walk) => sql`(SELECT count(*) FROM ${sql(bestOf(walk))})`));
+  const edges = total(withEdges.map((walk) => sql`(SELECT count(*) FROM ${sql(edgesOf(walk))})`));
+  const overflows = walks.map(
+    (walk) => sql`(SELECT count(*) FROM ${sql(limitedOf(walk))}) >= ${rowLimit(walk, cap)}::bigint`,
+  );
+  const over = [...overflows, sql`${visits} > ${cap}::bigint`, sql`${edges} > ${cap}::bigint`].reduce(
+    (any, condition) => sql`${any} OR ${condition}`,
+  );
+  const version = sql`(SELECT version FROM ${sql(graph.table.schema)}.catalog WHERE id = ${graph.table.entry.id})`;
+  return sql`graph_counts AS (SELECT ${over} AS over, ${version} AS version)`;
+}
+
+/** The record columns of the node table under an alias. */
+function columnsOf(sql: Queryable, graph: GraphTable, alias: string): Fragment {
+  return join(
+    sql,
+    graph.table.visible.map((field) => sql`${sql(alias)}.${sql(field.name)}`),
+  );
+}
+
+/** The node rows of a walk: each record reached (and the start records, at depth 0) with its columns. */
+function nodeRows(sql: Queryable, graph: GraphTable, walk: Walk): Fragment {
+  const c = walkColumns;
+  const key = sql(graph.table.key.name);
+  return sql`SELECT 'node' AS ${sql(c.kind)}, ${walk.direction}::text AS ${sql(c.direction)}, w.g_root AS ${sql(c.root)},
+      w.g_type AS ${sql(c.type)}, w.g_depth AS ${sql(c.depth)}, w.g_node AS ${sql(c.node)}, NULL AS ${sql(c.edge)},
+      NULL AS ${sql(c.from)}, NULL AS ${sql(c.to)}, NULL AS ${sql(c.metadata)}, ${columnsOf(sql, graph, 'n')}
+    FROM ${sql(bestOf(walk))} w JOIN ${from(sql, graph.table)} n ON n.${key} = w.g_node`;
+}
+
+/** The edge rows of a walk; the record columns are typed nulls (a join that matches nothing). */
+function edgeRows(sql: Queryable, graph: GraphTable, walk: Walk): Fragment {
+  const c = walkColumns;
+  return sql`SELECT 'edge' AS ${sql(c.kind)}, ${walk.direction}::text AS ${sql(c.direction)}, x.g_root AS ${sql(c.root)},
+      x.type AS ${sql(c.type)}, x.g_depth AS ${sql(c.depth)}, x.g_node AS ${sql(c.node)}, x.id AS ${sql(c.edge)},
+      x.from_id AS ${sql(c.from)}, x.to_id AS ${sql(c.to)}, x.metadata AS ${sql(c.metadata)}, ${columnsOf(sql, graph, 'n')}
+    FROM ${sql(edgesOf(walk))} x LEFT JOIN ${from(sql, graph.table)} n ON false`;
+}
+
+/**
+ * The statement's result from its CTEs: one row beyond the cap (`graph:over` true), else the edge rows (first: they
+ * type the union's columns) and node rows of each walk, by depth and then key. An empty traversal (no start record)
+ * is one row whose `graph:kind` is null.
+ */
+function result(sql: Queryable, graph: GraphTable, walks: readonly Walk[], output: Output): Fragment {
+  const c = walkColumns;
+  const edges = output !== 'include';
+  const selects = [
+    ...(edges ? walks.map((walk) => edgeRows(sql, graph, walk)) : []),
+    ...walks.map((walk) => nodeRows(sql, graph, walk)),
+  ];
+  const union = selects.reduce((rows, select) => sql`${rows} UNION ALL ${select}`);
+  return sql`SELECT r.*, k.over AS ${sql(c.over)}, k.version AS ${sql(catalogVersionColumn)}
+    FROM graph_counts k LEFT JOIN LATERAL (SELECT * FROM (${union}) AS u WHERE NOT k.over) AS r ON true
+    ORDER BY r.${sql(c.kind)}, r.${sql(c.depth)}, r.${sql(c.node)}`;
+}
+
+/** One statement for walks in both directions or one: each record once per start (and type), with its depth. */
+export function traversal(
+  sql: Queryable,
+  graph: GraphTable,
+  walks: readonly Walk[],
+  output: Output,
+  cap: number,
+): Fragment {
+  const withEdges = output === 'include' ? [] : walks;
+  const ctes = [
+    ...walks.map((walk) => walkCte(sql, graph, walk, cap)),
+    ...withEdges.map((walk) => edgesCte(sql, graph, walk, output, cap)),
+    countsCte(sql, graph, walks, withEdges, cap),
+  ];
+  return sql`WITH RECURSIVE ${join(sql, ctes)} ${result(sql, graph, walks, output)}`;
+}
+
+/**
+ * The tree of a record from its natural roots, in one statement: walk up (any selected type, as far as the server
+ * allows) to the records that have no further parent (or where the walk stopped at the server maximum), then down
+ * from them. When the walk up finds no such record (the record's ancestors are a cycle), the tree starts at the
+ * record itself. Both walks count toward the cap.
+ */
+export function treeOfRecord(
+  sql: Queryable,
+  graph: GraphTable,
+  start: Fragment,
+  options: { types: readonly string[]; depth: number; maxDepth: number; deleted: boolean; cap: number },
+): Fragment {
+  const types = options.types as string[];
+  const up: Walk = {
+    name: 'up',
+    direction: 'up',
+    start,
+    types,
+    depth: options.maxDepth,
+    typed: false,
+    deleted: options.deleted,
+  };
+  const key = sql(graph.table.key.name);
+  const through =
+    graph.table.softDelete && !options.deleted
+      ? sql`JOIN ${from(sql, graph.table)} m ON m.${key} = e.to_id AND ${visible(sql, graph, 'm', false)}`
+      : sql``;
+  const roots = sql`parents_end AS (
+    SELECT u.g_node AS g_key FROM up_best u
+    WHERE u.g_depth = ${options.maxDepth}::integer OR NOT EXISTS (
+      SELECT 1 FROM ${graph.edges} e ${through} WHERE e.from_id = u.g_node AND e.type = ANY(${types}::text[]))),
+  roots AS (
+    SELECT g_key FROM parents_end
+    UNION ALL SELECT u.g_node FROM up_best u WHERE u.g_depth = 0 AND NOT EXISTS (SELECT 1 FROM parents_end))`;
+  const down: Walk = {
+    name: 'down',
+    direction: 'down',
+    start: sql`n.${key} IN (SELECT g_key FROM roots)`,
+    types,
+    depth: options.depth,
+    typed: false,
+    deleted: options.deleted,
+  };
+  const ctes = [
+    walkCte(sql, graph, up, options.cap),
+    roots,
+    walkCte(sql, graph, down, options.cap),
+    edgesCte(sql, graph, down, 'tree', options.cap),
+    countsCte(sql, graph, [up, down], [down], options.cap),
+  ];
+  return sql`WITH RECURSIVE ${join(sql, ctes)} ${result(sql, graph, [down], 'tree')}`;
+}
