@@ -27,6 +27,7 @@ const layers: readonly (readonly [name: string, paths: readonly string[]])[] = [
       'shared/log.ts',
       'shared/slug.ts',
       'shared/lazy.ts',
+      'shared/bounded.ts',
       'shared/keys/',
     ],
   ],
