@@ -72,8 +72,7 @@ export async function markAppDeleted(
     );
   } catch (error) {
     // Deleted meanwhile by another request.
-    if (isConditionFailure(error))
-      throw new NotFoundError();
+    if (isConditionFailure(error)) throw new NotFoundError();
     throw error;
   }
   return tomb;

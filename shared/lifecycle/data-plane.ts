@@ -1,7 +1,7 @@
-import { ddl, ident, runDdl } from '../data/tables/ddl';
+import { type Queryable, sqlState } from '../data/common/fragments';
 import type { TableLayout } from '../data/common/model';
 import { siteSchemaName } from '../data/schema/names';
-import { type Queryable, sqlState } from '../data/common/fragments';
+import { ddl, ident, runDdl } from '../data/tables/ddl';
 import type { Sql } from '../sql/client';
 
 /** Whose tables to drop: the app's id and the identities the control plane stated when it was deleted. */
