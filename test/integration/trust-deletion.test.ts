@@ -118,3 +118,62 @@ describe('cross-tenant trust suite: deletions', () => {
     expect((await b.owner.get(`/api/cloud/organizations/${b.organization.slug}/`)).status).toBe(200);
   });
 });
+
+describe('cross-tenant trust suite: a name taken again inherits nothing', () => {
+  /** Creates, replaces and deletes the secret `k` at the site level, or the app's: its history stays behind it. */
+  async function secretWithHistory(owner: Tenant['owner'], app: string | null): Promise<void> {
+    const scope = app === null ? '' : `?app=${app}`;
+    await owner.post('/api/secret-types/', { name: 'Token', sensitivity_level: 'private' });
+    const made = await owner.post('/api/secrets/', { secret_type: 'token', key: 'k', value: { v: 1 }, app });
+    expect(made.status).toBe(201);
+    expect((await owner.delete(`/api/secrets/k/${scope}`)).status).toBe(200);
+    expect((await owner.get(`/api/secrets/k/history/${scope}`)).body.total_count).toBeGreaterThan(1);
+  }
+
+  /** Sends `create` until the name's pending cleanup (one step per request here) is done and it answers 201. */
+  async function createOnceFree(create: () => Promise<{ status: number }>): Promise<void> {
+    let status = 0;
+    for (let attempt = 0; attempt < 200 && status !== 201; attempt++) status = (await create()).status;
+    expect(status).toBe(201);
+  }
+
+  it("a new app of a deleted app's slug does not see the old app's secret history", async () => {
+    const a = await createTenant(platform);
+    expect((await a.owner.post('/api/apps/', { name: 'Reused', slug: 'reused' })).status).toBe(201);
+    await secretWithHistory(a.owner, 'reused');
+    expect([202, 204]).toContain((await a.owner.delete('/api/apps/reused/')).status);
+    await createOnceFree(() => a.owner.post('/api/apps/', { name: 'Reused', slug: 'reused' }));
+    await a.owner.post('/api/secrets/', { secret_type: 'token', key: 'k', value: { v: 2 }, app: 'reused' });
+    const history = await a.owner.get('/api/secrets/k/history/?app=reused');
+    expect(history.status).toBe(200);
+    expect(history.body.results.map((entry: { action: string }) => entry.action)).toEqual(['+']);
+  });
+
+  it("B's site of A's deleted site's slug does not see A's secret history", async () => {
+    const a = await createTenant(platform);
+    const b = await createTenant(platform);
+    await secretWithHistory(a.owner, null);
+    const siteName = `Reused ${a.site.slug}`;
+    const path = `/api/cloud/organizations/${a.organization.slug}/sites/${a.site.slug}/?confirm=${a.site.slug}`;
+    expect([202, 204]).toContain((await a.owner.delete(path)).status);
+    for (let step = 0; step < 200; step++) {
+      const again = await a.owner.delete(path);
+      if (again.status === 404) break;
+    }
+    await createOnceFree(() =>
+      b.owner.post(`/api/cloud/organizations/${b.organization.slug}/sites/`, {
+        name: siteName,
+        slug: a.site.slug,
+      }),
+    );
+    const owner = b.owner.forSite(a.site.slug);
+    await owner.post('/api/secret-types/', { name: 'Token', sensitivity_level: 'private' });
+    expect(
+      (await owner.post('/api/secrets/', { secret_type: 'token', key: 'k', value: { v: 2 }, app: null }))
+        .status,
+    ).toBe(201);
+    const history = await owner.get('/api/secrets/k/history/');
+    expect(history.status).toBe(200);
+    expect(history.body.results.map((entry: { action: string }) => entry.action)).toEqual(['+']);
+  });
+});
