@@ -27,7 +27,7 @@ export function withSection(markdown: string, name: string, body: string): strin
 }
 
 /** The regions of the previous report that `npm run bench` keeps, appended to its new report. */
-export const keptSections = ['analysis', 'bundles', 'peer'] as const;
+export const keptSections = ['analysis', 'bundles', 'peer', 'soak'] as const;
 
 /** A new report with the kept regions of the previous one. */
 export function keepSections(next: string, previous: string | undefined): string {

@@ -45,7 +45,7 @@ printWelcome(platform, platform.deps.config.dataDir);
 
 // The first SIGINT or SIGTERM stops: no new requests, those in flight finish (up to SHUTDOWN_DEADLINE_SECONDS),
 // the stores close. A second one exits at once; the data directory's lock is released on any exit, and the embedded
-// DynamoDB stops when this process's pipe to it closes.
+// DynamoDB and the embedded PostgreSQL (a child process) stop when this process's pipes to them close.
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {

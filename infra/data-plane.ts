@@ -158,6 +158,10 @@ export class DataPlane extends Construct {
     for (const [name, service] of [
       ['Kms', InterfaceVpcEndpointAwsService.KMS],
       ['SecretsManager', InterfaceVpcEndpointAwsService.SECRETS_MANAGER],
+      // The accounts function sits here too (deletions drop tables and schemas) and creates users: it starts the
+      // PRE_USER_CREATE state machine synchronously and invokes POST_USER_CREATE subscribers.
+      ['StepFunctionsSync', InterfaceVpcEndpointAwsService.STEP_FUNCTIONS_SYNC],
+      ['Lambda', InterfaceVpcEndpointAwsService.LAMBDA],
     ] as const) {
       this.vpc.addInterfaceEndpoint(name, {
         service,

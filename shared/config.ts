@@ -39,6 +39,12 @@ export interface Config {
    * their connections (SHUTDOWN_DEADLINE_SECONDS, default 10, 0 to 3600; docs/local-runtime.md).
    */
   readonly shutdownDeadlineSeconds: number;
+  /**
+   * Steps of cleanup (a data table dropped, a secret, function, role, membership or permission removed) one deletion
+   * request, or one start, may do before it answers (DELETION_STEPS_PER_REQUEST, default 500, at least 1); what is
+   * left waits in the deletion's tombstone (docs/lifecycle.md).
+   */
+  readonly deletionStepsPerRequest: number;
   /** Any DynamoDB endpoint; when absent locally, the embedded DynamoDB is started. */
   readonly dynamodbEndpoint: string | undefined;
   readonly tableName: string;
@@ -470,6 +476,7 @@ export function loadConfig(env: Env = process.env): Config {
     accessCacheSeconds: integer(env, 'ACCESS_CACHE_SECONDS', 3),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
     shutdownDeadlineSeconds: shutdownDeadlineSeconds(env),
+    deletionStepsPerRequest: atLeastOne(env, 'DELETION_STEPS_PER_REQUEST', 500),
     dynamodbEndpoint: optional(env, 'DYNAMODB_ENDPOINT'),
     tableName: runtime === 'aws' ? required(env, 'TABLE_NAME') : (optional(env, 'TABLE_NAME') ?? 'platform'),
     region: optional(env, 'AWS_REGION') ?? 'us-east-1',

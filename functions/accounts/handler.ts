@@ -1,4 +1,5 @@
 import { cloudDeps } from '../../shared/compose/cloud';
+import { sqlPlane } from '../../shared/compose/sql-plane';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
 import { accountsManifest } from './manifest';
@@ -8,4 +9,4 @@ import { validatorLoaders } from './validators/index.generated';
 // The route schemas were compiled at build time (`npm run validators`): a route's module loads on its first request.
 useGeneratedValidators(accountsManifest.routes, validatorLoaders);
 
-export const handler = createGroupHandler(accountsManifest, accountOperations, cloudDeps());
+export const handler = createGroupHandler(accountsManifest, accountOperations, cloudDeps(sqlPlane));

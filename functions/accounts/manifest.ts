@@ -1,14 +1,15 @@
 import { accountRoutes } from '../../shared/accounts/routes';
 import { defineGroup, tableReads } from '../../shared/api/group';
 import { organizationGroupRoutes } from '../../shared/groups/routes';
+import { deletionRoutes } from '../../shared/lifecycle/routes';
 
-/** The accounts endpoint group: accounts, organizations, sites and apps, then the organizations' groups. */
+/** The accounts endpoint group: accounts, organizations, sites and apps, then the organizations' groups, then deletions. */
 export const accountsManifest = defineGroup({
   name: 'accounts',
   description: 'Users, organizations, sites, site permissions and apps',
   envelope: 'detail',
   changesAccess: true,
-  routes: [...accountRoutes, ...organizationGroupRoutes],
+  routes: [...accountRoutes, ...organizationGroupRoutes, ...deletionRoutes],
   needs: {
     // Users, organizations, sites, permissions and apps: conditional puts, updates and transactions of both.
     // Organization groups: renames and deletions delete name sentinels and memberships; adding a member checks
@@ -23,5 +24,8 @@ export const accountsManifest = defineGroup({
     ],
     // Admins create users.
     createsUsers: true,
+    // Deleting an app drops its data tables, deleting a site (or its organization) the site's schema
+    // (docs/lifecycle.md): the function runs beside the data function, with the app's database login.
+    sql: 'app',
   },
 });

@@ -36,9 +36,13 @@ import { requestSiteScope } from '../../shared/events/scope';
 import { groupsByMember } from '../../shared/groups/views';
 import { currentUser, type Operations, type RequestContext, siteContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
+import { deletionKeys } from '../../shared/lifecycle/keys';
+import { finishBeforeReuse } from '../../shared/lifecycle/runner';
 import { consumeCall } from '../../shared/limits/rate';
 import type { OrganizationAccess } from '../../shared/policy/permissions';
+import { slugify } from '../../shared/slug';
 import { currentUserOperations } from './current-user-operations';
+import { deletionOperations } from './deletion-operations';
 import { groupOperations } from './group-operations';
 import type { accountsManifest } from './manifest';
 
@@ -170,6 +174,8 @@ export const accountOperations: Operations = {
   },
 
   async createOrganization(ctx) {
+    const slug = ctx.body.slug ?? slugify(ctx.body.name);
+    await finishBeforeReuse(ctx.deps, deletionKeys.organizationsNamed(slug), 'An organization');
     return created(await createOrganization(ctx.deps, currentUser(ctx), ctx.body, ctx.deps.config.quotas));
   },
 
@@ -240,6 +246,8 @@ export const accountOperations: Operations = {
   async createSite(ctx) {
     const { organization } = organizationOf(ctx);
     const { sitesPerOrganization } = ctx.deps.config.quotas;
+    const slug = ctx.body.slug ?? slugify(ctx.body.name);
+    await finishBeforeReuse(ctx.deps, deletionKeys.sitesNamed(slug), 'A site');
     return created(
       await createSite(ctx.deps, organization, ctx.body, currentUser(ctx), sitesPerOrganization),
     );
@@ -274,6 +282,8 @@ export const accountOperations: Operations = {
 
   async createApp(ctx) {
     const { access } = siteContext(ctx);
+    // A deleted app's leftovers (keyed by its slug) go before a new app may take the slug.
+    await finishBeforeReuse(ctx.deps, deletionKeys.appsOf(access.site.slug), 'An app');
     return created(await createApp(ctx.deps, access.site, ctx.body));
   },
 
@@ -283,4 +293,5 @@ export const accountOperations: Operations = {
   },
 
   ...groupOperations,
+  ...deletionOperations,
 } satisfies TypedOperations<typeof accountsManifest.routes>;

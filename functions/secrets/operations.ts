@@ -2,7 +2,7 @@ import { created, ok } from '../../shared/api/result';
 import { currentUser, siteContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { secretErrors } from '../../shared/secrets/errors';
-import { historyOf } from '../../shared/secrets/history';
+import { historyOf, historyStart } from '../../shared/secrets/history';
 import { filterSecrets, filterTypes, tagList } from '../../shared/secrets/listing';
 import { defaultTagColor } from '../../shared/secrets/model';
 import type { secretRoutes } from '../../shared/secrets/routes';
@@ -80,7 +80,10 @@ export const secretOperations = {
   },
   secretHistory: async (ctx) => {
     const app = ctx.query.app ?? null;
-    const records = await historyOf(ctx.deps.store, siteOf(ctx), app, ctx.params.key);
+    const site = siteContext(ctx).access.site;
+    const since = await historyStart(ctx.deps.store, site, app);
+    const records =
+      since === undefined ? [] : await historyOf(ctx.deps.store, site.slug, app, ctx.params.key, since);
     if (records.length === 0) throw secretErrors.secretNotFound(ctx.params.key, app);
     const { limit, offset } = ctx.query;
     return ok({

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { JwtVerifier } from 'aws-jwt-verify';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
+import { setBounded } from '../bounded';
 import type { Clock } from '../clock';
 import { AuthenticationError } from '../errors';
 import type { PublicJwk, TokenSigner, VerificationKey } from './signer';
@@ -14,8 +15,13 @@ export interface TokenSettings {
   refreshSeconds: number;
 }
 
-/** How many verified token strings a container remembers (a few MB at most). */
-const verifiedLimit = 10_000;
+/**
+ * How many verified token strings a container remembers (each under 1 KB with its claims: 10 MB at most). Past the
+ * bound the oldest remembered token goes first: every token lives the same `accessSeconds`, so the oldest is also
+ * the nearest to its `exp`. A remembered token is used only until its `exp`; the per-user `token_version` is still
+ * checked on every request (shared/auth/sessions.ts), so a logout or a password change ends it at once.
+ */
+export const verifiedTokensLimit = 10_000;
 
 export interface TokenClaims {
   userId: number;
@@ -134,6 +140,7 @@ export class TokenService {
     private readonly settings: TokenSettings,
     private readonly clock: Clock,
     private readonly verificationKeys: readonly VerificationKey[] = [],
+    private readonly verifiedLimit: number = verifiedTokensLimit,
   ) {}
 
   /** The JWKS document: the signing key first, then the other verification keys, each `kid` once. */
@@ -177,11 +184,18 @@ export class TokenService {
   async verify(token: string, type: TokenType): Promise<TokenClaims> {
     // A token string already verified by this container needs no second signature check, only its expiry.
     const known = this.verified.get(token);
-    if (known && known.type === type && known.expiresAt > this.clock().getTime() / 1000) return known;
+    if (known && known.expiresAt > this.clock().getTime() / 1000) {
+      if (known.type === type) return known;
+    } else if (known) this.verified.delete(token);
     const claims = await this.verifySignedToken(token, type);
-    if (this.verified.size >= verifiedLimit) this.verified.clear();
-    this.verified.set(token, claims);
+    // Bounded (verifiedTokensLimit): the oldest entry (a Map keeps insertion order) goes first.
+    setBounded(this.verified, token, claims, this.verifiedLimit);
     return claims;
+  }
+
+  /** How many verified tokens are remembered (the bound's test reads it). */
+  get rememberedTokens(): number {
+    return this.verified.size;
   }
 
   private async verifySignedToken(token: string, type: TokenType): Promise<TokenClaims> {

@@ -28,11 +28,12 @@ export function coerces(part: SchemaPart): boolean {
   return part !== 'body';
 }
 
-// One table per coercion: the same schema may validate a body (as is) and a query string (coerced).
+// One table per coercion: the same schema may validate a body (as is) and a query string (coerced). Bound: the
+// route table's schemas, fixed at build time (keys are the routes' own schema objects, never a request's).
 const bodyValidators = new WeakMap<JsonSchema, SchemaValidator>();
 const textValidators = new WeakMap<JsonSchema, SchemaValidator>();
 let compiler: ((schema: JsonSchema, coerce: boolean) => SchemaValidator) | undefined;
-/** Routes whose generated validators have not loaded yet: they load on the route's first request. */
+/** Routes whose generated validators have not loaded yet: they load on the route's first request (bound: the routes). */
 const unloaded = new WeakMap<RouteDef, () => Promise<void>>();
 
 /**

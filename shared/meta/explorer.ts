@@ -28,7 +28,13 @@ function assetRoot(): string {
 }
 
 let root: string | undefined;
+/** Bound: the whitelisted files (`explorerAssets`), read once each; any other name is a 404 before the cache. */
 const cache = new Map<string, Buffer | string>();
+
+/** How many explorer files are held in memory. */
+export function cachedExplorerAssets(): number {
+  return cache.size;
+}
 
 /** One whitelisted file of the explorer with its content type; 404 for any other name. */
 export function explorerAsset(name: string): { contentType: string; body: Buffer | string } {

@@ -1,3 +1,4 @@
+import { setBounded } from '../bounded';
 import type { Clock } from '../clock';
 import type { Sensitivity } from './model';
 
@@ -20,12 +21,21 @@ interface Entry {
   expires: number;
 }
 
-const maxEntries = 2000;
+/** Bound: 2,000 decrypted values per container; past it the oldest goes first. */
+export const valueCacheLimit = 2000;
 
 export class ValueCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly limit = valueCacheLimit,
+  ) {}
+
+  /** How many values are remembered. */
+  get size(): number {
+    return this.entries.size;
+  }
 
   /** The cached value of a secret if it is still the value of this revision and young enough. */
   get(id: string, revision: string): { value: unknown } | undefined {
@@ -39,13 +49,12 @@ export class ValueCache {
   }
 
   set(id: string, revision: string, value: unknown, sensitivity: Sensitivity): void {
-    // Oldest first: a Map keeps insertion order.
-    if (this.entries.size >= maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(id, {
-      revision,
-      value,
-      expires: this.clock().getTime() + cacheLifetimesMs[sensitivity],
-    });
+    setBounded(
+      this.entries,
+      id,
+      { revision, value, expires: this.clock().getTime() + cacheLifetimesMs[sensitivity] },
+      this.limit,
+    );
   }
 
   /** Forgets a secret this container changed or deleted. */

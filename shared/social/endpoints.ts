@@ -5,6 +5,7 @@ import {
   errors as joseErrors,
   jwtVerify,
 } from 'jose';
+import { setBounded } from '../bounded';
 import { AppError } from '../errors';
 import type { StoredSocialApp } from './model';
 import { checkUrlShape, jsonObject, OutboundError, type OutboundPolicy, outboundFetch } from './outbound';
@@ -29,9 +30,13 @@ export interface ProviderEndpoints {
 
 const ttlMs = 10 * 60 * 1000;
 const refetchAfterMs = 30 * 1000;
-const cacheLimit = 200;
+/**
+ * Bound: 200 discovery documents and 200 key sets per container; past it the oldest goes first. A tenant names its
+ * own server_url, so it can push other entries out: that costs the others one fetch again, never a wrong answer.
+ */
+export const providerCacheLimit = 200;
 
-interface Cached<T> {
+export interface Cached<T> {
   value: T;
   fetchedAt: number;
 }
@@ -39,11 +44,14 @@ interface Cached<T> {
 const documents = new Map<string, Cached<ProviderEndpoints>>();
 const keySets = new Map<string, Cached<JSONWebKeySet>>();
 
-function remember<T>(cache: Map<string, Cached<T>>, key: string, value: T): T {
-  if (cache.size >= cacheLimit) cache.clear();
-  cache.set(key, { value, fetchedAt: Date.now() });
+/** Remembers a fetched document (exported for the bound's test). */
+export function remember<T>(cache: Map<string, Cached<T>>, key: string, value: T): T {
+  setBounded(cache, key, { value, fetchedAt: Date.now() }, providerCacheLimit);
   return value;
 }
+
+/** The two caches (the bound's test fills them). */
+export const providerCaches = { documents, keySets };
 
 /** The provider could not be used: a 502 whose message names what failed, never a secret. */
 export function providerFailure(what: string, reason: string): AppError {

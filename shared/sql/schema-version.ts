@@ -51,7 +51,7 @@ export async function assertSchemaCurrent(sql: Sql, expected = expectedSchemaVer
   if (applied < expected) throw new SchemaBehindError({ expected, applied });
 }
 
-/** Per data-plane client (one per container): the check that passed, or the one under way. */
+/** Per data-plane client (one per container: the bound), the check that passed, or the one under way. */
 const verified = new WeakMap<Sql, Promise<void>>();
 
 /**

@@ -1,3 +1,4 @@
+import { setBounded } from '../bounded';
 import type { Clock } from '../clock';
 import type { LoadedRequest, RequestTarget } from './principal';
 
@@ -7,14 +8,22 @@ import type { LoadedRequest, RequestTarget } from './principal';
  * password changed through another container counts there within the window; through this container (every
  * write of a group that changes access clears the cache), at once. docs/authorization.md says so to users.
  */
+export const accessCacheLimit = 10_000;
+
 export class AccessCache {
   private readonly entries = new Map<string, { until: number; loaded: LoadedRequest }>();
 
   constructor(
     private readonly seconds: number,
     private readonly clock: Clock,
-    private readonly limit = 10_000,
+    /** Bound: 10,000 (user, site, organization, app) entries; past it the oldest goes first. */
+    private readonly limit = accessCacheLimit,
   ) {}
+
+  /** How many entries are remembered. */
+  get size(): number {
+    return this.entries.size;
+  }
 
   private static keyOf(target: RequestTarget): string {
     return `${target.userId}\u0000${target.site}\u0000${target.organization}\u0000${target.app}`;
@@ -35,8 +44,7 @@ export class AccessCache {
     const hit = this.entries.get(key);
     if (hit && hit.until > now && usable(hit.loaded)) return hit.loaded;
     const loaded = await load();
-    if (this.entries.size >= this.limit) this.entries.clear();
-    this.entries.set(key, { until: now + this.seconds * 1000, loaded });
+    setBounded(this.entries, key, { until: now + this.seconds * 1000, loaded }, this.limit);
     return loaded;
   }
 

@@ -9,6 +9,7 @@ import {
   type StoredUser,
   type User,
 } from '../accounts/model';
+import { setBounded } from '../bounded';
 import { AuthenticationError, NotFoundError } from '../errors';
 import type { OrganizationAccess, Principal } from '../policy/permissions';
 import type { SiteAccess } from '../policy/policy';
@@ -37,11 +38,17 @@ export interface LoadedRequest {
  * membership, the site permissions) is still read on every request, strongly consistent.
  */
 const organizationOfSite = new Map<string, string>();
-const mappingLimit = 10_000;
+/** Bound: 10,000 sites (under 1 MB); past it the oldest mapping goes first (read again with the next request). */
+export const siteMappingLimit = 10_000;
 
-function remember(site: Site): void {
-  if (organizationOfSite.size >= mappingLimit) organizationOfSite.clear();
-  organizationOfSite.set(site.slug, site.organization_slug);
+/** Remembers a site's organization (exported for the bound's test). */
+export function rememberSiteOrganization(site: Pick<Site, 'slug' | 'organization_slug'>): void {
+  setBounded(organizationOfSite, site.slug, site.organization_slug, siteMappingLimit);
+}
+
+/** How many sites' organizations this container remembers. */
+export function rememberedSiteOrganizations(): number {
+  return organizationOfSite.size;
 }
 
 function keysOf(target: RequestTarget, organizationOfTheSite: string | undefined): Key[] {
@@ -84,7 +91,7 @@ async function siteAccessOf(
   if (organizationOfSite.get(slug) !== site.organization_slug) {
     // First request for this site in this container: one more read, then the mapping is known.
     membership = itemOf<OrganizationMember>(await getItems(store, [memberKey]), memberKey);
-    remember(site);
+    rememberSiteOrganization(site);
   }
   const permissions = (lookup(keys.sitePermission(slug, user.id))?.permissions ?? []) as SitePermission[];
   return { site, user, organizationRole: membership?.role ?? null, permissions: new Set(permissions) };

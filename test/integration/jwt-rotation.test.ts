@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -53,7 +53,8 @@ async function deploy(env: Record<string, string>): Promise<Deployment> {
   });
   const platform: LocalPlatform = await startLocalPlatform(config, registry, {
     persist: false,
-    ...(template ? { postgresTemplate: new Blob([readFileSync(template)]) } : {}),
+    postgresProcess: 'in-process',
+    ...(template ? { postgresTemplate: template } : {}),
   });
   return {
     api: new ApiClient(platform.baseUrl),

@@ -43,7 +43,7 @@ function tableEnv(table: string): Record<string, string> {
 function startOn(table: string): Promise<LocalPlatform> {
   return startLocalPlatform(loadConfig(tableEnv(table)), registry, {
     persist: false,
-    ...(template ? { postgresTemplate: new Blob([readFileSync(template)]) } : {}),
+    ...(template ? { postgresTemplate: template } : {}),
   });
 }
 
@@ -221,20 +221,37 @@ async function eventually(test: () => boolean, tries: number): Promise<boolean> 
   return test();
 }
 
-describe('the embedded DynamoDB lives no longer than the server', () => {
-  it('is gone after a kill -9 of the server process', async () => {
+/** The embedded PostgreSQL child processes serving the PGlite directory of `dataDir`. */
+function postgresChildrenOf(dataDir: string): number[] {
+  return processTable()
+    .filter(
+      ({ command }) => command.includes('postgres-child.mjs') && command.includes(join(dataDir, 'pglite')),
+    )
+    .map(({ pid }) => pid);
+}
+
+describe('the embedded stores live no longer than the server', () => {
+  it('the embedded DynamoDB and the PostgreSQL child process are gone after a kill -9 of the server', async () => {
     const dataDir = tempDir();
     const server = startServer(dataDir);
     try {
-      await server.until(() => server.output().stderr.includes('starting embedded DynamoDB… done'));
+      await server.until(() => server.output().stderr.includes('embedded PostgreSQL… done'));
       expect(dynoxidesOf(dataDir)).toHaveLength(1);
+      // PGlite runs in a process of its own, a child of the server's.
+      const [postgres] = postgresChildrenOf(dataDir);
+      expect(postgres).toBeDefined();
+      expect(execFileSync('ps', ['-o', 'ppid=', '-p', String(postgres)], { encoding: 'utf8' }).trim()).toBe(
+        String(server.child.pid),
+      );
       server.child.kill('SIGKILL');
       expect((await server.exited).signal).toBe('SIGKILL');
-      // Up to 30 s (300 tries) for it to notice; it takes a fraction of a second.
+      // Up to 30 s (300 tries) for them to notice; it takes a fraction of a second.
       expect(await eventually(() => dynoxidesOf(dataDir).length === 0, 300)).toBe(true);
+      expect(await eventually(() => postgresChildrenOf(dataDir).length === 0, 300)).toBe(true);
     } finally {
       server.child.kill('SIGKILL');
-      for (const pid of dynoxidesOf(dataDir)) process.kill(pid, 'SIGKILL');
+      for (const pid of [...dynoxidesOf(dataDir), ...postgresChildrenOf(dataDir)])
+        process.kill(pid, 'SIGKILL');
     }
   }, 120_000);
 });

@@ -34,7 +34,7 @@ function startPersisting(dataDir: string, env: Record<string, string> = {}): Pro
     ...env,
   });
   return startLocalPlatform(config, registry, {
-    ...(template ? { postgresTemplate: new Blob([readFileSync(template)]) } : {}),
+    ...(template ? { postgresTemplate: template } : {}),
   });
 }
 

@@ -80,6 +80,8 @@ export async function startTestPlatform(
     persist: false,
     overrides,
     dataPlane,
+    // In this process: a child would cost each file more CPU for its start (measured: docs/local-runtime.md).
+    postgresProcess: 'in-process',
     ...(template ? { postgresTemplate: template } : {}),
   });
   if (!platform.admin) throw new Error('The test platform did not create its superuser');

@@ -259,6 +259,18 @@ export const samples: Record<string, Sample> = {
   listApps: none,
   createApp: () => ({ body: { name: freshName('App') } }),
   getApp: none,
+  // A throwaway app: allowed callers delete it, the fixture's app stays.
+  deleteApp: async (_fixture, site) => ({
+    params: {
+      app_slug: (
+        await checked(site.tenant.owner.post('/api/apps/', { name: freshName('Doomed') }), 'throwaway app')
+      ).slug,
+    },
+  }),
+  // A `confirm` that is not the name: allowed callers get a 400 and nothing is deleted.
+  deleteSite: () => ({ query: { confirm: 'not-the-slug' } }),
+  deleteOrganization: () => ({ query: { confirm: 'not-the-slug' } }),
+  deleteUser: () => ({ query: { confirm: 'not-the-username' } }),
   listGroups: none,
   createGroup: () => ({ body: { name: freshName('Group') } }),
   getGroup: async (_fixture, site) => ({ params: { group_slug: await throwawayGroup(site) } }),

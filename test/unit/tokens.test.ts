@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LocalKeySigner } from '../../shared/adapters/local/key-signer';
-import { bearerToken, clockSkewSeconds, lowS, TokenService } from '../../shared/auth/tokens';
+import {
+  bearerToken,
+  clockSkewSeconds,
+  lowS,
+  TokenService,
+  verifiedTokensLimit,
+} from '../../shared/auth/tokens';
 import { AuthenticationError } from '../../shared/errors';
 
 const settings = {
@@ -193,5 +199,56 @@ describe('bearerToken', () => {
     'Token abc',
   ])('refuses %j', (header) => {
     expect(bearerToken(header)).toBeUndefined();
+  });
+});
+
+describe('TokenService: the verified-token cache', () => {
+  /** A service remembering at most `limit` tokens, and a counter of the signature checks it makes. */
+  function counted(limit?: number) {
+    const tokens = new TokenService(new LocalKeySigner(keyFile), settings, () => new Date(), [], limit);
+    const checks = vi.spyOn(
+      tokens as unknown as { verifySignedToken: (token: string, type: string) => Promise<unknown> },
+      'verifySignedToken',
+    );
+    return { tokens, checks };
+  }
+
+  it('checks the signature of a token once, then only its expiry', async () => {
+    const { tokens, checks } = counted();
+    const access = await tokens.issue(user, 'access');
+    for (let i = 0; i < 5; i++) await tokens.verify(access, 'access');
+    expect(checks).toHaveBeenCalledTimes(1);
+  });
+
+  it('never answers from the cache for another type, nor past the exp', async () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
+    const { tokens } = counted();
+    const access = await tokens.issue(user, 'access');
+    await tokens.verify(access, 'access');
+    await expect(tokens.verify(access, 'refresh')).rejects.toBeInstanceOf(AuthenticationError);
+    vi.setSystemTime(new Date('2026-01-01T00:01:01Z'));
+    await expect(tokens.verify(access, 'access')).rejects.toBeInstanceOf(AuthenticationError);
+    // The expired entry is dropped, not kept until the bound pushes it out.
+    expect(tokens.rememberedTokens).toBe(0);
+  });
+
+  it('holds at most its bound, dropping the oldest token first', async () => {
+    const { tokens, checks } = counted(3);
+    const issued = [];
+    for (let i = 0; i < 5; i++) issued.push(await tokens.issue(user, 'access'));
+    for (const token of issued) await tokens.verify(token, 'access');
+    expect(tokens.rememberedTokens).toBe(3);
+    expect(checks).toHaveBeenCalledTimes(5);
+    // The three newest are remembered; the two oldest need their signature checked again.
+    for (const token of issued.slice(2)) await tokens.verify(token, 'access');
+    expect(checks).toHaveBeenCalledTimes(5);
+    await tokens.verify(issued[0] as string, 'access');
+    expect(checks).toHaveBeenCalledTimes(6);
+    expect(tokens.rememberedTokens).toBe(3);
+  });
+
+  it('has a default bound of 10,000 tokens', () => {
+    expect(verifiedTokensLimit).toBe(10_000);
   });
 });

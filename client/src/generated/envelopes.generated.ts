@@ -21,7 +21,8 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
     "POST": "detail"
   },
   "/api/apps/{app_slug}/": {
-    "GET": "detail"
+    "GET": "detail",
+    "DELETE": "detail"
   },
   "/api/apps/{app_slug}/datatables/": {
     "GET": "data",
@@ -134,7 +135,8 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
     "POST": "detail"
   },
   "/api/cloud/organizations/{org_slug}/": {
-    "GET": "detail"
+    "GET": "detail",
+    "DELETE": "detail"
   },
   "/api/cloud/organizations/{org_slug}/groups/": {
     "GET": "detail",
@@ -171,6 +173,9 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
     "GET": "detail",
     "POST": "detail"
   },
+  "/api/cloud/organizations/{org_slug}/sites/{site_slug}/": {
+    "DELETE": "detail"
+  },
   "/api/cloud/organizations/{org_slug}/sites/{site_slug}/permissions/": {
     "GET": "detail"
   },
@@ -186,7 +191,8 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
   },
   "/api/cloud/users/{user_id}/": {
     "GET": "detail",
-    "PATCH": "detail"
+    "PATCH": "detail",
+    "DELETE": "detail"
   },
   "/api/cloud/users/me/": {
     "GET": "detail"

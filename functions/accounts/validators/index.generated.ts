@@ -26,4 +26,7 @@ export const validatorLoaders: RouteValidatorLoaders = {
   listGroupMembers: () => import('./listGroupMembers.generated'),
   addGroupMember: () => import('./addGroupMember.generated'),
   removeGroupMember: () => import('./removeGroupMember.generated'),
+  deleteSite: () => import('./deleteSite.generated'),
+  deleteOrganization: () => import('./deleteSite.generated'),
+  deleteUser: () => import('./deleteUser.generated'),
 };

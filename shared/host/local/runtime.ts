@@ -8,6 +8,7 @@ import type { DepsOverrides } from '../../compose/compose';
 import type { Config } from '../../config';
 import type { Deps } from '../../deps';
 import type { GroupRegistry } from '../../http/context';
+import { finishPendingDeletions } from '../../lifecycle/runner';
 import { migrate } from '../../sql/migrations';
 import { ensureTable } from '../../store/ensure-table';
 import { createLocalApp, type Dispatch } from './app';
@@ -20,6 +21,8 @@ export interface LocalPlatform {
   readonly deps: Deps;
   readonly dispatch: Dispatch;
   readonly baseUrl: string;
+  /** The process id of the embedded PostgreSQL when it runs in a child process (for measurements). */
+  readonly postgresPid: number | undefined;
   /** Set when this start created the bootstrap superuser. */
   readonly admin: { user: User; password: string; generated: boolean } | undefined;
   /**
@@ -42,8 +45,18 @@ export interface LocalOptions {
    */
   persist?: boolean;
   overrides?: DepsOverrides;
-  /** Start the embedded PGlite from this data-directory dump instead of running initdb. */
-  postgresTemplate?: Blob;
+  /**
+   * Start the embedded PGlite from this data-directory dump instead of running initdb: a Blob, or the path of the
+   * file (the only form a child process takes).
+   */
+  postgresTemplate?: Blob | string;
+  /**
+   * Where the embedded PGlite runs: `'child'` (default, `npm start`) in a child process of its own, which stops with
+   * this one, so its WebAssembly heap is not this process's memory and its statements never hold this event loop;
+   * `'in-process'` in this process, as the tests do (test/support/platform.ts): a test file's platform lives
+   * seconds, and a child process would cost it a second Node.js start and the template copied through a file.
+   */
+  postgresProcess?: 'child' | 'in-process';
   /**
    * `false` starts no PostgreSQL and applies no migrations, and `deps.sql()` throws ("No database is
    * configured"): for the tests of groups that never reach the data plane, which then cost no PGlite start.
@@ -64,7 +77,7 @@ async function startStores(
   options: LocalOptions,
   progress: StartProgress,
   services: EmbeddedService[],
-): Promise<Config> {
+): Promise<{ config: Config; postgresPid: number | undefined }> {
   const persist = options.persist ?? true;
   let config = base;
   if (!config.dynamodbEndpoint) {
@@ -74,22 +87,32 @@ async function startStores(
     services.push(dynamo);
     config = { ...config, dynamodbEndpoint: dynamo.url };
   }
-  if (options.dataPlane === false) return { ...config, databaseUrl: undefined, databaseEndpoint: undefined };
+  if (options.dataPlane === false)
+    return {
+      config: { ...config, databaseUrl: undefined, databaseEndpoint: undefined },
+      postgresPid: undefined,
+    };
+  let postgresPid: number | undefined;
   if (!config.databaseUrl) {
     const dataDir = persist ? join(config.dataDir, 'pglite') : undefined;
     const fresh = !dataDir || !hasPostgresData(dataDir);
     // Loaded only when needed: PGlite is large, and a server given DATABASE_URL never uses it.
-    const { startEmbeddedPostgres } = await import('./embedded-postgres');
-    const postgres = await progress.step(`${fresh ? 'initialising' : 'opening'} embedded PostgreSQL`, () =>
-      startEmbeddedPostgres({
-        ...(dataDir ? { dataDir } : {}),
-        ...(options.postgresTemplate && fresh ? { loadDataDir: options.postgresTemplate } : {}),
-      }),
+    const { startEmbeddedPostgres, startEmbeddedPostgresChild } = await import('./embedded-postgres');
+    const postgresOptions = {
+      ...(dataDir ? { dataDir } : {}),
+      ...(options.postgresTemplate && fresh ? { loadDataDir: options.postgresTemplate } : {}),
+    };
+    const inProcess = options.postgresProcess === 'in-process';
+    const postgres = await progress.step<EmbeddedService & { pid?: number }>(
+      `${fresh ? 'initialising' : 'opening'} embedded PostgreSQL`,
+      () =>
+        inProcess ? startEmbeddedPostgres(postgresOptions) : startEmbeddedPostgresChild(postgresOptions),
     );
     services.push(postgres);
+    postgresPid = postgres.pid;
     config = { ...config, databaseUrl: postgres.url, databasePoolSize: 1 };
   }
-  return config;
+  return { config, postgresPid };
 }
 
 /**
@@ -114,7 +137,7 @@ export async function startLocalPlatform(
   try {
     // Before the slow steps: a taken port should not cost a PGlite start to find out.
     if (base.port !== 0) await assertPortFree(base.port, base.host);
-    const config = await startStores(base, options, progress, services);
+    const { config, postgresPid } = await startStores(base, options, progress, services);
     deps = buildDeps(config, options.overrides);
     const ready = deps;
     await progress.step('preparing the control-plane table', () => ensureTable(ready.store));
@@ -123,6 +146,11 @@ export async function startLocalPlatform(
     const admin = await progress.step('checking the first superuser', () =>
       ensureBootstrapAdmin(ready, { email: config.adminEmail, password: config.adminPassword }),
     );
+    // Deletions a crash or a bounded request left half done: a start finishes them all (docs/lifecycle.md).
+    const owed = await progress.step('finishing pending deletions', () =>
+      finishPendingDeletions(ready, '', { left: Number.POSITIVE_INFINITY }),
+    );
+    if (owed > 0) ready.log.warn('deletions left for the next start', { pending: owed });
     const dispatch = createLocalApp(ready, groups);
     const server: Server = createHttpServer(dispatch, { corsOrigins: config.corsOrigins });
     const baseUrl = await listen(server, config.port, config.host);
@@ -130,6 +158,7 @@ export async function startLocalPlatform(
       deps: ready,
       dispatch,
       baseUrl,
+      postgresPid,
       admin,
       stop: async (stopOptions = {}) => {
         const deadline = config.shutdownDeadlineSeconds;

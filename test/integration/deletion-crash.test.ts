@@ -1,0 +1,145 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import postgres from 'postgres';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { buildDeps } from '../../shared/compose/build-deps';
+import { loadConfig } from '../../shared/config';
+import { siteSchemaName } from '../../shared/data/schema/names';
+import { startEmbeddedPostgres } from '../../shared/host/local/embedded-postgres';
+import { deletionKeys } from '../../shared/lifecycle/keys';
+import { ApiClient } from '../support/client';
+import { createTable, insert } from '../support/data';
+
+/**
+ * An app's deletion killed (kill -9) with its cleanup half done, and the restart that finishes it: `npm start`
+ * (bin/local.ts) as a real process. DELETION_STEPS_PER_REQUEST=1 makes the deletion stop after its first step (one
+ * data table dropped), answer 202 and leave the rest in the tombstone: the state a process killed at that point
+ * leaves, reached without any timing. The process is then killed; the next start finishes the work.
+ */
+
+const password = 'Granite-Owl-Parade-61';
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function startServer(env: Record<string, string>) {
+  const { DATABASE_URL: _external, DYNAMODB_ENDPOINT: _dynamo, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+    env: { ...inherited, LOG_LEVEL: 'silent', PORT: '0', ADMIN_PASSWORD: password, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  }) as ChildProcessWithoutNullStreams;
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
+  const listening = new Promise<string>((done, fail) => {
+    const look = () => {
+      const url = /Tenantbase listening on (\S+)/.exec(stdout)?.[1];
+      if (url) done(url);
+    };
+    child.stdout.on('data', (chunk) => {
+      stdout += String(chunk);
+      look();
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    exited.then(({ code, signal }) => fail(new Error(`exited (${code ?? signal}) first: ${stderr}`)));
+  });
+  return { child, exited, listening, stderr: () => stderr };
+}
+
+describe('an app deletion killed half-way', () => {
+  it('leaves its tombstone; the next start finishes the cleanup in both stores', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'deletion-crash-'));
+    dirs.push(dataDir);
+    const databaseUrl = inject('databaseUrl');
+    const env: Record<string, string> = {
+      DATA_DIR: dataDir,
+      TABLE_NAME: `deletion-${randomBytes(6).toString('hex')}`,
+      DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    };
+    const store = buildDeps(loadConfig(env)).store;
+
+    const first = startServer({ ...env, DELETION_STEPS_PER_REQUEST: '1' });
+    let site = '';
+    let app = { id: 0, slug: '' };
+    try {
+      const admin = await new ApiClient(await first.listening).login('admin', password);
+      const org = await admin.post('/api/cloud/organizations/', { name: 'Crash Org' });
+      expect(org.status).toBe(201);
+      const made = await admin.post(`/api/cloud/organizations/${org.body.slug}/sites/`, {
+        name: 'Crash Site',
+      });
+      expect(made.status).toBe(201);
+      site = made.body.slug;
+      const owner = admin.forSite(site);
+      app = (await owner.post('/api/apps/', { name: 'Doomed' })).body;
+      for (const table of ['notes', 'tags', 'links']) {
+        await createTable(owner, app.slug, table, { fields: [{ name: 'text', type: 'string' }] });
+        await insert(owner, app.slug, table, { text: `a row of ${table}` });
+      }
+      const deleted = await owner.delete(`/api/apps/${app.slug}/`);
+      expect(deleted.status).toBe(202);
+      expect((await owner.get(`/api/apps/${app.slug}/`)).status).toBe(404);
+      first.child.kill('SIGKILL');
+      expect((await first.exited).signal).toBe('SIGKILL');
+    } finally {
+      first.child.kill('SIGKILL');
+    }
+    // Killed in the middle: the tombstone still owes the work.
+    const tombstone = await store.doc.send(
+      new GetCommand({ TableName: store.table, Key: deletionKeys.app(site, app.id), ConsistentRead: true }),
+    );
+    expect(tombstone.Item).toMatchObject({ kind: 'app', app_id: app.id, app_slug: app.slug });
+
+    const second = startServer(env);
+    try {
+      const admin = await new ApiClient(await second.listening).login('admin', password);
+      expect(second.stderr()).toMatch(/finishing pending deletions… done/);
+      const after = await store.doc.send(
+        new GetCommand({ TableName: store.table, Key: deletionKeys.app(site, app.id), ConsistentRead: true }),
+      );
+      expect(after.Item).toBeUndefined();
+      // The slug is free, and the new app holds nothing of the old one.
+      const again = await admin.forSite(site).post('/api/apps/', { name: 'Doomed' });
+      expect(again.status).toBe(201);
+      expect(again.body.slug).toBe(app.slug);
+      expect((await admin.forSite(site).get(`/api/apps/${app.slug}/datatables/`)).body.data).toEqual([]);
+      second.child.kill('SIGTERM');
+      expect((await second.exited).code).toBe(0);
+    } finally {
+      second.child.kill('SIGKILL');
+    }
+
+    // PostgreSQL: no table and no catalog row of the old app is left.
+    const schema = siteSchemaName(site);
+    const tablesQuery = `SELECT table_name FROM information_schema.tables WHERE table_schema = '${schema}'
+      AND table_name LIKE 'a${app.id}\\_%'`;
+    const catalogQuery = `SELECT id FROM "${schema}".catalog WHERE app_id = ${app.id}`;
+    if (databaseUrl) {
+      const sql = postgres(databaseUrl, { max: 1 });
+      try {
+        expect(await sql.unsafe(tablesQuery)).toHaveLength(0);
+        expect(await sql.unsafe(catalogQuery)).toHaveLength(0);
+      } finally {
+        await sql.end();
+      }
+    } else {
+      const pg = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pglite') });
+      try {
+        expect((await pg.db.query(tablesQuery)).rows).toHaveLength(0);
+        expect((await pg.db.query(catalogQuery)).rows).toHaveLength(0);
+      } finally {
+        await pg.stop();
+      }
+    }
+  }, 240_000);
+});
