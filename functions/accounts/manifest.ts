@@ -1,5 +1,5 @@
 import { accountRoutes } from '../../shared/accounts/routes';
-import { defineGroup, tableReads } from '../../shared/api/group';
+import { defineGroup, tableReads, tableWrites } from '../../shared/api/group';
 import { organizationGroupRoutes } from '../../shared/groups/routes';
 import { deletionRoutes } from '../../shared/lifecycle/routes';
 
@@ -15,13 +15,7 @@ export const accountsManifest = defineGroup({
     // Organization groups: renames and deletions delete name sentinels and memberships; adding a member checks
     // the organization membership and the group in its transaction. The browser session that changed its user's
     // password (Update); the sign-in failure window that a confirmed current password clears (Delete).
-    table: [
-      ...tableReads,
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-      'dynamodb:DeleteItem',
-      'dynamodb:ConditionCheckItem',
-    ],
+    table: [...tableReads, ...tableWrites],
     // Admins create users.
     createsUsers: true,
     // Deleting an app drops its data tables, deleting a site (or its organization) the site's schema

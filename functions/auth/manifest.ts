@@ -1,4 +1,4 @@
-import { defineGroup, tableReads } from '../../shared/api/group';
+import { defineGroup, tableReads, tableWrites } from '../../shared/api/group';
 import { authRoutes } from '../../shared/auth/routes';
 import { socialRoutes } from '../../shared/social/routes';
 
@@ -14,13 +14,7 @@ export const authManifest = defineGroup({
     // browser sessions (Put; Delete on logout); social apps and their sentinels (transactions), login states
     // (Delete when used), users created by provider login with their link, links attached to existing users (a
     // ConditionCheck that the user is active).
-    table: [
-      ...tableReads,
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-      'dynamodb:DeleteItem',
-      'dynamodb:ConditionCheckItem',
-    ],
+    table: [...tableReads, ...tableWrites],
     // Seals and opens social apps' client secrets (shared/social), never the secret store's.
     secretsKey: 'social',
     signsTokens: true,

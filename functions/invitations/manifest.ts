@@ -1,4 +1,4 @@
-import { defineGroup, tableReads } from '../../shared/api/group';
+import { defineGroup, tableReads, tableWrites } from '../../shared/api/group';
 import { invitationRoutes } from '../../shared/invitations/routes';
 
 /** The invitations endpoint group. */
@@ -11,13 +11,7 @@ export const invitationsManifest = defineGroup({
   routes: invitationRoutes,
   needs: {
     // Invitations, the placeholder users, acceptance in one transaction, failure windows of the public endpoints.
-    table: [
-      ...tableReads,
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-      'dynamodb:DeleteItem',
-      'dynamodb:ConditionCheckItem',
-    ],
+    table: [...tableReads, ...tableWrites],
     // Sends the invitation e-mail, with a link to the acceptance page.
     mail: true,
     // Invitations create placeholder users.

@@ -1,4 +1,4 @@
-import { defineGroup, tableReads } from '../../shared/api/group';
+import { defineGroup, tableReads, tableWrites } from '../../shared/api/group';
 import { roleRoutes } from '../../shared/roles/routes';
 
 /** The roles endpoint group. */
@@ -9,13 +9,6 @@ export const rolesManifest = defineGroup({
   routes: roleRoutes,
   needs: {
     // Roles and memberships: transactions with deletes and condition checks; memberships removed in batches.
-    table: [
-      ...tableReads,
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-      'dynamodb:DeleteItem',
-      'dynamodb:ConditionCheckItem',
-      'dynamodb:BatchWriteItem',
-    ],
+    table: [...tableReads, ...tableWrites, 'dynamodb:BatchWriteItem'],
   },
 });

@@ -1,4 +1,4 @@
-import { defineGroup, tableReads } from '../../shared/api/group';
+import { defineGroup, tableReads, tableWrites } from '../../shared/api/group';
 import { secretRoutes } from '../../shared/secrets/routes';
 
 /** The secrets endpoint group: the secret store. */
@@ -9,13 +9,7 @@ export const secretsManifest = defineGroup({
   routes: secretRoutes,
   needs: {
     // Secret types, secrets, tags and history: transactions with condition checks (type use counts), deletes.
-    table: [
-      ...tableReads,
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-      'dynamodb:DeleteItem',
-      'dynamodb:ConditionCheckItem',
-    ],
+    table: [...tableReads, ...tableWrites],
     // Makes and unwraps the data keys of every secret store context (not the social apps').
     secretsKey: 'store',
   },

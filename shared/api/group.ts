@@ -21,6 +21,14 @@ export type TableAction =
 /** The reads most groups make: items by key, in batches, and queries of the table and its indexes. */
 export const tableReads = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
 
+/** The conditional writes of items and transactions (no batch writes: a group that needs them names them). */
+export const tableWrites = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:ConditionCheckItem',
+] as const;
+
 /** The database login a group's function connects as: the functions' own, or the health check's read-only one. */
 export type DatabaseLogin = 'app' | 'health';
 
