@@ -39,7 +39,8 @@ function consoleRoot(): string {
 let manifest: ConsoleManifest | undefined;
 const cache = new Map<string, string>();
 
-function loadManifest(): ConsoleManifest {
+/** The built console's manifest (its hashed asset names); a 404 when the console is not built. */
+export function loadManifest(): ConsoleManifest {
   if (manifest) return manifest;
   const path = join(consoleRoot(), 'manifest.json');
   if (!existsSync(path))

@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildConsole } from '../../console/build';
 import { routes } from '../../functions/groups';
+import { serveConsoleFrom } from '../../pages/console';
 import type { ApiClient } from '../support/client';
 import { expectedOutcome, matches } from '../support/expected-access';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
@@ -15,11 +20,17 @@ import { buildSecurityFixture, type Identity, type SecurityFixture } from '../su
 let platform: TestPlatform;
 let fixture: SecurityFixture;
 
+// The console's routes answer what a built console answers: this file builds its own copy (console/build.ts).
+const consoleDirectory = mkdtempSync(join(tmpdir(), 'console-matrix-'));
+
 beforeAll(async () => {
+  buildConsole(consoleDirectory);
+  serveConsoleFrom(consoleDirectory);
   platform = await startTestPlatform();
   fixture = await buildSecurityFixture(platform);
 }, 120_000);
 afterAll(async () => {
+  rmSync(consoleDirectory, { recursive: true, force: true });
   await platform?.stop();
 });
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { loadManifest } from '../../pages/console';
 import type { RouteDef } from '../../shared/api/route';
 import { createTable, insert } from './data';
 import { latestToken } from './invitation-mail';
@@ -435,7 +436,20 @@ export const samples: Record<string, Sample> = {
   accountPage: none,
   pageAsset: () => ({ params: { asset: 'pages.css' } }),
   siteName: none,
+  // The console: its page and its built script where a build is served (the matrix builds one); elsewhere (the table
+  // grants' check) a hashed name no build holds, a 404 before any read.
+  consolePage: none,
+  consoleAsset: () => ({ params: { asset: builtConsoleScript() ?? 'console-00000000.js' } }),
 };
+
+/** The built console's script name, or undefined when no console build is served. */
+function builtConsoleScript(): string | undefined {
+  try {
+    return loadManifest().js;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The path parameter names of a route, in order. */
 export function pathParams(route: RouteDef): string[] {
