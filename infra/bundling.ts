@@ -98,12 +98,23 @@ export const groupAssets: Readonly<Record<string, { from: string; to: string; fi
   pages: { from: 'pages/assets', to: pageAssetDirectory, files: Object.keys(pageAssets) },
 };
 
-/** Copies a group's run-time files beside its bundle. */
+/**
+ * Files a group serves that are built rather than copied, built beside its bundle from their sources so they are
+ * never stale: the pages group serves the console.
+ */
+export const groupBuilds: Readonly<Record<string, (outdir: string) => void>> = {
+  pages: (outdir) => {
+    buildConsole(join(outdir, consoleAssetDirectory));
+  },
+};
+
+/** Copies a group's run-time files beside its bundle, and builds the ones it builds. */
 export function copyGroupAssets(group: string, outdir: string, root = '.'): void {
   const assets = groupAssets[group];
-  if (!assets) return;
-  mkdirSync(join(outdir, assets.to), { recursive: true });
-  for (const file of assets.files) copyFileSync(join(root, assets.from, file), join(outdir, assets.to, file));
-  // The pages group serves the console too: built from its sources beside the bundle, so it is never stale.
-  if (group === 'pages') buildConsole(join(outdir, consoleAssetDirectory));
+  if (assets) {
+    mkdirSync(join(outdir, assets.to), { recursive: true });
+    for (const file of assets.files)
+      copyFileSync(join(root, assets.from, file), join(outdir, assets.to, file));
+  }
+  groupBuilds[group]?.(outdir);
 }
