@@ -1,3 +1,6 @@
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildConsole } from '../console/build';
 import { registry } from '../functions/registry';
 import { ConfigError, loadConfig } from '../shared/config';
 import { streamProgress } from '../shared/host/local/progress';
@@ -8,6 +11,23 @@ import { LocalStartError } from '../shared/host/local/start-errors';
 const out = (line = '') => process.stdout.write(`${line}\n`);
 // Progress and problems go to stderr, so stdout carries only what a script might read (URL, credentials).
 const err = (text: string) => process.stderr.write(text);
+
+const consoleDist = join(import.meta.dirname, '..', 'console', 'dist');
+
+/**
+ * The console is served from its build (console/dist): the first start builds it (`npm run console` rebuilds).
+ * Built aside, then renamed into place, so two first starts at once never serve or remove a half-written build.
+ */
+function buildConsoleOnce(): void {
+  const aside = `${consoleDist}.${process.pid}`;
+  buildConsole(aside);
+  try {
+    renameSync(aside, consoleDist);
+  } catch {
+    // Another start put its build in place first: the same sources, the same files.
+    rmSync(aside, { recursive: true, force: true });
+  }
+}
 
 async function start(): Promise<LocalPlatform> {
   try {
@@ -24,6 +44,7 @@ async function start(): Promise<LocalPlatform> {
 function printWelcome(platform: LocalPlatform, dataDir: string) {
   out(`Tenantbase listening on ${platform.baseUrl}  (data in ${dataDir}/)`);
   out(`API explorer: ${platform.baseUrl}/ninja-docs/   health: ${platform.baseUrl}/health`);
+  out(`Console: ${platform.baseUrl}/console/`);
   if (platform.admin) {
     out();
     out('Created the first superuser (shown once):');
@@ -41,6 +62,12 @@ function printWelcome(platform: LocalPlatform, dataDir: string) {
 }
 
 const platform = await start();
+// After the start, so that a start that fails (a taken port, a held directory) says only why.
+if (!existsSync(join(consoleDist, 'manifest.json'))) {
+  await streamProgress(err)
+    .step('building the console', async () => buildConsoleOnce())
+    .catch((error) => err(`The console could not be built (the API serves on): ${String(error)}\n`));
+}
 printWelcome(platform, platform.deps.config.dataDir);
 
 // The first SIGINT or SIGTERM stops: no new requests, those in flight finish (up to SHUTDOWN_DEADLINE_SECONDS),

@@ -171,7 +171,12 @@ describe('npm start (bin/local.ts)', () => {
     expect(existsSync(join(dataDir, '.lock'))).toBe(true);
     started.child.kill('SIGTERM');
     expect(await started.exited).toBe(0);
-    const lines = started.output().stderr.trim().split('\n');
+    // The console's build is a step of a checkout's first start only (console/dist missing), after the stores.
+    const lines = started
+      .output()
+      .stderr.trim()
+      .split('\n')
+      .filter((line) => !/^building the console… done in \d+\.\d s$/.test(line));
     expect(lines.slice(0, 5)).toEqual([
       expect.stringMatching(/^starting embedded DynamoDB… done in \d+\.\d s$/),
       expect.stringMatching(/^initialising embedded PostgreSQL… done in \d+\.\d s$/),
@@ -181,6 +186,8 @@ describe('npm start (bin/local.ts)', () => {
     ]);
     expect(lines.at(-1)).toBe('SIGTERM: stopping… HTTP server and stores closed, data directory released.');
     expect(started.output().stdout).toContain(`API explorer: ${listening}/ninja-docs/`);
+    expect(started.output().stdout).toContain(`Console: ${listening}/console/`);
+    expect(existsSync(join(import.meta.dirname, '..', '..', 'console', 'dist', 'manifest.json'))).toBe(true);
     expect(existsSync(join(dataDir, '.lock'))).toBe(false);
   }, 120_000);
 });
