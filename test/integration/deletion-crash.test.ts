@@ -68,7 +68,7 @@ describe('an app deletion killed half-way', () => {
     };
     const store = buildDeps(loadConfig(env)).store;
 
-    const first = startServer({ ...env, DELETION_STEPS_PER_REQUEST: '1' });
+    const first = startServer({ ...env, DELETION_STEPS_PER_REQUEST: '1', DELETIONS_IN_BACKGROUND: 'false' });
     let site = '';
     let app = { id: 0, slug: '' };
     try {

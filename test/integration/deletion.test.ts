@@ -147,6 +147,8 @@ describe('DELETE /api/apps/{app_slug}/', () => {
     const bounded = await startTestPlatform({
       EVENT_FUNCTIONS_DIR: 'test/fixtures/subscribers',
       DELETION_STEPS_PER_REQUEST: '1',
+      // The requests' own share of the work is what this test watches: no background sweep beside them.
+      DELETIONS_IN_BACKGROUND: 'false',
     });
     try {
       const tenant = await createTenant(bounded);
@@ -344,7 +346,10 @@ describe('DELETE /api/cloud/organizations/{org_slug}/', () => {
   });
 
   it('with its cleanup owed (DELETION_STEPS_PER_REQUEST 1): answers 202, and none of its sites is served', async () => {
-    const bounded = await startTestPlatform({ DELETION_STEPS_PER_REQUEST: '1' });
+    const bounded = await startTestPlatform({
+      DELETION_STEPS_PER_REQUEST: '1',
+      DELETIONS_IN_BACKGROUND: 'false',
+    });
     try {
       const tenant = await createTenant(bounded);
       const org = tenant.organization.slug;

@@ -130,6 +130,8 @@ export async function startLocalPlatform(
   const services: EmbeddedService[] = [];
   let deps: Deps | undefined;
   const closeStores = async () => {
+    // The background deletion sweep first: it ends between two passes, and the stores close under no cleanup.
+    await deps?.deletions.stop();
     if (options.dataPlane !== false) await deps?.sql().end({ timeout: 5 });
     for (const service of services.reverse()) await service.stop();
     lock?.release();
