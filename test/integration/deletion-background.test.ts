@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { marginMs, sweeper } from '../../functions/deletions/handler';
 import { siteSchemaName } from '../../shared/data/schema/names';
 import { deletionKeys } from '../../shared/lifecycle/keys';
 import { sweepDeletions } from '../../shared/lifecycle/sweep';
@@ -129,7 +130,7 @@ describe('deletions finished in the background', () => {
   });
 });
 
-describe('the sweep (what the cloud sweeper runs)', () => {
+describe('the sweep, and the cloud sweeper that runs it', () => {
   it('finishes every pending deletion, of every tenant, in passes of DELETION_STEPS_PER_REQUEST', async () => {
     const quiet = await startTestPlatform({
       DELETION_STEPS_PER_REQUEST: '1',
