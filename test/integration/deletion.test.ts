@@ -143,6 +143,31 @@ describe('DELETE /api/apps/{app_slug}/', () => {
     expect((await tenant.owner.get(`/api/apps/${app.slug}/functions/`)).body.data.functions).toEqual([]);
   });
 
+  it("removes the app's roles from the bundles of the site's roles (no stale {slug, id} entry is left)", async () => {
+    const tenant = await createTenant(platform);
+    const site = tenant.site.slug;
+    const other = await tenant.owner.post('/api/apps/', { name: unique('Kept') });
+    expect(other.status).toBe(201);
+    const doomed = await tenant.owner.post(`/api/app/${tenant.app.slug}/roles`, { name: 'writers' });
+    const kept = await tenant.owner.post(`/api/app/${other.body.slug}/roles`, { name: 'readers' });
+    expect([doomed.status, kept.status]).toEqual([201, 201]);
+    const bundle = await tenant.owner.post('/api/roles/', {
+      name: 'Staff',
+      role_slugs: [doomed.body.data.slug, kept.body.data.slug],
+    });
+    expect(bundle.status).toBe(201);
+    const bundled = async () =>
+      ((await stored(roleKeys.catalog(site), `ROLE#${bundle.body.data.slug}`))[0]?.bundle ?? []) as {
+        slug: string;
+      }[];
+    expect((await bundled()).map((entry) => entry.slug).sort()).toEqual(
+      [doomed.body.data.slug, kept.body.data.slug].sort(),
+    );
+
+    expect((await tenant.owner.delete(`/api/apps/${tenant.app.slug}/`)).status).toBe(204);
+    expect((await bundled()).map((entry) => entry.slug)).toEqual([kept.body.data.slug]);
+  });
+
   it('with DELETION_STEPS_PER_REQUEST 1: answers 202, nothing shows, and the next app create finishes the cleanup', async () => {
     const bounded = await startTestPlatform({
       EVENT_FUNCTIONS_DIR: 'test/fixtures/subscribers',
