@@ -162,12 +162,29 @@ describe('the sweep, and the cloud sweeper that runs it', () => {
         );
       // Nothing runs them here (no background, no request).
       expect((await pending()).every(Boolean)).toBe(true);
-      // A sweep asked to stop at once leaves them all.
+      // A sweep asked to stop at once leaves them all; so does the sweeper Lambda with too little time left.
       expect(await sweepDeletions(quiet.deps, { shouldStop: () => true })).toMatchObject({
         finished: 0,
         owed: 2,
       });
-      const result = await sweepDeletions(quiet.deps);
+      const lambda = sweeper(() => quiet.deps);
+      expect(
+        await lambda({ sweep: 'deletions' }, { getRemainingTimeInMillis: () => marginMs - 1 }),
+      ).toMatchObject({ finished: 0, owed: 2 });
+      expect((await pending()).every(Boolean)).toBe(true);
+      // A cleanup that fails (here: no database) fails the invocation, for the sweeper's alarm, and leaves the work.
+      const broken = sweeper(() => ({
+        ...quiet.deps,
+        sql: () => {
+          throw new Error('no database');
+        },
+      }));
+      await expect(broken({}, { getRemainingTimeInMillis: () => 5 * 60_000 })).rejects.toThrow(
+        '2 deletion cleanup(s) failed; 2 deletion(s) still pending',
+      );
+      expect((await pending()).every(Boolean)).toBe(true);
+      // With time, the sweeper Lambda's entry point finishes both, pass after pass.
+      const result = await lambda({}, { getRemainingTimeInMillis: () => 5 * 60_000 });
       expect(result).toEqual({ finished: 2, failed: 0, owed: 0 });
       expect((await pending()).some(Boolean)).toBe(false);
     } finally {
