@@ -394,7 +394,19 @@ function AddEdge({
       onDone('Relationship added.');
       await refresh('records');
     } catch (error) {
-      setProblem(errorText(error));
+      // The API names records by key: the console says their labels.
+      const other = candidates.find((candidate) => String(candidate[key]) === target);
+      const named = (text: string) =>
+        text
+          .replaceAll(`"${id}"`, `"${me}"`)
+          .replaceAll(`"${target}"`, `"${other ? recordLabel(info, other) : target}"`);
+      const { message, fields } = errorText(error);
+      setProblem({
+        message: named(message),
+        fields: Object.fromEntries(
+          Object.entries(fields).map(([name, messages]) => [name, messages.map(named)]),
+        ),
+      });
       focusFirstError(formId);
     } finally {
       setBusy(false);
