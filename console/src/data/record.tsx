@@ -162,8 +162,8 @@ function Relationships({
   async function removeEdge(edge: Edge) {
     try {
       await table.edges.delete([edge.id]);
-      setNotice('Relationship removed.');
       await refresh('records');
+      setNotice('Relationship removed.');
     } catch (error) {
       setNotice(errorText(error).message);
     }
@@ -391,8 +391,8 @@ function AddEdge({
       direction === 'out' ? { from_id: id, to_id: target, type } : { from_id: target, to_id: id, type };
     try {
       await recordsOf(place, info.name).edges.create([edge]);
-      onDone('Relationship added.');
       await refresh('records');
+      onDone('Relationship added.');
     } catch (error) {
       // The API names records by key: the console says their labels.
       const other = candidates.find((candidate) => String(candidate[key]) === target);

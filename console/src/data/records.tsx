@@ -137,13 +137,13 @@ export function Records({
   async function act(id: string, what: () => Promise<unknown>, done: string) {
     try {
       await what();
-      setNotice(done);
       setSelected((current) => {
         const next = new Set(current);
         next.delete(id);
         return next;
       });
       await refresh('records');
+      setNotice(done);
     } catch (error) {
       setNotice(errorText(error).message);
     }

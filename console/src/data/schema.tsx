@@ -53,8 +53,8 @@ export function SchemaView({
     setFailure(null);
     try {
       await send('DELETE', route, undefined, place.site);
-      setNotice(done);
       await refresh();
+      setNotice(done);
     } catch (error) {
       setFailure({ what, message: errorText(error).message });
     }
@@ -210,9 +210,9 @@ function AddField({
         { name: name.trim(), type, ...(Object.keys(constraints).length ? { constraints } : {}) },
         place.site,
       );
+      await refresh();
       onDone(`Field ${name.trim()} added.`);
       setName('');
-      await refresh();
     } catch (error) {
       setProblem(errorText(error));
       focusFirstError(id);
@@ -275,10 +275,10 @@ function AddIndex({
         { fields: names, ...(name.trim() ? { name: name.trim() } : {}), ...(unique ? { unique: true } : {}) },
         place.site,
       );
+      await refresh();
       onDone(`Index on ${names.join(', ')} added.`);
       setFields('');
       setName('');
-      await refresh();
     } catch (error) {
       setProblem(errorText(error));
       focusFirstError(id);
@@ -339,8 +339,8 @@ function RelationshipTypes({
         { graph: { enabled: next.length > 0, types: next } },
         place.site,
       );
-      setNotice(done);
       await refresh();
+      setNotice(done);
       return true;
     } catch (error) {
       setProblem(errorText(error));
