@@ -16,9 +16,11 @@ export interface Place {
   site?: string;
   app?: string;
   table?: string;
-  /** `people` (an organization's), `secrets` (a site's), or the default screen of the level. */
+  /** `people` (an organization's); `secrets`, `access`, `events`, `sign-in` (a site's); or the level's default. */
   section?: string;
 }
+
+const sections = ['people', 'secrets', 'access', 'events', 'sign-in'];
 
 export function parsePlace(hash: string): Place {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -36,7 +38,7 @@ export function parsePlace(hash: string): Place {
     if (level && value) {
       place[level] = value;
       i++;
-    } else if (key === 'people' || key === 'secrets') place.section = key;
+    } else if (sections.includes(key)) place.section = key;
   }
   return place;
 }

@@ -124,7 +124,15 @@ export const sitePermissionsBody = {
 /** What the caller may do on the request's site (GET /api/cloud/users/me/site-permissions/). */
 export const ownSitePermissions = {
   type: 'object',
-  required: ['site', 'user_id', 'is_superuser', 'organization_role', 'permissions', 'actions', 'social_app_writes'],
+  required: [
+    'site',
+    'user_id',
+    'is_superuser',
+    'organization_role',
+    'permissions',
+    'actions',
+    'social_app_writes',
+  ],
   properties: {
     site: { type: 'string' },
     user_id: id,

@@ -192,12 +192,20 @@ export function enforce(permission: Permission, principal: Principal, input: Rul
 }
 
 /** Whether `permission` lets the principal through: `enforce`'s verdict, as a boolean (the caller's own view). */
-export function allows(permission: Permission, principal: Principal, input: RuleInput = { params: {}, body: undefined }): boolean {
+export function allows(
+  permission: Permission,
+  principal: Principal,
+  input: RuleInput = { params: {}, body: undefined },
+): boolean {
   try {
     enforce(permission, principal, input);
     return true;
   } catch (error) {
-    if (error instanceof AuthenticationError || error instanceof PermissionDeniedError || error instanceof NotFoundError)
+    if (
+      error instanceof AuthenticationError ||
+      error instanceof PermissionDeniedError ||
+      error instanceof NotFoundError
+    )
       return false;
     throw error;
   }

@@ -304,7 +304,7 @@ describe('console', () => {
     const email = `${unique('joiner')}@example.com`;
     await page.getByLabel('E-mail address').fill(email);
     await page.getByLabel('Site', { exact: true }).selectOption(tenant.site.slug);
-    await page.getByLabel('view_site').check();
+    await page.getByLabel('view_site', { exact: true }).check();
     await page.getByRole('button', { name: 'Invite' }).click();
     const row = page.getByRole('row', { name: new RegExp(email) });
     await poll(() => row.textContent()).toContain(`${tenant.site.slug}: view_site`);

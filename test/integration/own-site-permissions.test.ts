@@ -76,10 +76,13 @@ describe('GET /api/cloud/users/me/site-permissions/', () => {
   it("an admin of the organization may do everything but write social apps (the owner's)", async () => {
     const admin = await createUser(platform, {}, tenant.site.slug);
     await grantSite(tenant, admin.user.id, []);
-    const promoted = await tenant.owner.post(`/api/cloud/organizations/${tenant.organization.slug}/members/`, {
-      user_id: admin.user.id,
-      role: 'admin',
-    });
+    const promoted = await tenant.owner.post(
+      `/api/cloud/organizations/${tenant.organization.slug}/members/`,
+      {
+        user_id: admin.user.id,
+        role: 'admin',
+      },
+    );
     expect(promoted.status, promoted.text).toBe(200);
     const answer = await admin.api.get(path);
     expect(answer.body.organization_role).toBe('admin');
