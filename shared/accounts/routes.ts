@@ -25,7 +25,7 @@ export const accountRoutes = [
       "The signed-in user's own permissions on the request's site and the site actions they grant (an addition to the spec)",
     responses: {
       200: json('What the caller holds and may do on the site', schemas.ownSitePermissions),
-      ...errors(401, 403, 404),
+      ...errors(400, 401, 403, 404),
     },
   },
   {

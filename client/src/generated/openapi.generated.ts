@@ -3011,6 +3011,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request is malformed or does not validate; the body names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
             /** @description Not signed in, or the token is not valid (any more) */
             401: {
                 headers: {
