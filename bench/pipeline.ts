@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registry } from '../functions/registry';
 import { loadConfig } from '../shared/config';
-import type { HttpEvent } from '../shared/http/handler';
 import { toEvent } from '../shared/host/local/http-server';
 import { startLocalPlatform } from '../shared/host/local/runtime';
+import type { HttpEvent } from '../shared/http/handler';
 import { openDatabase } from './postgres';
 import { type Fixture, itemRecord, prepareProject, tableName } from './setup';
 
@@ -118,19 +118,13 @@ export async function measurePipeline(ops: number): Promise<PipelineStep[]> {
       {
         name: 'pipeline: G1 get by id (toEvent + dispatch)',
         event: (n) =>
-          toEvent(
-            fakeRequest('GET', `${path}${fixture.ids[n % fixture.ids.length]}/`, getHeaders),
-            empty,
-          ),
+          toEvent(fakeRequest('GET', `${path}${fixture.ids[n % fixture.ids.length]}/`, getHeaders), empty),
         status: 200,
       },
       {
         name: 'pipeline: C1 create one (toEvent + dispatch)',
         event: () =>
-          toEvent(
-            fakeRequest('POST', path, postHeaders),
-            Buffer.from(JSON.stringify(itemRecord(created++))),
-          ),
+          toEvent(fakeRequest('POST', path, postHeaders), Buffer.from(JSON.stringify(itemRecord(created++)))),
         status: 201,
       },
     ];
