@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { routes } from '../functions/groups';
 import { LocalKeySigner } from '../shared/adapters/local/key-signer';
 import { TokenService } from '../shared/auth/tokens';
+import type { CatalogEntry, FieldDef } from '../shared/data/common/model';
+import { compileTable, present } from '../shared/data/tables/data-table';
 import { Router } from '../shared/http/router';
 import { createLogger } from '../shared/log';
 
@@ -110,6 +112,55 @@ const page = {
   })),
 };
 results.push(measureStep('envelope: a page of 25 records to JSON', () => JSON.stringify(page)));
+
+// Row conversion: a page of 25 rows as the driver gives them (numeric as text, timestamptz as the API's text, jsonb parsed)
+// shown as records (`present`), with and without a JSON field per row.
+const rowFields: FieldDef[] = [
+  { name: 'id', type: 'string', format: 'uuid' },
+  { name: 'title', type: 'string' },
+  { name: 'price', type: 'number' },
+  { name: 'created_at', type: 'datetime' },
+];
+function tableOf(fields: FieldDef[]) {
+  return compileTable('site_steps', {
+    id: `steps-${fields.length}`,
+    app_id: 1,
+    name: 'items',
+    physical_name: 'a1_items',
+    description: '',
+    definition: { fields, primaryKey: ['id'], uniqueKeys: [], foreignKeys: [], indexes: [] },
+    layout: {} as CatalogEntry['layout'],
+    version: 1,
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z',
+    site_identity: null,
+    app_identity: null,
+  });
+}
+const plainTable = tableOf(rowFields);
+const jsonTable = tableOf([...rowFields, { name: 'details', type: 'object' }]);
+const driverRows = page.results.map((record) => ({
+  id: record.id,
+  title: record.title,
+  price: String(record.price),
+  created_at: record.created_at,
+  details: record.details,
+}));
+results.push(
+  measureStep('rows: 25 rows to records, no JSON field', () =>
+    driverRows.map((row) => present(plainTable, row)),
+  ),
+);
+results.push(
+  measureStep('rows: 25 rows to records, a JSON field each', () =>
+    driverRows.map((row) => present(jsonTable, row)),
+  ),
+);
+// What the driver does for a jsonb column of those rows: its text parsed, once per row.
+const jsonTexts = driverRows.map((row) => JSON.stringify(row.details));
+results.push(
+  measureStep('rows: 25 jsonb values parsed (the driver)', () => jsonTexts.map((text) => JSON.parse(text))),
+);
 
 // The whole pipeline of G1 and C1 on a PostgreSQL of its own (STEPS_PIPELINE=0 skips it: no database needed).
 if (process.env.STEPS_PIPELINE !== '0') {
