@@ -18,9 +18,11 @@ export interface Place {
   table?: string;
   /** A record of the table (its key), the record screen: its fields and its relationships. */
   record?: string;
-  /** `people` (an organization's), `secrets` (a site's), or the default screen of the level. */
+  /** `people` (an organization's); `secrets`, `access`, `events`, `sign-in` (a site's); or the level's default. */
   section?: string;
 }
+
+const sections = ['people', 'secrets', 'access', 'events', 'sign-in'];
 
 export function parsePlace(hash: string): Place {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -39,7 +41,7 @@ export function parsePlace(hash: string): Place {
     if (level && value) {
       place[level] = value;
       i++;
-    } else if (key === 'people' || key === 'secrets') place.section = key;
+    } else if (sections.includes(key)) place.section = key;
   }
   return place;
 }

@@ -20,6 +20,7 @@ import {
   type TableInfo,
   useRefresh,
 } from './model';
+import type { May } from './types';
 
 /**
  * One record: its fields (references populated, as links), and on a table with a graph its relationships:
@@ -38,12 +39,12 @@ export function RecordView({
   place,
   info,
   tables,
-  canWrite,
+  may,
 }: {
   place: Place;
   info: TableInfo;
   tables: TableInfo[];
-  canWrite: boolean;
+  may: May;
 }) {
   const id = place.record ?? '';
   const references = foreignKeysOf(info);
@@ -102,7 +103,7 @@ export function RecordView({
           place={place}
           info={info}
           record={data}
-          canWrite={canWrite && data.is_deleted !== true}
+          may={data.is_deleted === true ? { configure: false, change: false, delete: false } : may}
         />
       )}
     </>
@@ -113,12 +114,12 @@ function Relationships({
   place,
   info,
   record,
-  canWrite,
+  may,
 }: {
   place: Place;
   info: TableInfo;
   record: AnyRecord;
-  canWrite: boolean;
+  may: May;
 }) {
   const types = graphTypes(info);
   const key = keyOf(info);
@@ -190,7 +191,7 @@ function Relationships({
             'this record'
           )}
         </td>
-        {canWrite && (
+        {may.delete && (
           <td className="actions">
             {removing === edge.id ? (
               <>
@@ -242,7 +243,7 @@ function Relationships({
       <h3 id="tree-title">Tree</h3>
       {tree.error ? <Failure error={tree.error} /> : null}
       {tree.data && (
-        <ul className="tree" aria-labelledby="tree-title">
+        <ul className="record-tree" aria-labelledby="tree-title">
           {(tree.data.data as TreeNode[]).map((node, index) => (
             <TreeItem key={index} node={node} place={place} info={info} current={id} />
           ))}
@@ -260,7 +261,7 @@ function Relationships({
                 <th scope="col">From</th>
                 <th scope="col">Type</th>
                 <th scope="col">To</th>
-                {canWrite && <th scope="col">Change</th>}
+                {may.delete && <th scope="col">Change</th>}
               </tr>
             </thead>
             <tbody>
@@ -270,7 +271,7 @@ function Relationships({
           </table>
         </div>
       )}
-      {canWrite && <AddEdge place={place} info={info} record={record} onDone={setNotice} />}
+      {may.change && <AddEdge place={place} info={info} record={record} onDone={setNotice} />}
     </section>
   );
 }

@@ -22,6 +22,7 @@ import {
   useRefresh,
 } from './model';
 import { RecordForm } from './record-form';
+import type { May } from './types';
 
 /**
  * The grid of a table's records over the typed client: filters (JSON paths included), full-text search combined
@@ -55,7 +56,7 @@ const deleteBatch = 25;
 export function Records({
   place,
   info,
-  canWrite,
+  may,
   tables,
   conditions,
   setConditions,
@@ -64,7 +65,7 @@ export function Records({
 }: {
   place: Place;
   info: TableInfo;
-  canWrite: boolean;
+  may: May;
   tables: TableInfo[];
   conditions: Condition[];
   setConditions: (change: (current: Condition[]) => Condition[]) => void;
@@ -260,7 +261,7 @@ export function Records({
         }}
       />
       <div className="toolbar">
-        {canWrite ? (
+        {may.change ? (
           <button type="button" className="primary" onClick={() => setEditing('new')}>
             New record
           </button>
@@ -288,7 +289,7 @@ export function Records({
           {notice ? ` · ${notice}` : ''}
         </p>
       </div>
-      {canWrite && (selected.size > 0 || bulk.state.total > 0) && (
+      {may.delete && (selected.size > 0 || bulk.state.total > 0) && (
         <div className="bulk">
           {selected.size > 0 && !bulk.state.running && (
             <>
@@ -347,7 +348,7 @@ export function Records({
           <caption className="sr-only">Records of {info.name}</caption>
           <thead>
             <tr>
-              {canWrite && (
+              {may.delete && (
                 <th scope="col">
                   <input
                     type="checkbox"
@@ -386,7 +387,7 @@ export function Records({
                   </th>
                 );
               })}
-              {canWrite && <th scope="col">Actions</th>}
+              {(may.change || may.delete) && <th scope="col">Actions</th>}
             </tr>
           </thead>
           <tbody>
@@ -396,7 +397,7 @@ export function Records({
               const deleted = record.is_deleted === true;
               return (
                 <tr key={id}>
-                  {canWrite && (
+                  {may.delete && (
                     <td>
                       <input
                         type="checkbox"
@@ -434,18 +435,20 @@ export function Records({
                       </td>
                     );
                   })}
-                  {canWrite && (
+                  {(may.change || may.delete) && (
                     <td className="actions">
                       {deleted ? (
                         <>
-                          <button
-                            type="button"
-                            onClick={() => restore(id)}
-                            aria-label={`Restore record ${label}`}
-                          >
-                            Restore
-                          </button>
-                          {confirming === id ? (
+                          {may.change && (
+                            <button
+                              type="button"
+                              onClick={() => restore(id)}
+                              aria-label={`Restore record ${label}`}
+                            >
+                              Restore
+                            </button>
+                          )}
+                          {!may.delete ? null : confirming === id ? (
                             <button
                               type="button"
                               className="danger"
@@ -466,14 +469,16 @@ export function Records({
                         </>
                       ) : (
                         <>
-                          <button
-                            type="button"
-                            onClick={() => setEditing(unpopulated(record, references, tables))}
-                            aria-label={`Edit record ${id}`}
-                          >
-                            Edit
-                          </button>
-                          {confirming === id ? (
+                          {may.change && (
+                            <button
+                              type="button"
+                              onClick={() => setEditing(unpopulated(record, references, tables))}
+                              aria-label={`Edit record ${id}`}
+                            >
+                              Edit
+                            </button>
+                          )}
+                          {!may.delete ? null : confirming === id ? (
                             <button
                               type="button"
                               className="danger"

@@ -9,6 +9,7 @@ import { RecordView } from './record';
 import { Records } from './records';
 import { SchemaView } from './schema';
 import { Tables } from './tables';
+import type { May } from './types';
 
 /** The data screens: an app's tables, a table (records, aggregation, import, schema), a record. */
 
@@ -27,10 +28,14 @@ function TableView({ place, abilities }: { place: Place; abilities?: Abilities }
   if (table.isLoading) return <p>Loading…</p>;
   if (table.error || !table.data) return <Failure error={table.error} />;
   const info = table.data.data;
-  // Who may change the site may change records and the schema; the console shows nothing else (docs/console.md).
-  const canWrite = abilities?.siteWrite ?? false;
+  // Each button for the site action its route needs, as the API answers it (docs/console.md, Permissions).
+  const may: May = {
+    configure: abilities?.can('configure') ?? false,
+    change: abilities?.can('change') ?? false,
+    delete: abilities?.can('delete') ?? false,
+  };
   const all = tables.data?.data ?? [];
-  if (place.record) return <RecordView place={place} info={info} tables={all} canWrite={canWrite} />;
+  if (place.record) return <RecordView place={place} info={info} tables={all} may={may} />;
   return (
     <>
       <h1>Table {info.name}</h1>
@@ -40,7 +45,7 @@ function TableView({ place, abilities }: { place: Place; abilities?: Abilities }
       <Records
         place={place}
         info={info}
-        canWrite={canWrite}
+        may={may}
         tables={all}
         conditions={conditions}
         setConditions={setConditions}
@@ -55,8 +60,8 @@ function TableView({ place, abilities }: { place: Place; abilities?: Abilities }
           show === 'all' ? { includeDeleted: true } : show === 'deleted' ? { onlyDeleted: true } : {}
         }
       />
-      {canWrite && <ImportPanel place={place} info={info} onDone={() => refresh('records')} />}
-      <SchemaView place={place} info={info} canConfigure={canWrite} />
+      {may.change && <ImportPanel place={place} info={info} onDone={() => refresh('records')} />}
+      <SchemaView place={place} info={info} canConfigure={may.configure} />
     </>
   );
 }

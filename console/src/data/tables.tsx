@@ -30,7 +30,7 @@ export function Tables({ place, abilities }: { place: Place; abilities?: Abiliti
           ))}
         </ul>
       )}
-      {abilities?.siteWrite ? (
+      {abilities?.can('configure') ? (
         <CreateTable place={place} tables={tables.data?.data.map((table) => table.name) ?? []} />
       ) : (
         <p className="muted">Creating tables needs the site's configure permission.</p>

@@ -151,3 +151,13 @@ export function displayValue(value: unknown): string {
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
+
+/** What the person may do on the site's data, from the API's own verdicts (the site actions of their routes). */
+export interface May {
+  /** Create tables, change a schema (`site:configure`). */
+  configure: boolean;
+  /** Create, edit, import, restore records; add relationships (`site:change`). */
+  change: boolean;
+  /** Delete records (one, selected, for good) and relationships (`site:delete`). */
+  delete: boolean;
+}
