@@ -425,9 +425,11 @@ describe('console data screens', () => {
     await linkTo('Dune Messiah');
     await poll(() => listOf('Ancestors (sequel_of)')).toEqual(['Dune Messiah', 'Dune']);
     // The tree from its root: Dune › Dune Messiah › Children of Dune (this record, not a link).
-    await poll(() => page.locator('.tree > li > a').allTextContents()).toEqual(['Dune']);
-    await poll(() => page.locator('.tree > li > ul > li > a').allTextContents()).toEqual(['Dune Messiah']);
-    expect(await page.locator('.tree > li > ul > li > ul > li > strong').allTextContents()).toEqual([
+    await poll(() => page.locator('.record-tree > li > a').allTextContents()).toEqual(['Dune']);
+    await poll(() => page.locator('.record-tree > li > ul > li > a').allTextContents()).toEqual([
+      'Dune Messiah',
+    ]);
+    expect(await page.locator('.record-tree > li > ul > li > ul > li > strong').allTextContents()).toEqual([
       'Children of Dune',
     ]);
     await expectAccessible(page);
@@ -477,6 +479,29 @@ describe('console data screens', () => {
     await openRecord('books', dune.body.data[0].id, 'Dune');
     await poll(() => page.getByRole('list', { name: 'Descendants (sequel_of_inverse)' }).count()).toBe(1);
     expect(await page.getByRole('button', { name: /^(Add|Remove) relationship/ }).count()).toBe(0);
+    await expectAccessible(page);
+  });
+
+  it('a member with change_site writes records and relationships, with no delete or schema button', async () => {
+    const writer = await createUser(platform, { password });
+    await grantSite(tenant, writer.user.id, ['view_site', 'change_site']);
+    await context.clearCookies();
+    await signIn(writer.user.username);
+    await openTable('books');
+    await poll(status).toMatch(/\d+ records/);
+    // change_site: new, edit and import are the API's site:change routes.
+    expect(await page.getByRole('button', { name: 'New record' }).count()).toBe(1);
+    await poll(() => page.getByRole('button', { name: /^Edit record/ }).count()).toBeGreaterThan(0);
+    expect(await page.getByLabel('File (CSV or JSON)').count()).toBe(1);
+    // Not delete_site or manage_site: no delete, no selection for bulk delete, no schema change.
+    expect(await page.getByRole('button', { name: /^Delete record/ }).count()).toBe(0);
+    expect(await page.getByLabel('Select every record of this page').count()).toBe(0);
+    for (const name of ['Add field', 'Add index', /^Drop /, 'Add relationship type'])
+      expect(await page.getByRole('button', { name }).count()).toBe(0);
+    const dune = await tenant.owner.get(`${booksPath()}?title=Dune`);
+    await openRecord('books', dune.body.data[0].id, 'Dune');
+    await poll(() => page.getByRole('button', { name: /^Add relationship/ }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: /^Remove relationship/ }).count()).toBe(0);
     await expectAccessible(page);
   });
 });
