@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deletionKeys } from '../../shared/lifecycle/keys';
 import { cleanUpOne, pendingDeletions, type Tombstone } from '../../shared/lifecycle/runner';
+import { sweepDeletions } from '../../shared/lifecycle/sweep';
 import { createTable, dataPath, insert } from '../support/data';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, createUser, type Tenant, unique } from '../support/tenant';
@@ -286,5 +287,55 @@ describe('cross-tenant trust suite: a stale cleanup leaves the name’s new owne
     const kept = await a.owner.get('/api/secrets/k1/?app=reused');
     expect(kept.status).toBe(200);
     expect((await a.owner.get('/api/secrets/k1/history/?app=reused')).body.total_count).toBe(1);
+  });
+});
+
+describe('cross-tenant trust suite: the background sweep is shared fairly', () => {
+  it("A's deletion that needs many passes does not hold back B's that needs one", async () => {
+    // Nothing else pending: the sweep below sees A's deletion and B's only.
+    await sweepDeletions(platform.deps);
+    const a = await createTenant(platform);
+    const b = await createTenant(platform);
+    // A's site sorts first among the pending deletions; B's last.
+    const siteOf = async (tenant: Tenant, slug: string) => {
+      const made = await tenant.owner.post(`/api/cloud/organizations/${tenant.organization.slug}/sites/`, {
+        name: slug,
+        slug,
+      });
+      expect(made.status).toBe(201);
+      return tenant.owner.forSite(slug);
+    };
+    const early = await siteOf(a, unique('aaaa'));
+    const lateSlug = unique('zzzz');
+    const late = await siteOf(b, lateSlug);
+    expect((await early.post('/api/apps/', { name: 'Big', slug: 'big' })).status).toBe(201);
+    await early.post('/api/secret-types/', { name: 'Token', sensitivity_level: 'private' });
+    // Twelve secrets: twelve passes of one step each (DELETION_STEPS_PER_REQUEST 1).
+    for (let i = 0; i < 12; i++)
+      expect(
+        (
+          await early.post('/api/secrets/', {
+            secret_type: 'token',
+            key: `k${i}`,
+            value: { v: i },
+            app: 'big',
+          })
+        ).status,
+      ).toBe(201);
+    expect((await late.post('/api/apps/', { name: 'Small', slug: 'small' })).status).toBe(201);
+    await late.post('/api/secret-types/', { name: 'Token', sensitivity_level: 'private' });
+    // Two secrets: the deleting request removes one, one pass of the sweep the other.
+    for (const key of ['k0', 'k1'])
+      expect(
+        (await late.post('/api/secrets/', { secret_type: 'token', key, value: { v: 1 }, app: 'small' }))
+          .status,
+      ).toBe(201);
+    expect((await early.delete('/api/apps/big/')).status).toBe(202);
+    expect((await late.delete('/api/apps/small/')).status).toBe(202);
+    // A sweep that may run four passes (a Lambda whose time runs out, a server that stops).
+    let passes = 0;
+    const swept = await sweepDeletions(platform.deps, { shouldStop: () => ++passes > 4 });
+    expect(await pendingDeletions(platform.deps.store, deletionKeys.appsOf(lateSlug))).toEqual([]);
+    expect(swept.owed).toBe(1);
   });
 });
