@@ -5,8 +5,9 @@ import { cleanUpOne, pendingDeletions } from './runner';
  * The sweeper (docs/lifecycle.md, "Finished in the background"): finishes every pending deletion, of every tenant,
  * with no request waiting for it. It runs in passes of at most DELETION_STEPS_PER_REQUEST steps each, so that it
  * can stop between two passes (`shouldStop`: the server is stopping, or the Lambda's time is nearly up) and leave
- * the rest in the tombstones. A tombstone whose cleanup fails (an error, not the budget) is left for a later sweep
- * and the sweep moves on to the next one, so that one broken deletion never holds the others back.
+ * the rest in the tombstones. The passes go round the pending deletions, one each per round, so that no tenant's
+ * deletion, however large, holds back another's. A tombstone whose cleanup fails (an error, not the budget) is left
+ * for a later sweep and the sweep moves on, so that one broken deletion never holds the others back.
  */
 
 export interface SweepOptions {
@@ -27,21 +28,23 @@ export async function sweepDeletions(deps: LifecycleDeps, options: SweepOptions 
   const shouldStop = options.shouldStop ?? (() => false);
   const pending = await pendingDeletions(deps.store);
   const result: SweepResult = { finished: 0, failed: 0, owed: pending.length };
-  for (const tomb of pending) {
-    for (;;) {
+  // Rounds of one pass per deletion: a deletion that needs many passes (a tenant's huge app) takes its turn with
+  // the others instead of holding every later one back until it is done, or until the sweep's time is up.
+  let owed = pending;
+  while (owed.length > 0) {
+    const next: typeof pending = [];
+    for (const tomb of owed) {
       if (shouldStop()) return result;
       const budget = { left: deps.config.deletionStepsPerRequest };
       if (await cleanUpOne(deps, tomb, budget)) {
         result.finished++;
         result.owed--;
-        break;
-      }
-      // Not finished with budget left: the cleanup failed (cleanUpOne logged why). The next sweep tries again.
-      if (budget.left > 0) {
+      } else if (budget.left > 0) {
+        // Not finished with budget left: the cleanup failed (cleanUpOne logged why). The next sweep tries again.
         result.failed++;
-        break;
-      }
+      } else next.push(tomb);
     }
+    owed = next;
   }
   return result;
 }
