@@ -99,8 +99,9 @@ async function call(directus: Directus, method: string, path: string, body?: unk
 }
 
 /**
- * Tracks the copied table as a collection and lets the public policy read it. The table exists already, so the
- * collection is registered with PATCH (a POST answers "Collection items already exists").
+ * Tracks the copied table as a collection and lets the public policy read and create its items (L1, G1, Q1 read,
+ * C1 creates). The table exists already, so the collection is registered with PATCH (a POST answers "Collection
+ * items already exists").
  */
 export async function exposeItems(directus: Directus): Promise<void> {
   await call(directus, 'PATCH', '/collections/items', { meta: {} });
@@ -111,11 +112,13 @@ export async function exposeItems(directus: Directus): Promise<void> {
   )) as { data: { policy: string }[] };
   const policy = access.data[0]?.policy;
   if (!policy) throw new Error('Directus has no public policy');
-  await call(directus, 'POST', '/permissions', {
-    policy,
-    collection: 'items',
-    action: 'read',
-    fields: ['*'],
-    permissions: {},
-  });
+  for (const action of ['read', 'create'])
+    await call(directus, 'POST', '/permissions', {
+      policy,
+      collection: 'items',
+      action,
+      fields: ['*'],
+      permissions: {},
+      validation: {},
+    });
 }
