@@ -111,15 +111,23 @@ export function loadOf(uptime: string): number {
   return match ? Number(match[1]) : Number.NaN;
 }
 
+/** What contention does to the peer figures. */
+const peerConsequence =
+  'every server got less CPU than the runs asked for; the ratios of one round are closer to the truth than the req/s, and a run on a machine to itself is still to be done.';
+
 /**
  * A sentence when the machine was busier than its cores before or after the runs (other work competing for them):
- * the figures were taken under contention and say less about the servers than on a machine to itself.
+ * the figures were taken under contention and say less than on a machine to itself; `consequence` says how.
  */
-export function contentionNote(uptime: { before: string; after: string }, cores: number): string | undefined {
+export function contentionNote(
+  uptime: { before: string; after: string },
+  cores: number,
+  consequence = peerConsequence,
+): string | undefined {
   const loads = [loadOf(uptime.before), loadOf(uptime.after)].filter(Number.isFinite);
   const highest = Math.max(...loads);
   if (loads.length === 0 || highest <= cores) return undefined;
-  return `**Taken under contention**: the load average reached ${highest.toFixed(2)} on ${cores} cores (other work was running), so every server got less CPU than the runs asked for; the ratios of one round are closer to the truth than the req/s, and a run on a machine to itself is still to be done.`;
+  return `**Taken under contention**: the load average reached ${highest.toFixed(2)} on ${cores} cores (other work was running), so ${consequence}`;
 }
 
 function runRow(run: RunResult): string {
