@@ -140,8 +140,9 @@ export function peerRequest(
         body: body(),
       });
   }
-  function readHeaders(): Record<string, string> | undefined {
-    return server === 'project' ? project(false) : server === 'directus' ? directusHeaders : undefined;
+  function readHeaders(): Record<string, string> {
+    // Never undefined: autocannon copies the request's properties over its defaults, and fails on no headers.
+    return server === 'project' ? project(false) : server === 'directus' ? directusHeaders : {};
   }
 }
 

@@ -254,7 +254,7 @@ describe('the peer run: what each server is asked', () => {
     expect(peerRequest('G1', 'floor', fixture, fixed)()).toEqual({
       method: 'GET',
       path: '/items/22222222-2222-4222-8222-222222222222',
-      headers: undefined,
+      headers: {},
     });
   });
 
@@ -276,6 +276,14 @@ describe('the peer run: what each server is asked', () => {
     });
     const floor = peerRequest('C1', 'floor', fixture, counting)();
     expect(floor).toMatchObject({ path: '/items', headers: { 'content-type': 'application/json' } });
+  });
+
+  it('never sends headers: undefined (autocannon copies it over its own and fails)', () => {
+    for (const scenario of peerScenarios)
+      for (const server of ['project', 'directus', 'floor'] as const) {
+        const request = peerRequest(scenario.name, server, fixture, fixed)();
+        if ('headers' in request) expect(request.headers, `${scenario.name} ${server}`).toBeDefined();
+      }
   });
 
   it('random sources: loaded keys, and record numbers past the loaded ones that never repeat', () => {
