@@ -5,7 +5,7 @@ import { keyReadText } from '../../shared/data/records/reads';
 import { columns, from, keyCondition } from '../../shared/data/records/statements';
 import { siteSchemaName } from '../../shared/data/schema/names';
 import { type DataTable, openTable, type TableScope, versioned } from '../../shared/data/tables/data-table';
-import { createTable, dataPath, insert } from '../support/data';
+import { createTable, dataPath, insert, tablePath } from '../support/data';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, type Tenant } from '../support/tenant';
 
@@ -93,6 +93,24 @@ describe('the get-by-key statement built once per table definition', () => {
       is_deleted: true,
     });
     expect((await first.owner.get(`${path}?only_deleted=true`)).body.data).toMatchObject({ id: doc.id });
+  });
+
+  it('reads by the new definition after a field was dropped (the old text names a column that is gone)', async () => {
+    const app = first.app.slug;
+    await createTable(first.owner, app, 'drift', {
+      fields: [
+        { name: 'a', type: 'string' },
+        { name: 'b', type: 'string' },
+      ],
+    });
+    const row = await insert(first.owner, app, 'drift', { a: 'x', b: 'y' });
+    const path = `${dataPath(app, 'drift')}${row.id}/`;
+    expect((await first.owner.get(path)).body.data).toMatchObject({ a: 'x', b: 'y' });
+    expect((await first.owner.delete(`${tablePath(app, 'drift')}fields/a/`)).status).toBe(200);
+    const after = await first.owner.get(path);
+    expect(after.status).toBe(200);
+    expect(after.body.data).toMatchObject({ id: row.id, b: 'y' });
+    expect(after.body.data).not.toHaveProperty('a');
   });
 
   it('keeps one text per definition and visibility, naming the tenant’s own schema and table', async () => {
