@@ -1,6 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   type ColdReport,
+  type ColdRequest,
   type ColdSample,
   coldEvent,
   coldFigures,
@@ -88,6 +94,33 @@ const sample = (importMs: number, firstMs: number, warmMs: number[], extra: Part
     rssMb: 60,
     ...extra,
   }) as ColdSample;
+
+describe('the cold start: the probe process', () => {
+  it('imports the handler, sends the event cold then warm, and prints a line parseSample reads', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cold-probe-'));
+    const handler = join(dir, 'index.mjs');
+    // Answers with what it was sent, so the test sees the event and a fresh request id per call.
+    writeFileSync(
+      handler,
+      'const seen = new Set(); export const handler = async (event, context) => { seen.add(event.requestContext.requestId); seen.add(context.awsRequestId); return { statusCode: event.rawPath === "/x" && seen.size === 2 * (globalThis.calls = (globalThis.calls ?? 0) + 1) ? 200 : 500, body: "" }; };',
+    );
+    const request = { ...(coldRequests(fixture)[0] as ColdRequest), url: '/x' };
+    const output = execFileSync(process.execPath, ['bench/cold-probe.mjs'], {
+      encoding: 'utf8',
+      env: {
+        PATH: process.env.PATH,
+        COLD_HANDLER: pathToFileURL(handler).href,
+        COLD_EVENT: JSON.stringify(coldEvent(request)),
+        COLD_WARM: '3',
+      },
+    });
+    const sample = parseSample(output, 200);
+    expect(sample.statuses).toEqual([200, 200, 200, 200]);
+    expect(sample.warmMs).toHaveLength(3);
+    expect(sample.importMs).toBeGreaterThan(0);
+    expect(sample.rssMb).toBeGreaterThan(0);
+  });
+});
 
 describe('the cold start: what a probe reports', () => {
   it('reads the last line the probe printed', () => {
