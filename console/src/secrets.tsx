@@ -2,11 +2,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { errorText, get, send } from './api';
 import { SelectField, TextField } from './data';
+import { ConfirmButton, FormError, Notice, toggle, useAction } from './kit';
 import { type Abilities, Failure } from './shell';
 
 /**
  * A site's secrets: keys, types and tags; a value is shown only when revealed (a read of that one secret), the
- * history without values, and a form that sets a secret of a type (for who may change the site).
+ * history without values (paged), a form that sets a secret of a type (for who may change the site), a secret's
+ * tags, deleting a secret, and the site's secret types and tags.
  */
 
 interface Secret {
@@ -17,8 +19,18 @@ interface Secret {
 interface SecretType {
   name: string;
   slug: string;
+  type: string;
+  description?: string;
   sensitivity_level: string;
 }
+interface Tag {
+  name: string;
+  slug: string;
+  description?: string;
+  color: string;
+}
+/** History entries a page. */
+const historyPage = 50;
 interface HistoryEntry {
   action: '+' | '~' | '-';
   user: string;
@@ -35,7 +47,17 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
     queryFn: () => get<{ items: Secret[] }>('/api/secrets/', site, { page_size: '100' }),
   });
   const [revealed, setRevealed] = useState<Record<string, string>>({});
-  const [history, setHistory] = useState<{ key: string; entries: HistoryEntry[] } | null>(null);
+  const [history, setHistory] = useState<{
+    key: string;
+    entries: HistoryEntry[];
+    offset: number;
+    total: number;
+    hasNext: boolean;
+  } | null>(null);
+  const [tagging, setTagging] = useState<string | null>(null);
+  const queries = useQueryClient();
+  const action = useAction();
+  const can = (what: 'change' | 'delete' | 'configure') => abilities?.can(what) ?? false;
 
   async function reveal(key: string) {
     try {
@@ -46,18 +68,29 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
     }
   }
 
-  async function showHistory(key: string) {
-    const answer = await get<{ results: HistoryEntry[] }>(
+  async function showHistory(key: string, offset = 0) {
+    const answer = await get<{ results: HistoryEntry[]; total_count: number; has_next: boolean }>(
       `/api/secrets/${encodeURIComponent(key)}/history/`,
       site,
-      { limit: '50' },
+      { limit: String(historyPage), offset: String(offset) },
     );
-    setHistory({ key, entries: answer.results });
+    setHistory({ key, entries: answer.results, offset, total: answer.total_count, hasNext: answer.has_next });
+  }
+
+  async function remove(key: string) {
+    await action.run(async () => {
+      await send('DELETE', `/api/secrets/${encodeURIComponent(key)}/`, undefined, site);
+      await queries.invalidateQueries({ queryKey: ['secrets', site] });
+      if (history?.key === key) setHistory(null);
+      return `Secret ${key} deleted.`;
+    });
   }
 
   return (
     <section>
       <h1>Secrets</h1>
+      <Notice text={action.notice} />
+      <FormError error={action.error} />
       {secrets.isLoading && <p>Loading…</p>}
       {secrets.error ? <Failure error={secrets.error} /> : null}
       {secrets.data && secrets.data.items.length === 0 && <p>This site has no secret yet.</p>}
@@ -71,7 +104,7 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
                 <th scope="col">Type</th>
                 <th scope="col">Tags</th>
                 <th scope="col">Value</th>
-                <th scope="col">History</th>
+                <th scope="col">Actions</th>
               </tr>
             </thead>
             <tbody>
@@ -107,7 +140,7 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
                       </button>
                     )}
                   </td>
-                  <td>
+                  <td className="actions">
                     <button
                       type="button"
                       onClick={() => showHistory(secret.key)}
@@ -115,6 +148,22 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
                     >
                       History
                     </button>
+                    {can('change') && (
+                      <button
+                        type="button"
+                        onClick={() => setTagging(secret.key)}
+                        aria-label={`Tags of ${secret.key}`}
+                      >
+                        Tags
+                      </button>
+                    )}
+                    {can('delete') && (
+                      <ConfirmButton
+                        label="Delete"
+                        what={`secret ${secret.key}`}
+                        onConfirm={() => remove(secret.key)}
+                      />
+                    )}
                   </td>
                 </tr>
               ))}
@@ -126,7 +175,12 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
         <section aria-labelledby="history-title" className="card">
           <h2 id="history-title">History of {history.key}</h2>
           <p className="muted">Who changed what, when: values are never shown here.</p>
-          <ol>
+          <p className="status" aria-live="polite">
+            {history.total === 0
+              ? 'No entry.'
+              : `Entries ${history.offset + 1}–${history.offset + history.entries.length} of ${history.total}, newest first.`}
+          </p>
+          <ol start={history.offset + 1}>
             {history.entries.map((entry) => (
               <li key={`${entry.timestamp}-${entry.action}`}>
                 {new Date(entry.timestamp).toLocaleString()}: {actions[entry.action]} by {entry.user} (type{' '}
@@ -138,12 +192,265 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
               </li>
             ))}
           </ol>
+          <div className="pager">
+            <button
+              type="button"
+              disabled={history.offset === 0}
+              onClick={() => showHistory(history.key, Math.max(0, history.offset - historyPage))}
+            >
+              Newer entries
+            </button>
+            <button
+              type="button"
+              disabled={!history.hasNext}
+              onClick={() => showHistory(history.key, history.offset + historyPage)}
+            >
+              Older entries
+            </button>
+          </div>
         </section>
       )}
-      {abilities?.siteWrite ? (
+      {tagging && can('change') && (
+        <SecretTags site={site} secretKey={tagging} done={() => setTagging(null)} />
+      )}
+      {can('change') ? (
         <SetSecret site={site} existing={secrets.data?.items.map((secret) => secret.key) ?? []} />
       ) : (
         <p className="muted">Setting secrets needs the site's change permission.</p>
+      )}
+      <SecretTypes site={site} configure={can('configure')} />
+      <Tags site={site} configure={can('configure')} />
+    </section>
+  );
+}
+
+function useTags(site: string) {
+  return useQuery({ queryKey: ['tags', site], queryFn: () => get<Tag[]>('/api/tags/', site) });
+}
+function useSecretTypes(site: string) {
+  return useQuery({
+    queryKey: ['secret-types', site],
+    queryFn: () => get<{ items: SecretType[] }>('/api/secret-types/', site, { page_size: '100' }),
+  });
+}
+
+/**
+ * A secret's tags. The API replaces a secret whole (type, value, tags), so saving reads the secret once and
+ * writes it back with the new tags: the value goes from the API to the API and is never shown.
+ */
+function SecretTags({ site, secretKey, done }: { site: string; secretKey: string; done: () => void }) {
+  const queries = useQueryClient();
+  const tags = useTags(site);
+  const types = useSecretTypes(site);
+  const path = `/api/secrets/${encodeURIComponent(secretKey)}/`;
+  const current = useQuery({
+    queryKey: ['secret-tags', site, secretKey],
+    queryFn: () => get<{ tags: string[]; secret_type: string }>(path, site),
+  });
+  const [chosen, setChosen] = useState<string[] | null>(null);
+  const action = useAction();
+  const selected = chosen ?? current.data?.tags ?? [];
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    const ok = await action.run(async () => {
+      const secret = await get<{ value: unknown; secret_type: string }>(path, site);
+      // The answer names the type; a write names its slug.
+      const type =
+        types.data?.items.find((item) => item.name === secret.secret_type)?.slug ?? secret.secret_type;
+      await send('PUT', path, { secret_type: type, value: secret.value, tags: selected }, site);
+      await queries.invalidateQueries({ queryKey: ['secrets', site] });
+      await queries.invalidateQueries({ queryKey: ['secret-tags', site, secretKey] });
+      return undefined;
+    });
+    if (ok) done();
+  }
+  const list = tags.data ?? [];
+  return (
+    <form className="card" onSubmit={save} noValidate aria-labelledby="secret-tags-title">
+      <h2 id="secret-tags-title">Tags of {secretKey}</h2>
+      <FormError error={action.error} />
+      {list.length === 0 && <p>This site has no tag yet: create one below.</p>}
+      {list.length > 0 && (
+        <fieldset>
+          <legend>Tags</legend>
+          {list.map((tag) => (
+            <label className="check" key={tag.slug}>
+              <input
+                type="checkbox"
+                checked={selected.includes(tag.name)}
+                onChange={(event) => setChosen(toggle(selected, tag.name, event.target.checked))}
+              />{' '}
+              {tag.name}
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <div className="toolbar">
+        <button type="submit" className="primary" disabled={action.busy || !current.data}>
+          Save tags
+        </button>
+        <button type="button" onClick={done}>
+          Close
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The site's secret types: their sensitivity and schema; a new one (who may configure the site). */
+function SecretTypes({ site, configure }: { site: string; configure: boolean }) {
+  const queries = useQueryClient();
+  const types = useSecretTypes(site);
+  const action = useAction();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [sensitivity, setSensitivity] = useState('private');
+  const [schema, setSchema] = useState('{"type": "object", "properties": {}, "required": []}');
+  let schemaProblem: string | undefined;
+  try {
+    JSON.parse(schema);
+  } catch {
+    schemaProblem = 'Enter valid JSON (a JSON Schema object).';
+  }
+  async function create(event: FormEvent) {
+    event.preventDefault();
+    if (schemaProblem) return;
+    const ok = await action.run(async () => {
+      await send(
+        'POST',
+        '/api/secret-types/',
+        { name: name.trim(), description, sensitivity_level: sensitivity, schema: JSON.parse(schema) },
+        site,
+      );
+      await queries.invalidateQueries({ queryKey: ['secret-types', site] });
+      return `Secret type ${name.trim()} created.`;
+    });
+    if (ok) setName('');
+  }
+  const list = types.data?.items ?? [];
+  return (
+    <section aria-labelledby="types-title">
+      <h2 id="types-title">Types of secrets</h2>
+      <Notice text={action.notice} />
+      {types.error ? <Failure error={types.error} /> : null}
+      {list.length > 0 && (
+        <div className="scroll">
+          <table>
+            <caption className="sr-only">Types of secrets of the site</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Slug</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Sensitivity</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((type) => (
+                <tr key={type.slug}>
+                  <th scope="row">{type.name}</th>
+                  <td>{type.slug}</td>
+                  <td>{type.type}</td>
+                  <td>{type.sensitivity_level}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {configure ? (
+        <form className="card" onSubmit={create} noValidate aria-labelledby="new-type-title">
+          <h3 id="new-type-title">New type of secret</h3>
+          <FormError error={action.error} shown={['name', 'schema', 'sensitivity_level', 'description']} />
+          <TextField
+            label="Type name"
+            value={name}
+            onChange={setName}
+            required
+            hint="Letters, digits, - and _."
+            error={action.at('name')}
+          />
+          <TextField label="Type description" value={description} onChange={setDescription} />
+          <SelectField
+            label="Sensitivity"
+            value={sensitivity}
+            options={[
+              ['public', 'public (readable without signing in)'],
+              ['private', 'private (encrypted)'],
+              ['sensitive', 'sensitive (encrypted)'],
+            ]}
+            onChange={setSensitivity}
+            error={action.at('sensitivity_level')}
+          />
+          <TextField
+            label="JSON Schema"
+            value={schema}
+            onChange={setSchema}
+            multiline
+            hint="Every value of this type is checked against it."
+            error={schemaProblem ?? action.at('schema')}
+          />
+          <button type="submit" className="primary" disabled={action.busy || Boolean(schemaProblem)}>
+            Create type
+          </button>
+        </form>
+      ) : (
+        <p className="muted">Creating secret types needs the site's manage permission.</p>
+      )}
+    </section>
+  );
+}
+
+/** The site's tags; a new one (who may configure the site). */
+function Tags({ site, configure }: { site: string; configure: boolean }) {
+  const queries = useQueryClient();
+  const tags = useTags(site);
+  const action = useAction();
+  const [name, setName] = useState('');
+  async function create(event: FormEvent) {
+    event.preventDefault();
+    const ok = await action.run(async () => {
+      await send('POST', '/api/tags/', { name: name.trim() }, site);
+      await queries.invalidateQueries({ queryKey: ['tags', site] });
+      return `Tag ${name.trim()} created.`;
+    });
+    if (ok) setName('');
+  }
+  async function remove(tag: Tag) {
+    await action.run(async () => {
+      await send('DELETE', `/api/tags/${encodeURIComponent(tag.slug)}/`, undefined, site);
+      await queries.invalidateQueries({ queryKey: ['tags', site] });
+      await queries.invalidateQueries({ queryKey: ['secrets', site] });
+      return `Tag ${tag.name} deleted (taken off every secret).`;
+    });
+  }
+  const list = tags.data ?? [];
+  return (
+    <section aria-labelledby="tags-title">
+      <h2 id="tags-title">Tags</h2>
+      <Notice text={action.notice} />
+      {tags.error ? <Failure error={tags.error} /> : null}
+      {tags.data && list.length === 0 && <p>This site has no tag yet.</p>}
+      {list.length > 0 && (
+        <ul className="chips" aria-label="Tags of the site">
+          {list.map((tag) => (
+            <li key={tag.slug}>
+              {tag.name}
+              {configure && (
+                <ConfirmButton label="Delete" what={`tag ${tag.name}`} onConfirm={() => remove(tag)} />
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {configure && (
+        <form className="card inline" onSubmit={create} noValidate aria-label="Create a tag">
+          <FormError error={action.error} shown={['name']} />
+          <TextField label="Tag name" value={name} onChange={setName} required error={action.at('name')} />
+          <button type="submit" className="primary" disabled={action.busy}>
+            Create tag
+          </button>
+        </form>
       )}
     </section>
   );
@@ -151,10 +458,7 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
 
 function SetSecret({ site, existing }: { site: string; existing: string[] }) {
   const queries = useQueryClient();
-  const types = useQuery({
-    queryKey: ['secret-types', site],
-    queryFn: () => get<{ items: SecretType[] }>('/api/secret-types/', site, { page_size: '100' }),
-  });
+  const types = useSecretTypes(site);
   const [type, setType] = useState('');
   const [key, setKey] = useState('');
   const [value, setValue] = useState('{}');

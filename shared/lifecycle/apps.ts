@@ -7,6 +7,7 @@ import { eventKeys } from '../events/keys';
 import { eventNames } from '../events/model';
 import { cleanUp as cleanUpRoles, type GoneRole, tombstone as roleTombstone } from '../roles/cleanup';
 import { roleKeys } from '../roles/keys';
+import { pruneStaleBundles } from '../roles/site-roles';
 import { secretKeys } from '../secrets/keys';
 import { cacheId } from '../secrets/value-cache';
 import { queryAll } from '../store/store';
@@ -19,7 +20,7 @@ import { deletionKeys } from './keys';
  * Deleting an app (docs/lifecycle.md). One transaction removes the app, its id and writes its tombstone: from then
  * on the app is not found, and a new app may take its slug. The cleanup follows, each step idempotent: its data
  * tables in PostgreSQL, its secrets and their history, its functions and their subscriptions, its roles and their
- * memberships; the tombstone goes last. A crash leaves the tombstone, and the work is finished by the next start,
+ * memberships, then the bundle entries of site roles that named them; the tombstone goes last. A crash leaves the tombstone, and the work is finished by the next start,
  * or by the site's next app create or delete.
  */
 
@@ -254,5 +255,9 @@ async function removeRoles(deps: LifecycleDeps, tomb: AppTombstone, budget: Budg
   });
   const owed = pending.filter((role) => !gone.some((g) => g.id === role.id));
   await cleanUpRoles(deps, tomb.site, [...gone, ...owed]);
-  return budget.left > 0 || roles.every((r) => !(r.kind === 'app_role' && r.app_id === tomb.app_id));
+  const allGone = roles.every((r) => !(r.kind === 'app_role' && r.app_id === tomb.app_id));
+  if (budget.left <= 0 && !allGone) return false;
+  // The site roles that bundled them: no stale {slug, id} entry is kept.
+  spend(budget, await pruneStaleBundles(deps, tomb.site));
+  return true;
 }

@@ -13,7 +13,8 @@ import { createTenant, createUser, type Tenant } from '../support/tenant';
 
 let platform: TestPlatform;
 beforeAll(async () => {
-  platform = await startTestPlatform({ DELETION_STEPS_PER_REQUEST: '1' });
+  // Pending cleanup stays pending unless a request does it: no background sweep.
+  platform = await startTestPlatform({ DELETION_STEPS_PER_REQUEST: '1', DELETIONS_IN_BACKGROUND: 'false' });
 });
 afterAll(async () => {
   await platform.stop();
