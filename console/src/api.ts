@@ -26,8 +26,9 @@ export async function send<T>(
   path: string,
   body?: unknown,
   site?: string,
+  query?: Record<string, string>,
 ): Promise<T> {
-  return (await clientFor(site).request(method, path, body === undefined ? {} : { body })) as T;
+  return (await clientFor(site).request(method, path, body === undefined ? { query } : { body, query })) as T;
 }
 
 /** The sign-in page of the platform, coming back to the console. */

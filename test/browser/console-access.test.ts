@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { buildConsole } from '../../console/build';
 import { serveConsoleFrom } from '../../pages/console';
 import { type IdentityProvider, startIdentityProvider } from '../support/identity-provider';
-import { startTestPlatform, type TestPlatform } from '../support/platform';
+import { adminPassword, startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, createUser, grantSite, type Tenant, unique } from '../support/tenant';
 import { expectAccessible, freePort, launchBrowser, screenshot } from './browser';
 
@@ -74,11 +74,11 @@ const org = () => `#/o/${tenant.organization.slug}`;
 const site = () => `${org()}/s/${tenant.site.slug}`;
 const main = () => page.locator('main').textContent();
 
-async function signIn(username: string) {
+async function signIn(username: string, secret = password) {
   await page.goto(url('/console/'));
   await page.waitForURL(/\/sign-in\?return_to=/);
   await page.getByLabel('Username or e-mail').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Password', { exact: true }).fill(secret);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL(/\/console\/$/);
   await poll(() => page.locator('.who').textContent()).toContain(username);
@@ -88,6 +88,87 @@ async function open(hash: string, heading: string) {
   await page.goto(url(`/console/${hash}`));
   await poll(() => page.locator('h1').textContent()).toBe(heading);
 }
+
+describe('console: README\'s "Using it locally", without curl', () => {
+  it('a superuser creates an organization, a site and an app, adds a new account and lets it read the site', async () => {
+    await signIn('admin', adminPassword);
+    await poll(() => page.locator('h1').textContent()).toBe('Choose an organization');
+    const create = async (what: string, name: string, next: string) => {
+      await page.getByLabel(`New ${what}'s name`).fill(name);
+      await page.getByRole('button', { name: `Create ${what}` }).click();
+      await poll(() => page.locator('h1').textContent()).toBe(next);
+    };
+    await create('organization', unique('Acme'), 'Choose a site');
+    const orgSlug = decodeURIComponent(new URL(page.url()).hash.split('/')[2] ?? '');
+    await create('site', unique('Shop'), 'Choose an app');
+    const siteSlug = decodeURIComponent(new URL(page.url()).hash.split('/')[4] ?? '');
+    await page.getByLabel("New app's name").fill('Storefront');
+    await page.getByRole('button', { name: 'Create app' }).click();
+    await poll(() => page.locator('h1').textContent()).toBe('Tables of storefront');
+
+    // A second user, a new account: the password policy's message at the password field, then added.
+    await page.getByRole('link', { name: 'People' }).click();
+    const form = page.getByRole('form', { name: 'Add a member' });
+    const boName = unique('bo');
+    const email = `${boName}@example.com`;
+    await form.getByLabel("Member's e-mail").fill(email);
+    await form.getByLabel("Member's username").fill(boName);
+    await form.getByLabel("Member's password").fill('password1234');
+    await form.getByRole('button', { name: 'Add member' }).click();
+    await poll(() => form.getByLabel("Member's password").getAttribute('aria-invalid')).toBe('true');
+    // The policy's own words, at the field.
+    await poll(() =>
+      form.locator('.field', { has: page.getByLabel("Member's password") }).textContent(),
+    ).toMatch(/This password is too easy to guess/);
+    await form.getByLabel("Member's password").fill('plum-Kettle-Orbit-7');
+    await form.getByRole('button', { name: 'Add member' }).click();
+    await poll(main).toMatch(new RegExp(`${boName} \\(user \\d+\\) is now a member\\.`));
+    await expectAccessible(page);
+    await screenshot(page, 'console-people-add-member');
+    const listed = await platform.adminApi.get(`/api/cloud/organizations/${orgSlug}/members/`);
+    const bo = listed.body.results.find((m: { user: { username: string } }) => m.user.username === boName);
+    expect(bo.role).toBe('member');
+
+    // An existing account, named by e-mail; an unknown one refused at the field.
+    const carol = await createUser(platform, { password });
+    await form.getByLabel('Account').selectOption('existing');
+    await form.getByLabel('Username or e-mail').fill('nobody-here@example.com');
+    await form.getByRole('button', { name: 'Add member' }).click();
+    await poll(() => form.getByLabel('Username or e-mail').getAttribute('aria-invalid')).toBe('true');
+    await form.getByLabel('Username or e-mail').fill(carol.user.email);
+    await form.getByRole('button', { name: 'Add member' }).click();
+    await poll(main).toContain(`${carol.user.username} (user ${carol.user.id}) is now a member.`);
+
+    // Its site permissions: access_site and view_site, as the README's PUT.
+    await page.getByLabel(`access_site for ${boName}`).check();
+    await page.getByLabel(`view_site for ${boName}`).check();
+    await page.getByRole('button', { name: `Save the permissions of ${boName}` }).click();
+    await poll(main).toContain(`${boName} now holds`);
+    const grants = await platform.adminApi.get(
+      `/api/cloud/organizations/${orgSlug}/sites/${siteSlug}/permissions/`,
+    );
+    expect(
+      grants.body.find((grant: { user_id: number }) => grant.user_id === bo.user_id).permissions.sort(),
+    ).toEqual(['access_site', 'view_site']);
+
+    // Bo signs in with the new password and reads the site, without a write button.
+    await context.clearCookies();
+    await signIn(boName, 'plum-Kettle-Orbit-7');
+    await open(`#/o/${orgSlug}/s/${siteSlug}`, 'Choose an app');
+    await poll(main).toContain('Storefront');
+    expect(await page.getByRole('button', { name: 'Create app' }).count()).toBe(0);
+    // The superuser's form is not there for an organization's plain member.
+    await open(`#/o/${orgSlug}/people`, 'People');
+    expect(await page.getByRole('button', { name: 'Add member' }).count()).toBe(0);
+  });
+
+  it("is not offered to an organization's owner who is not a superuser (the API's rule)", async () => {
+    await signIn(tenant.ownerUser.username);
+    await open(`${org()}/people`, 'People');
+    await poll(() => page.getByRole('button', { name: 'Invite' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Add member' }).count()).toBe(0);
+  });
+});
 
 describe('console: people', () => {
   it("changes a member's role, manages a group and its members, grants and revokes a site permission", async () => {
