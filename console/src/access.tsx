@@ -546,7 +546,7 @@ function Holders({
                           setChanging(holder.username);
                           setNewUntil('');
                         }}
-                        aria-label={`Change the expiry of ${holder.username}`}
+                        aria-label={`Change expiry of ${holder.username}`}
                       >
                         Change expiry
                       </button>
@@ -571,7 +571,7 @@ function Holders({
           className="card inline"
           onSubmit={changeExpiry}
           noValidate
-          aria-label={`Change the expiry of ${changing}`}
+          aria-label={`Change expiry of ${changing}`}
         >
           <FormError error={change.error} shown={['expires_at']} />
           <TextField

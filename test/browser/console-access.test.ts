@@ -278,6 +278,27 @@ describe('console: access', () => {
     const manager = tree.locator('li', { hasText: 'Manager' }).first();
     await poll(() => manager.locator('ul li').textContent()).toContain('Clerk');
     const clerk = `${tenant.app.slug}-clerk`;
+    const managerSlug = `${tenant.app.slug}-manager`;
+
+    // Moving: Manager under its own child is the API's cycle rule, shown at the field; Clerk to the root and back.
+    await tree.getByRole('button', { name: 'Move role Manager' }).click();
+    await tree.getByLabel('New parent of Manager').selectOption({ label: 'Clerk' });
+    await tree.getByRole('button', { name: 'Save parent' }).click();
+    const parentField = tree.getByLabel('New parent of Manager');
+    await poll(() => parentField.getAttribute('aria-invalid')).toBe('true');
+    await poll(() =>
+      tree.locator('.field', { has: page.getByLabel('New parent of Manager') }).textContent(),
+    ).toContain('cannot be the parent of');
+    await tree.getByRole('button', { name: 'Cancel' }).click();
+    await tree.getByRole('button', { name: 'Move role Clerk' }).click();
+    await tree.getByLabel('New parent of Clerk').selectOption('');
+    await tree.getByRole('button', { name: 'Save parent' }).click();
+    await poll(() => tree.locator('ul.root > li').count()).toBe(2);
+    await tree.getByRole('button', { name: 'Move role Clerk' }).click();
+    await tree.getByLabel('New parent of Clerk').selectOption(managerSlug);
+    await tree.getByRole('button', { name: 'Save parent' }).click();
+    await poll(main).toContain(`Role Clerk moved under ${managerSlug}.`);
+    await poll(() => manager.locator('ul li').textContent()).toContain('Clerk');
 
     await page.getByLabel('Site role name').fill('Staff');
     await page
@@ -286,6 +307,26 @@ describe('console: access', () => {
       .check();
     await page.getByRole('button', { name: 'Create site role' }).click();
     await poll(() => page.getByRole('row', { name: /Staff/ }).textContent()).toContain(clerk);
+    // Its bundle edited: Manager added, then taken out again.
+    await page.getByRole('button', { name: 'Edit site role Staff' }).click();
+    await page
+      .getByRole('group', { name: /Bundled app roles/ })
+      .getByLabel('Manager')
+      .check();
+    await page.getByRole('button', { name: 'Save site role' }).click();
+    await poll(() => page.getByRole('row', { name: /Staff/ }).textContent()).toContain(managerSlug);
+    const bundle = await tenant.owner.get('/api/roles/staff');
+    expect(bundle.body.data.app_roles.map((r: { slug: string }) => r.slug).sort()).toEqual([
+      clerk,
+      managerSlug,
+    ]);
+    await page.getByRole('button', { name: 'Edit site role Staff' }).click();
+    await page
+      .getByRole('group', { name: /Bundled app roles/ })
+      .getByLabel('Manager')
+      .uncheck();
+    await page.getByRole('button', { name: 'Save site role' }).click();
+    await poll(() => page.getByRole('row', { name: /Staff/ }).textContent()).not.toContain(managerSlug);
 
     // A membership with expiry: assigned, listed, revoked.
     await page.getByLabel('Role', { exact: true }).selectOption(clerk);
@@ -295,6 +336,21 @@ describe('console: access', () => {
     await poll(main).toContain(`${alice.user.username} holds ${clerk} until`);
     const holders = page.locator('section[aria-labelledby="holders-title"] tbody');
     await poll(() => holders.textContent()).toContain(alice.user.username);
+    // The expiry itself is shown (the API's holder list gives it), and changed: never, a past date refused.
+    const aliceRow = holders.getByRole('row', { name: new RegExp(alice.user.username) });
+    await poll(() => aliceRow.textContent()).toMatch(/active, until .*2099/);
+    await page.getByRole('button', { name: `Change expiry of ${alice.user.username}` }).click();
+    const newExpiry = page.getByLabel(`New expiry of ${alice.user.username} (empty: never)`);
+    await newExpiry.fill('2001-01-01T00:00');
+    await page.getByRole('button', { name: 'Save expiry' }).click();
+    await poll(() => newExpiry.getAttribute('aria-invalid')).toBe('true');
+    await newExpiry.fill('');
+    await page.getByRole('button', { name: 'Save expiry' }).click();
+    await poll(() => aliceRow.textContent()).toContain('active, no expiry');
+    await page.getByRole('button', { name: `Change expiry of ${alice.user.username}` }).click();
+    await newExpiry.fill('2099-06-30T12:00');
+    await page.getByRole('button', { name: 'Save expiry' }).click();
+    await poll(() => aliceRow.textContent()).toMatch(/active, until .*2099/);
     const roles = await tenant.owner.get(`/api/users/${alice.user.username}/roles`);
     expect(roles.body.data.app_roles.map((r: { slug: string }) => r.slug)).toEqual([clerk]);
     await expectAccessible(page);
