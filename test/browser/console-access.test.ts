@@ -452,6 +452,84 @@ describe('console: secrets', () => {
     await page.getByRole('button', { name: 'Confirm: delete secret smtp.login' }).click();
     await poll(main).toContain('Secret smtp.login deleted.');
     expect((await tenant.owner.get('/api/secrets/smtp.login/')).status).toBe(404);
+
+    // The type edited (description and schema; its sensitivity cannot change), then deleted now that no secret uses it.
+    await page.getByRole('button', { name: 'Edit type smtp_login' }).click();
+    await poll(() => page.getByLabel('JSON Schema').inputValue()).toContain('"required"');
+    expect(await page.getByLabel('Sensitivity').count()).toBe(0);
+    await page.getByLabel('Type description').fill('Login of the mail relay');
+    await page.getByLabel('JSON Schema').fill('{"type": "object", "required": ["user", "host"]}');
+    await page.getByRole('button', { name: 'Save type' }).click();
+    await poll(main).toContain('Secret type smtp_login saved.');
+    const type = await tenant.owner.get('/api/secret-types/smtp-login/');
+    expect(type.body).toMatchObject({
+      description: 'Login of the mail relay',
+      sensitivity_level: 'sensitive',
+      schema: { required: ['user', 'host'] },
+    });
+    // A system type has no delete button (the API never deletes one).
+    const system = await tenant.owner.get('/api/secret-types/?type=system');
+    for (const item of system.body.items as { name: string }[])
+      expect(await page.getByRole('button', { name: `Delete type ${item.name}` }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Delete type smtp_login' }).click();
+    await page.getByRole('button', { name: 'Confirm: delete type smtp_login' }).click();
+    await poll(main).toContain('Secret type smtp_login deleted.');
+    expect((await tenant.owner.get('/api/secret-types/smtp-login/')).status).toBe(404);
+  });
+
+  it("sets an app's own secret, and shows what the app reads: its own, else the site's", async () => {
+    await tenant.owner.post('/api/secret-types/', {
+      name: 'app_setting',
+      sensitivity_level: 'private',
+      schema: { type: 'object' },
+    });
+    for (const [key, colour] of [
+      ['theme', 'site-blue'],
+      ['banner', 'site-banner'],
+    ])
+      await tenant.owner.post('/api/secrets/', { secret_type: 'app-setting', key, value: { colour } });
+    await signIn(tenant.ownerUser.username);
+    await open(`${site()}/secrets`, 'Secrets');
+    await page.getByLabel('Level').selectOption(tenant.app.slug);
+    await poll(main).toContain(`The app ${tenant.app.slug} has no secret of its own.`);
+    await page.getByLabel('Secret type').selectOption('app-setting');
+    await page.getByLabel('Key', { exact: true }).fill('theme');
+    await page.getByLabel('Value (JSON)').fill('{"colour": "app-green"}');
+    await page.getByRole('button', { name: 'Set secret' }).click();
+    await poll(main).toContain('Secret theme set.');
+    const appTable = page.getByRole('table', { name: `Secrets of the app ${tenant.app.slug}` });
+    await poll(() => appTable.locator('tbody tr').count()).toBe(1);
+    const appLevel = await tenant.owner.get(`/api/secrets/?app=${tenant.app.slug}`);
+    expect(appLevel.body.items).toMatchObject([{ key: 'theme', value: { colour: 'app-green' } }]);
+    expect((await tenant.owner.get('/api/secrets/theme/')).body.value).toEqual({ colour: 'site-blue' });
+
+    // The app's lookup: its own theme, the site's banner.
+    const lookUp = page.getByRole('form', { name: `What the app ${tenant.app.slug} reads` });
+    await lookUp.getByLabel(`Key the app ${tenant.app.slug} reads`).fill('theme');
+    await lookUp.getByRole('button', { name: 'Look up' }).click();
+    await poll(() => lookUp.textContent()).toContain(`theme (the app's own): {"colour":"app-green"}`);
+    await lookUp.getByLabel(`Key the app ${tenant.app.slug} reads`).fill('banner');
+    await lookUp.getByRole('button', { name: 'Look up' }).click();
+    await poll(() => lookUp.textContent()).toContain(`banner (the site's): {"colour":"site-banner"}`);
+    await page.getByRole('button', { name: 'Reveal the value of theme' }).click();
+    await poll(() => appTable.textContent()).toContain('app-green');
+    await expectAccessible(page);
+    await screenshot(page, 'console-secrets-app-level');
+
+    // Back at the site level: its own theme and banner, not the app's.
+    await page.getByLabel('Level').selectOption('');
+    const siteTable = page.getByRole('table', { name: 'Secrets of the site', exact: true });
+    await poll(() => siteTable.getByRole('row', { name: /theme/ }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Reveal the value of theme' }).click();
+    await poll(() => siteTable.textContent()).toContain('site-blue');
+    expect(await siteTable.textContent()).not.toContain('app-green');
+
+    // The app's secret deleted at its level; the site's stays.
+    await page.getByLabel('Level').selectOption(tenant.app.slug);
+    await page.getByRole('button', { name: 'Delete secret theme' }).click();
+    await page.getByRole('button', { name: 'Confirm: delete secret theme' }).click();
+    await poll(main).toContain(`The app ${tenant.app.slug} has no secret of its own.`);
+    expect((await tenant.owner.get('/api/secrets/theme/')).status).toBe(200);
   });
 });
 
