@@ -152,7 +152,9 @@ function AddMember({ org }: { org: string }) {
     if (ok) setFields({ role: body.role ?? 'member' });
   }
   const shown =
-    kind === 'new' ? ['email', 'username', 'password', 'first_name', 'last_name', 'role'] : ['user', 'username', 'email', 'role'];
+    kind === 'new'
+      ? ['email', 'username', 'password', 'first_name', 'last_name', 'role']
+      : ['user', 'username', 'email', 'role'];
   return (
     <section aria-labelledby="add-member-title">
       <h2 id="add-member-title">Add a member</h2>
