@@ -16,6 +16,8 @@ export interface Place {
   site?: string;
   app?: string;
   table?: string;
+  /** A record of the table (its key), the record screen: its fields and its relationships. */
+  record?: string;
   /** `people` (an organization's); `secrets`, `access`, `events`, `sign-in` (a site's); or the level's default. */
   section?: string;
 }
@@ -25,11 +27,12 @@ const sections = ['people', 'secrets', 'access', 'events', 'sign-in'];
 export function parsePlace(hash: string): Place {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   const place: Place = {};
-  const levels: Record<string, 'org' | 'site' | 'app' | 'table'> = {
+  const levels: Record<string, 'org' | 'site' | 'app' | 'table' | 'record'> = {
     o: 'org',
     s: 'site',
     a: 'app',
     t: 'table',
+    r: 'record',
   };
   for (let i = 0; i < parts.length; i++) {
     const key = parts[i] ?? '';
@@ -49,6 +52,7 @@ export function href(place: Place): string {
   if (place.site) parts.push('s', place.site);
   if (place.app) parts.push('a', place.app);
   if (place.table) parts.push('t', place.table);
+  if (place.table && place.record) parts.push('r', place.record);
   if (place.section) parts.push(place.section);
   return `#/${parts.map(encodeURIComponent).join('/')}`;
 }

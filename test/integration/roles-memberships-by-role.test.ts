@@ -337,13 +337,11 @@ describe('POST /api/roles/{role_slug}/users', () => {
     });
   });
 
-  it('records who assigned the role', async () => {
+  it('records who assigned the role, by id only (docs/lifecycle.md: a name outlives no erasure)', async () => {
     await owner.post(`/api/roles/${appRole}/users`, { usernames: [ann.username] });
     const [membership] = await userMemberships(platform.deps.store, tenant.site.slug, ann.id);
-    expect(membership).toMatchObject({
-      assigned_by: tenant.ownerUser.id,
-      assigned_by_username: tenant.ownerUser.username,
-    });
+    expect(membership).toMatchObject({ assigned_by: tenant.ownerUser.id });
+    expect(membership).not.toHaveProperty('assigned_by_username');
   });
 });
 
