@@ -38,6 +38,8 @@ interface Holder {
   email: string;
   first_name: string;
   last_name: string;
+  /** When the membership ends; null: never. */
+  expires_at: string | null;
 }
 
 const enc = encodeURIComponent;
@@ -125,6 +127,18 @@ function AppRoles({
       setDescription('');
     }
   }
+  const [moving, setMoving] = useState('');
+  const [target, setTarget] = useState('');
+  async function move(event: FormEvent, role: AppRole) {
+    event.preventDefault();
+    const done = await action.run(async () => {
+      // An empty parent moves the role to the root (the API's PUT).
+      await send('PUT', `/api/app/${enc(app)}/roles/${enc(role.slug)}`, { parent_role_slug: target }, site);
+      await refresh();
+      return `Role ${role.name} moved ${target ? `under ${target}` : 'to the root'}.`;
+    });
+    if (done) setMoving('');
+  }
   async function remove(role: AppRole) {
     await action.run(async () => {
       const answer = await send<{ detail?: string }>(
@@ -153,10 +167,42 @@ function AppRoles({
               {configure && (
                 <span className="actions">
                   {' '}
+                  <button
+                    type="button"
+                    onClick={() => {
+                      setMoving(role.slug);
+                      setTarget(role.parent_role_slug ?? '');
+                    }}
+                    aria-label={`Move role ${role.name}`}
+                  >
+                    Move
+                  </button>
                   <ConfirmButton label="Delete" what={`role ${role.name}`} onConfirm={() => remove(role)} />
                 </span>
               )}
             </span>
+            {configure && moving === role.slug && (
+              <form className="inline-form" onSubmit={(event) => move(event, role)} noValidate>
+                <SelectField
+                  label={`New parent of ${role.name}`}
+                  value={target}
+                  options={[
+                    ['', '(none: a root role)'],
+                    ...list
+                      .filter((other) => other.slug !== role.slug)
+                      .map((other): [string, string] => [other.slug, other.name]),
+                  ]}
+                  onChange={setTarget}
+                  error={action.error ? (action.at('parent_role_slug') ?? action.error.message) : undefined}
+                />
+                <button type="submit" className="primary" disabled={action.busy}>
+                  Save parent
+                </button>
+                <button type="button" onClick={() => setMoving('')}>
+                  Cancel
+                </button>
+              </form>
+            )}
             {level(role.slug)}
           </li>
         ))}
@@ -178,7 +224,7 @@ function AppRoles({
       {configure && (
         <form className="card" onSubmit={create} noValidate aria-labelledby="new-app-role-title">
           <h3 id="new-app-role-title">Create an app role</h3>
-          <FormError error={action.error} shown={['name', 'parent_role_slug', 'description']} />
+          {!moving && <FormError error={action.error} shown={['name', 'parent_role_slug', 'description']} />}
           <TextField
             label="App role name"
             value={name}
@@ -239,6 +285,17 @@ function SiteRoles({
       setBundle([]);
     }
   }
+  const [editing, setEditing] = useState('');
+  const [edited, setEdited] = useState<string[]>([]);
+  async function save(event: FormEvent, role: SiteRole) {
+    event.preventDefault();
+    const done = await action.run(async () => {
+      await send('PUT', `/api/roles/${enc(role.slug)}`, { role_slugs: edited }, site);
+      await refresh();
+      return `Site role ${role.name} now bundles ${edited.length ? edited.join(', ') : 'no app role'}.`;
+    });
+    if (done) setEditing('');
+  }
   async function remove(role: SiteRole) {
     await action.run(async () => {
       await send('DELETE', `/api/roles/${enc(role.slug)}`, undefined, site);
@@ -274,6 +331,16 @@ function SiteRoles({
                   <td>{role.app_roles.map((item) => item.slug).join(', ')}</td>
                   {configure && (
                     <td className="actions">
+                      <button
+                        type="button"
+                        onClick={() => {
+                          setEditing(role.slug);
+                          setEdited(role.app_roles.map((item) => item.slug));
+                        }}
+                        aria-label={`Edit site role ${role.name}`}
+                      >
+                        Edit
+                      </button>
                       <ConfirmButton
                         label="Delete"
                         what={`site role ${role.name}`}
@@ -287,6 +354,44 @@ function SiteRoles({
           </table>
         </div>
       )}
+      {configure &&
+        list
+          .filter((role) => role.slug === editing)
+          .map((role) => (
+            <form
+              key={role.slug}
+              className="card"
+              onSubmit={(event) => save(event, role)}
+              noValidate
+              aria-labelledby="edit-site-role-title"
+            >
+              <h3 id="edit-site-role-title">App roles of {role.name}</h3>
+              <FormError error={action.error} />
+              <fieldset>
+                <legend>Bundled app roles (of this app; those of other apps stay)</legend>
+                {appRoles.map((item) => (
+                  <label className="check" key={item.slug}>
+                    <input
+                      type="checkbox"
+                      checked={edited.includes(item.slug)}
+                      onChange={(event) =>
+                        setEdited((current) => toggle(current, item.slug, event.target.checked))
+                      }
+                    />{' '}
+                    {item.name}
+                  </label>
+                ))}
+              </fieldset>
+              <div className="toolbar">
+                <button type="submit" className="primary" disabled={action.busy}>
+                  Save site role
+                </button>
+                <button type="button" onClick={() => setEditing('')}>
+                  Cancel
+                </button>
+              </div>
+            </form>
+          ))}
       {configure && (
         <form className="card" onSubmit={create} noValidate aria-labelledby="new-site-role-title">
           <h3 id="new-site-role-title">Create a site role</h3>
@@ -344,13 +449,15 @@ function Holders({
     queryKey: ['holders', site, role],
     enabled: Boolean(role),
     queryFn: async () => {
-      const path = `/api/roles/${enc(role)}/users`;
-      const [active, all] = await Promise.all([
-        get<{ data: Holder[] }>(path, site, { ordering: 'expires_at' }),
-        get<{ data: Holder[] }>(path, site, { ordering: 'expires_at', include_expired: 'true' }),
-      ]);
-      const live = new Set(active.data.map((holder) => holder.username));
-      return all.data.map((holder) => ({ ...holder, expired: !live.has(holder.username) }));
+      const all = await get<{ data: Holder[] }>(`/api/roles/${enc(role)}/users`, site, {
+        ordering: 'expires_at',
+        include_expired: 'true',
+      });
+      const now = Date.now();
+      return all.data.map((holder) => ({
+        ...holder,
+        expired: holder.expires_at !== null && Date.parse(holder.expires_at) <= now,
+      }));
     },
   });
   const action = useAction();
@@ -376,6 +483,23 @@ function Holders({
     });
     if (done) setUntil('');
   }
+  const [changing, setChanging] = useState('');
+  const [newUntil, setNewUntil] = useState('');
+  const change = useAction();
+  async function changeExpiry(event: FormEvent) {
+    event.preventDefault();
+    const done = await change.run(async () => {
+      await send(
+        'PATCH',
+        `/api/roles/${enc(role)}/users`,
+        { usernames: [changing], expires_at: expiry(newUntil) },
+        site,
+      );
+      await refresh();
+      return `The membership of ${changing} in ${role} now ${newUntil ? `ends ${new Date(newUntil).toLocaleString()}` : 'never ends'}.`;
+    });
+    if (done) setChanging('');
+  }
   async function revoke(username: string) {
     await action.run(async () => {
       await send('DELETE', `/api/roles/${enc(role)}/users`, { usernames: [username] }, site);
@@ -388,7 +512,7 @@ function Holders({
     <section aria-labelledby="holders-title">
       <h2 id="holders-title">Memberships</h2>
       <SelectField label="Role" value={role} options={roles} onChange={setPicked} />
-      <Notice text={action.notice} />
+      <Notice text={action.notice || change.notice} />
       {holders.error ? <Failure error={holders.error} /> : null}
       {holders.data && holders.data.length === 0 && <p>Nobody holds this role.</p>}
       {holders.data && holders.data.length > 0 && (
@@ -408,9 +532,24 @@ function Holders({
                 <tr key={holder.username}>
                   <th scope="row">{holder.username}</th>
                   <td>{`${holder.first_name} ${holder.last_name}`.trim()}</td>
-                  <td>{holder.expired ? 'expired' : 'active'}</td>
+                  <td>
+                    {holder.expired ? 'expired' : 'active'}
+                    {holder.expires_at
+                      ? `${holder.expired ? ' since' : ', until'} ${new Date(holder.expires_at).toLocaleString()}`
+                      : ', no expiry'}
+                  </td>
                   {manage && (
                     <td className="actions">
+                      <button
+                        type="button"
+                        onClick={() => {
+                          setChanging(holder.username);
+                          setNewUntil('');
+                        }}
+                        aria-label={`Change expiry of ${holder.username}`}
+                      >
+                        Change expiry
+                      </button>
                       <button
                         type="button"
                         className="danger"
@@ -426,6 +565,29 @@ function Holders({
             </tbody>
           </table>
         </div>
+      )}
+      {manage && changing && (
+        <form
+          className="card inline"
+          onSubmit={changeExpiry}
+          noValidate
+          aria-label={`Change expiry of ${changing}`}
+        >
+          <FormError error={change.error} shown={['expires_at']} />
+          <TextField
+            label={`New expiry of ${changing} (empty: never)`}
+            value={newUntil}
+            onChange={setNewUntil}
+            inputType="datetime-local"
+            error={change.at('expires_at')}
+          />
+          <button type="submit" className="primary" disabled={change.busy}>
+            Save expiry
+          </button>
+          <button type="button" onClick={() => setChanging('')}>
+            Cancel
+          </button>
+        </form>
       )}
       {manage && (
         <form className="card inline" onSubmit={assign} noValidate aria-label="Assign the role">

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { errorText, get, send } from './api';
 import { SelectField, TextField } from './data';
-import { ConfirmButton, FormError, Notice, toggle, useAction } from './kit';
+import { ConfirmButton, FormError, Notice, toggle, useAction, useApps } from './kit';
 import { type Abilities, Failure } from './shell';
 
 /**
@@ -15,6 +15,7 @@ interface Secret {
   key: string;
   tags: string[];
   secret_type: string;
+  value: unknown;
 }
 interface SecretType {
   name: string;
@@ -22,6 +23,7 @@ interface SecretType {
   type: string;
   description?: string;
   sensitivity_level: string;
+  schema?: unknown;
 }
 interface Tag {
   name: string;
@@ -41,11 +43,42 @@ interface HistoryEntry {
 }
 const actions = { '+': 'created', '~': 'changed', '-': 'deleted' } as const;
 
-export function SecretsScreen({ site, abilities }: { site: string; abilities?: Abilities }) {
-  const secrets = useQuery({
-    queryKey: ['secrets', site],
-    queryFn: () => get<{ items: Secret[] }>('/api/secrets/', site, { page_size: '100' }),
+/**
+ * The secrets of one level: an app's (`app` filter), or the site's. The API's list without `app` holds both levels
+ * without saying which, so the site level is that list less each app's secrets.
+ */
+function useSecrets(site: string, app: string, apps: string[]) {
+  return useQuery({
+    queryKey: ['secrets', site, app, apps],
+    queryFn: async () => {
+      const list = (level?: string) =>
+        get<{ items: Secret[] }>('/api/secrets/', site, {
+          page_size: '100',
+          ...(level ? { app: level } : {}),
+        }).then((answer) => answer.items);
+      if (app) return { items: await list(app) };
+      const [all, ...perApp] = await Promise.all([list(), ...apps.map(list)]);
+      const same = (secret: Secret) =>
+        JSON.stringify([secret.key, secret.secret_type, secret.tags, secret.value]);
+      const atApps = perApp.flat().map(same);
+      return {
+        items: (all ?? []).filter((secret) => {
+          const at = atApps.indexOf(same(secret));
+          if (at >= 0) atApps.splice(at, 1);
+          return at < 0;
+        }),
+      };
+    },
   });
+}
+
+export function SecretsScreen({ site, abilities }: { site: string; abilities?: Abilities }) {
+  const apps = useApps(site);
+  const appSlugs = (apps.data?.results ?? []).map((item) => item.slug);
+  // '' is the site level; an app's slug its level (a read there falls back to the site level, as the API does).
+  const [app, setApp] = useState('');
+  const level = app ? { app } : undefined;
+  const secrets = useSecrets(site, app, appSlugs);
   const [revealed, setRevealed] = useState<Record<string, string>>({});
   const [history, setHistory] = useState<{
     key: string;
@@ -61,7 +94,11 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
 
   async function reveal(key: string) {
     try {
-      const answer = await get<Record<string, unknown>>(`/api/secrets/${encodeURIComponent(key)}/`, site);
+      const answer = await get<Record<string, unknown>>(
+        `/api/secrets/${encodeURIComponent(key)}/`,
+        site,
+        level,
+      );
       setRevealed((current) => ({ ...current, [key]: JSON.stringify(answer.value, null, 2) }));
     } catch (error) {
       setRevealed((current) => ({ ...current, [key]: `Not shown: ${errorText(error).message}` }));
@@ -72,14 +109,14 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
     const answer = await get<{ results: HistoryEntry[]; total_count: number; has_next: boolean }>(
       `/api/secrets/${encodeURIComponent(key)}/history/`,
       site,
-      { limit: String(historyPage), offset: String(offset) },
+      { limit: String(historyPage), offset: String(offset), ...level },
     );
     setHistory({ key, entries: answer.results, offset, total: answer.total_count, hasNext: answer.has_next });
   }
 
   async function remove(key: string) {
     await action.run(async () => {
-      await send('DELETE', `/api/secrets/${encodeURIComponent(key)}/`, undefined, site);
+      await send('DELETE', `/api/secrets/${encodeURIComponent(key)}/`, undefined, site, level);
       await queries.invalidateQueries({ queryKey: ['secrets', site] });
       if (history?.key === key) setHistory(null);
       return `Secret ${key} deleted.`;
@@ -89,15 +126,35 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
   return (
     <section>
       <h1>Secrets</h1>
+      {appSlugs.length > 0 && (
+        <SelectField
+          label="Level"
+          value={app}
+          options={[
+            ['', 'Site (shared by every app)'],
+            ...(apps.data?.results ?? []).map((item): [string, string] => [item.slug, `App ${item.name}`]),
+          ]}
+          onChange={(value) => {
+            setApp(value);
+            setRevealed({});
+            setHistory(null);
+            setTagging(null);
+          }}
+        />
+      )}
+      {app && <p className="muted">The app reads its own secret of a key first, else the site's.</p>}
+      {app && <LookUp site={site} app={app} own={secrets.data?.items.map((secret) => secret.key) ?? []} />}
       <Notice text={action.notice} />
       <FormError error={action.error} />
       {secrets.isLoading && <p>Loading…</p>}
       {secrets.error ? <Failure error={secrets.error} /> : null}
-      {secrets.data && secrets.data.items.length === 0 && <p>This site has no secret yet.</p>}
+      {secrets.data && secrets.data.items.length === 0 && (
+        <p>{app ? `The app ${app} has no secret of its own.` : 'This site has no secret yet.'}</p>
+      )}
       {secrets.data && secrets.data.items.length > 0 && (
         <div className="scroll">
           <table>
-            <caption className="sr-only">Secrets of the site</caption>
+            <caption className="sr-only">{app ? `Secrets of the app ${app}` : 'Secrets of the site'}</caption>
             <thead>
               <tr>
                 <th scope="col">Key</th>
@@ -211,16 +268,52 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
         </section>
       )}
       {tagging && can('change') && (
-        <SecretTags site={site} secretKey={tagging} done={() => setTagging(null)} />
+        <SecretTags site={site} level={level} secretKey={tagging} done={() => setTagging(null)} />
       )}
       {can('change') ? (
-        <SetSecret site={site} existing={secrets.data?.items.map((secret) => secret.key) ?? []} />
+        <SetSecret site={site} app={app} existing={secrets.data?.items.map((secret) => secret.key) ?? []} />
       ) : (
         <p className="muted">Setting secrets needs the site's change permission.</p>
       )}
       <SecretTypes site={site} configure={can('configure')} />
       <Tags site={site} configure={can('configure')} />
     </section>
+  );
+}
+
+/** What the app reads for a key: its own secret, else the site's (the API's lookup), and from which level. */
+function LookUp({ site, app, own }: { site: string; app: string; own: string[] }) {
+  const [key, setKey] = useState('');
+  const [found, setFound] = useState('');
+  const action = useAction();
+  async function look(event: FormEvent) {
+    event.preventDefault();
+    await action.run(async () => {
+      const answer = await get<{ value: unknown }>(`/api/secrets/${encodeURIComponent(key.trim())}/`, site, {
+        app,
+      });
+      setFound(
+        `${key.trim()} (${own.includes(key.trim()) ? `the app's own` : "the site's"}): ${JSON.stringify(answer.value)}`,
+      );
+      return undefined;
+    });
+  }
+  return (
+    <form className="card inline" onSubmit={look} noValidate aria-label={`What the app ${app} reads`}>
+      <TextField
+        label={`Key the app ${app} reads`}
+        value={key}
+        onChange={(value) => {
+          setKey(value);
+          setFound('');
+        }}
+        error={action.error?.message}
+      />
+      <button type="submit" disabled={action.busy || !key.trim()}>
+        Look up
+      </button>
+      {found && <pre aria-live="polite">{found}</pre>}
+    </form>
   );
 }
 
@@ -238,14 +331,24 @@ function useSecretTypes(site: string) {
  * A secret's tags. The API replaces a secret whole (type, value, tags), so saving reads the secret once and
  * writes it back with the new tags: the value goes from the API to the API and is never shown.
  */
-function SecretTags({ site, secretKey, done }: { site: string; secretKey: string; done: () => void }) {
+function SecretTags({
+  site,
+  level,
+  secretKey,
+  done,
+}: {
+  site: string;
+  level?: { app: string };
+  secretKey: string;
+  done: () => void;
+}) {
   const queries = useQueryClient();
   const tags = useTags(site);
   const types = useSecretTypes(site);
   const path = `/api/secrets/${encodeURIComponent(secretKey)}/`;
   const current = useQuery({
-    queryKey: ['secret-tags', site, secretKey],
-    queryFn: () => get<{ tags: string[]; secret_type: string }>(path, site),
+    queryKey: ['secret-tags', site, level?.app, secretKey],
+    queryFn: () => get<{ tags: string[]; secret_type: string }>(path, site, level),
   });
   const [chosen, setChosen] = useState<string[] | null>(null);
   const action = useAction();
@@ -253,13 +356,13 @@ function SecretTags({ site, secretKey, done }: { site: string; secretKey: string
   async function save(event: FormEvent) {
     event.preventDefault();
     const ok = await action.run(async () => {
-      const secret = await get<{ value: unknown; secret_type: string }>(path, site);
+      const secret = await get<{ value: unknown; secret_type: string }>(path, site, level);
       // The answer names the type; a write names its slug.
       const type =
         types.data?.items.find((item) => item.name === secret.secret_type)?.slug ?? secret.secret_type;
-      await send('PUT', path, { secret_type: type, value: secret.value, tags: selected }, site);
+      await send('PUT', path, { secret_type: type, value: secret.value, tags: selected }, site, level);
       await queries.invalidateQueries({ queryKey: ['secrets', site] });
-      await queries.invalidateQueries({ queryKey: ['secret-tags', site, secretKey] });
+      await queries.invalidateQueries({ queryKey: ['secret-tags', site] });
       return undefined;
     });
     if (ok) done();
@@ -312,20 +415,42 @@ function SecretTypes({ site, configure }: { site: string; configure: boolean }) 
   } catch {
     schemaProblem = 'Enter valid JSON (a JSON Schema object).';
   }
+  // The type being edited (its slug), or '' for a new one.
+  const [editing, setEditing] = useState('');
+  const blank = '{"type": "object", "properties": {}, "required": []}';
+  function edit(type: SecretType) {
+    setEditing(type.slug);
+    setName(type.name);
+    setDescription(type.description ?? '');
+    setSchema(JSON.stringify(type.schema ?? {}, null, 2));
+    action.setNotice('');
+  }
+  function reset() {
+    setEditing('');
+    setName('');
+    setDescription('');
+    setSchema(blank);
+  }
   async function create(event: FormEvent) {
     event.preventDefault();
     if (schemaProblem) return;
     const ok = await action.run(async () => {
-      await send(
-        'POST',
-        '/api/secret-types/',
-        { name: name.trim(), description, sensitivity_level: sensitivity, schema: JSON.parse(schema) },
-        site,
-      );
+      const fields = { name: name.trim(), description, schema: JSON.parse(schema) };
+      if (editing) await send('PUT', `/api/secret-types/${encodeURIComponent(editing)}/`, fields, site);
+      else await send('POST', '/api/secret-types/', { ...fields, sensitivity_level: sensitivity }, site);
       await queries.invalidateQueries({ queryKey: ['secret-types', site] });
-      return `Secret type ${name.trim()} created.`;
+      await queries.invalidateQueries({ queryKey: ['secrets', site] });
+      return `Secret type ${name.trim()} ${editing ? 'saved' : 'created'}.`;
     });
-    if (ok) setName('');
+    if (ok) reset();
+  }
+  async function remove(type: SecretType) {
+    await action.run(async () => {
+      await send('DELETE', `/api/secret-types/${encodeURIComponent(type.slug)}/`, undefined, site);
+      await queries.invalidateQueries({ queryKey: ['secret-types', site] });
+      if (editing === type.slug) reset();
+      return `Secret type ${type.name} deleted.`;
+    });
   }
   const list = types.data?.items ?? [];
   return (
@@ -343,6 +468,7 @@ function SecretTypes({ site, configure }: { site: string; configure: boolean }) 
                 <th scope="col">Slug</th>
                 <th scope="col">Kind</th>
                 <th scope="col">Sensitivity</th>
+                {configure && <th scope="col">Actions</th>}
               </tr>
             </thead>
             <tbody>
@@ -352,6 +478,21 @@ function SecretTypes({ site, configure }: { site: string; configure: boolean }) 
                   <td>{type.slug}</td>
                   <td>{type.type}</td>
                   <td>{type.sensitivity_level}</td>
+                  {configure && (
+                    <td className="actions">
+                      <button type="button" onClick={() => edit(type)} aria-label={`Edit type ${type.name}`}>
+                        Edit
+                      </button>
+                      {/* A system type is never deleted (the API's rule): no button that can only be refused. */}
+                      {type.type !== 'system' && (
+                        <ConfirmButton
+                          label="Delete"
+                          what={`type ${type.name}`}
+                          onConfirm={() => remove(type)}
+                        />
+                      )}
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
@@ -360,7 +501,7 @@ function SecretTypes({ site, configure }: { site: string; configure: boolean }) 
       )}
       {configure ? (
         <form className="card" onSubmit={create} noValidate aria-labelledby="new-type-title">
-          <h3 id="new-type-title">New type of secret</h3>
+          <h3 id="new-type-title">{editing ? `Edit the type ${editing}` : 'New type of secret'}</h3>
           <FormError error={action.error} shown={['name', 'schema', 'sensitivity_level', 'description']} />
           <TextField
             label="Type name"
@@ -371,17 +512,19 @@ function SecretTypes({ site, configure }: { site: string; configure: boolean }) 
             error={action.at('name')}
           />
           <TextField label="Type description" value={description} onChange={setDescription} />
-          <SelectField
-            label="Sensitivity"
-            value={sensitivity}
-            options={[
-              ['public', 'public (readable without signing in)'],
-              ['private', 'private (encrypted)'],
-              ['sensitive', 'sensitive (encrypted)'],
-            ]}
-            onChange={setSensitivity}
-            error={action.at('sensitivity_level')}
-          />
+          {!editing && (
+            <SelectField
+              label="Sensitivity"
+              value={sensitivity}
+              options={[
+                ['public', 'public (readable without signing in)'],
+                ['private', 'private (encrypted)'],
+                ['sensitive', 'sensitive (encrypted)'],
+              ]}
+              onChange={setSensitivity}
+              error={action.at('sensitivity_level')}
+            />
+          )}
           <TextField
             label="JSON Schema"
             value={schema}
@@ -390,12 +533,21 @@ function SecretTypes({ site, configure }: { site: string; configure: boolean }) 
             hint="Every value of this type is checked against it."
             error={schemaProblem ?? action.at('schema')}
           />
-          <button type="submit" className="primary" disabled={action.busy || Boolean(schemaProblem)}>
-            Create type
-          </button>
+          <div className="toolbar">
+            <button type="submit" className="primary" disabled={action.busy || Boolean(schemaProblem)}>
+              {editing ? 'Save type' : 'Create type'}
+            </button>
+            {editing && (
+              <button type="button" onClick={reset}>
+                Cancel
+              </button>
+            )}
+          </div>
         </form>
       ) : (
-        <p className="muted">Creating secret types needs the site's manage permission.</p>
+        <p className="muted">
+          Creating, editing and deleting secret types needs the site's manage permission.
+        </p>
       )}
     </section>
   );
@@ -456,7 +608,7 @@ function Tags({ site, configure }: { site: string; configure: boolean }) {
   );
 }
 
-function SetSecret({ site, existing }: { site: string; existing: string[] }) {
+function SetSecret({ site, app, existing }: { site: string; app: string; existing: string[] }) {
   const queries = useQueryClient();
   const types = useSecretTypes(site);
   const [type, setType] = useState('');
@@ -489,8 +641,14 @@ function SetSecret({ site, existing }: { site: string; existing: string[] }) {
     try {
       // A new key is created (POST); an existing one is replaced (PUT: type, value and tags).
       if (existing.includes(key.trim()))
-        await send('PUT', `/api/secrets/${encodeURIComponent(key.trim())}/`, body, site);
-      else await send('POST', '/api/secrets/', { ...body, key: key.trim() }, site);
+        await send(
+          'PUT',
+          `/api/secrets/${encodeURIComponent(key.trim())}/`,
+          body,
+          site,
+          app ? { app } : undefined,
+        );
+      else await send('POST', '/api/secrets/', { ...body, key: key.trim(), app: app || null }, site);
       setNotice(`Secret ${key.trim()} set.`);
       setValue('{}');
       await queries.invalidateQueries({ queryKey: ['secrets', site] });
@@ -507,7 +665,7 @@ function SetSecret({ site, existing }: { site: string; existing: string[] }) {
   const valueError = [at('value'), ...inValue].filter(Boolean).join(' ') || undefined;
   return (
     <form className="card" onSubmit={submit} noValidate aria-labelledby="set-secret-title">
-      <h2 id="set-secret-title">Set a secret</h2>
+      <h2 id="set-secret-title">{app ? `Set a secret of the app ${app}` : 'Set a secret'}</h2>
       <p aria-live="polite" className="status">
         {notice}
       </p>

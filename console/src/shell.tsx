@@ -59,6 +59,8 @@ export interface Abilities {
   orgAdmin: boolean;
   /** The organization's owner or a superuser. */
   orgOwner: boolean;
+  /** A superuser: adds any account to an organization, or creates one there. */
+  superuser: boolean;
   /** Every write of a site's content and configuration at once (configure, change and delete). */
   siteWrite: boolean;
   /** One site action (docs/authorization.md) on the chosen site. */
@@ -125,6 +127,7 @@ export function useAbilities(
   return {
     orgAdmin: admin,
     orgOwner: owner,
+    superuser: me.is_superuser,
     siteWrite: can('configure') && can('change') && can('delete'),
     can,
     socialAppWrites: site ? (own.data?.social_app_writes ?? false) : owner,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { buildConsole } from '../../console/build';
 import { serveConsoleFrom } from '../../pages/console';
 import { type IdentityProvider, startIdentityProvider } from '../support/identity-provider';
-import { startTestPlatform, type TestPlatform } from '../support/platform';
+import { adminPassword, startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, createUser, grantSite, type Tenant, unique } from '../support/tenant';
 import { expectAccessible, freePort, launchBrowser, screenshot } from './browser';
 
@@ -74,11 +74,11 @@ const org = () => `#/o/${tenant.organization.slug}`;
 const site = () => `${org()}/s/${tenant.site.slug}`;
 const main = () => page.locator('main').textContent();
 
-async function signIn(username: string) {
+async function signIn(username: string, secret = password) {
   await page.goto(url('/console/'));
   await page.waitForURL(/\/sign-in\?return_to=/);
   await page.getByLabel('Username or e-mail').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Password', { exact: true }).fill(secret);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL(/\/console\/$/);
   await poll(() => page.locator('.who').textContent()).toContain(username);
@@ -88,6 +88,87 @@ async function open(hash: string, heading: string) {
   await page.goto(url(`/console/${hash}`));
   await poll(() => page.locator('h1').textContent()).toBe(heading);
 }
+
+describe('console: README\'s "Using it locally", without curl', () => {
+  it('a superuser creates an organization, a site and an app, adds a new account and lets it read the site', async () => {
+    await signIn('admin', adminPassword);
+    await poll(() => page.locator('h1').textContent()).toBe('Choose an organization');
+    const create = async (what: string, name: string, next: string) => {
+      await page.getByLabel(`New ${what}'s name`).fill(name);
+      await page.getByRole('button', { name: `Create ${what}` }).click();
+      await poll(() => page.locator('h1').textContent()).toBe(next);
+    };
+    await create('organization', unique('Acme'), 'Choose a site');
+    const orgSlug = decodeURIComponent(new URL(page.url()).hash.split('/')[2] ?? '');
+    await create('site', unique('Shop'), 'Choose an app');
+    const siteSlug = decodeURIComponent(new URL(page.url()).hash.split('/')[4] ?? '');
+    await page.getByLabel("New app's name").fill('Storefront');
+    await page.getByRole('button', { name: 'Create app' }).click();
+    await poll(() => page.locator('h1').textContent()).toBe('Tables of storefront');
+
+    // A second user, a new account: the password policy's message at the password field, then added.
+    await page.getByRole('link', { name: 'People' }).click();
+    const form = page.getByRole('form', { name: 'Add a member' });
+    const boName = unique('bo');
+    const email = `${boName}@example.com`;
+    await form.getByLabel("Member's e-mail").fill(email);
+    await form.getByLabel("Member's username").fill(boName);
+    await form.getByLabel("Member's password").fill('password1234');
+    await form.getByRole('button', { name: 'Add member' }).click();
+    await poll(() => form.getByLabel("Member's password").getAttribute('aria-invalid')).toBe('true');
+    // The policy's own words, at the field.
+    await poll(() =>
+      form.locator('.field', { has: page.getByLabel("Member's password") }).textContent(),
+    ).toMatch(/This password is too easy to guess/);
+    await form.getByLabel("Member's password").fill('plum-Kettle-Orbit-7');
+    await form.getByRole('button', { name: 'Add member' }).click();
+    await poll(main).toMatch(new RegExp(`${boName} \\(user \\d+\\) is now a member\\.`));
+    await expectAccessible(page);
+    await screenshot(page, 'console-people-add-member');
+    const listed = await platform.adminApi.get(`/api/cloud/organizations/${orgSlug}/members/`);
+    const bo = listed.body.results.find((m: { user: { username: string } }) => m.user.username === boName);
+    expect(bo.role).toBe('member');
+
+    // An existing account, named by e-mail; an unknown one refused at the field.
+    const carol = await createUser(platform, { password });
+    await form.getByLabel('Account').selectOption('existing');
+    await form.getByLabel('Username or e-mail').fill('nobody-here@example.com');
+    await form.getByRole('button', { name: 'Add member' }).click();
+    await poll(() => form.getByLabel('Username or e-mail').getAttribute('aria-invalid')).toBe('true');
+    await form.getByLabel('Username or e-mail').fill(carol.user.email);
+    await form.getByRole('button', { name: 'Add member' }).click();
+    await poll(main).toContain(`${carol.user.username} (user ${carol.user.id}) is now a member.`);
+
+    // Its site permissions: access_site and view_site, as the README's PUT.
+    await page.getByLabel(`access_site for ${boName}`).check();
+    await page.getByLabel(`view_site for ${boName}`).check();
+    await page.getByRole('button', { name: `Save the permissions of ${boName}` }).click();
+    await poll(main).toContain(`${boName} now holds`);
+    const grants = await platform.adminApi.get(
+      `/api/cloud/organizations/${orgSlug}/sites/${siteSlug}/permissions/`,
+    );
+    expect(
+      grants.body.find((grant: { user_id: number }) => grant.user_id === bo.user_id).permissions.sort(),
+    ).toEqual(['access_site', 'view_site']);
+
+    // Bo signs in with the new password and reads the site, without a write button.
+    await context.clearCookies();
+    await signIn(boName, 'plum-Kettle-Orbit-7');
+    await open(`#/o/${orgSlug}/s/${siteSlug}`, 'Choose an app');
+    await poll(main).toContain('Storefront');
+    expect(await page.getByRole('button', { name: 'Create app' }).count()).toBe(0);
+    // The superuser's form is not there for an organization's plain member.
+    await open(`#/o/${orgSlug}/people`, 'People');
+    expect(await page.getByRole('button', { name: 'Add member' }).count()).toBe(0);
+  });
+
+  it("is not offered to an organization's owner who is not a superuser (the API's rule)", async () => {
+    await signIn(tenant.ownerUser.username);
+    await open(`${org()}/people`, 'People');
+    await poll(() => page.getByRole('button', { name: 'Invite' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Add member' }).count()).toBe(0);
+  });
+});
 
 describe('console: people', () => {
   it("changes a member's role, manages a group and its members, grants and revokes a site permission", async () => {
@@ -197,6 +278,27 @@ describe('console: access', () => {
     const manager = tree.locator('li', { hasText: 'Manager' }).first();
     await poll(() => manager.locator('ul li').textContent()).toContain('Clerk');
     const clerk = `${tenant.app.slug}-clerk`;
+    const managerSlug = `${tenant.app.slug}-manager`;
+
+    // Moving: Manager under its own child is the API's cycle rule, shown at the field; Clerk to the root and back.
+    await tree.getByRole('button', { name: 'Move role Manager' }).click();
+    await tree.getByLabel('New parent of Manager').selectOption({ label: 'Clerk' });
+    await tree.getByRole('button', { name: 'Save parent' }).click();
+    const parentField = tree.getByLabel('New parent of Manager');
+    await poll(() => parentField.getAttribute('aria-invalid')).toBe('true');
+    await poll(() =>
+      tree.locator('.field', { has: page.getByLabel('New parent of Manager') }).textContent(),
+    ).toContain('cannot be the parent of');
+    await tree.getByRole('button', { name: 'Cancel' }).click();
+    await tree.getByRole('button', { name: 'Move role Clerk' }).click();
+    await tree.getByLabel('New parent of Clerk').selectOption('');
+    await tree.getByRole('button', { name: 'Save parent' }).click();
+    await poll(() => tree.locator('ul.root > li').count()).toBe(2);
+    await tree.getByRole('button', { name: 'Move role Clerk' }).click();
+    await tree.getByLabel('New parent of Clerk').selectOption(managerSlug);
+    await tree.getByRole('button', { name: 'Save parent' }).click();
+    await poll(main).toContain(`Role Clerk moved under ${managerSlug}.`);
+    await poll(() => manager.locator('ul li').textContent()).toContain('Clerk');
 
     await page.getByLabel('Site role name').fill('Staff');
     await page
@@ -205,6 +307,26 @@ describe('console: access', () => {
       .check();
     await page.getByRole('button', { name: 'Create site role' }).click();
     await poll(() => page.getByRole('row', { name: /Staff/ }).textContent()).toContain(clerk);
+    // Its bundle edited: Manager added, then taken out again.
+    await page.getByRole('button', { name: 'Edit site role Staff' }).click();
+    await page
+      .getByRole('group', { name: /Bundled app roles/ })
+      .getByLabel('Manager')
+      .check();
+    await page.getByRole('button', { name: 'Save site role' }).click();
+    await poll(() => page.getByRole('row', { name: /Staff/ }).textContent()).toContain(managerSlug);
+    const bundle = await tenant.owner.get('/api/roles/staff');
+    expect(bundle.body.data.app_roles.map((r: { slug: string }) => r.slug).sort()).toEqual([
+      clerk,
+      managerSlug,
+    ]);
+    await page.getByRole('button', { name: 'Edit site role Staff' }).click();
+    await page
+      .getByRole('group', { name: /Bundled app roles/ })
+      .getByLabel('Manager')
+      .uncheck();
+    await page.getByRole('button', { name: 'Save site role' }).click();
+    await poll(() => page.getByRole('row', { name: /Staff/ }).textContent()).not.toContain(managerSlug);
 
     // A membership with expiry: assigned, listed, revoked.
     await page.getByLabel('Role', { exact: true }).selectOption(clerk);
@@ -214,6 +336,21 @@ describe('console: access', () => {
     await poll(main).toContain(`${alice.user.username} holds ${clerk} until`);
     const holders = page.locator('section[aria-labelledby="holders-title"] tbody');
     await poll(() => holders.textContent()).toContain(alice.user.username);
+    // The expiry itself is shown (the API's holder list gives it), and changed: never, a past date refused.
+    const aliceRow = holders.getByRole('row', { name: new RegExp(alice.user.username) });
+    await poll(() => aliceRow.textContent()).toMatch(/active, until .*2099/);
+    await page.getByRole('button', { name: `Change expiry of ${alice.user.username}` }).click();
+    const newExpiry = page.getByLabel(`New expiry of ${alice.user.username} (empty: never)`);
+    await newExpiry.fill('2001-01-01T00:00');
+    await page.getByRole('button', { name: 'Save expiry' }).click();
+    await poll(() => newExpiry.getAttribute('aria-invalid')).toBe('true');
+    await newExpiry.fill('');
+    await page.getByRole('button', { name: 'Save expiry' }).click();
+    await poll(() => aliceRow.textContent()).toContain('active, no expiry');
+    await page.getByRole('button', { name: `Change expiry of ${alice.user.username}` }).click();
+    await newExpiry.fill('2099-06-30T12:00');
+    await page.getByRole('button', { name: 'Save expiry' }).click();
+    await poll(() => aliceRow.textContent()).toMatch(/active, until .*2099/);
     const roles = await tenant.owner.get(`/api/users/${alice.user.username}/roles`);
     expect(roles.body.data.app_roles.map((r: { slug: string }) => r.slug)).toEqual([clerk]);
     await expectAccessible(page);
@@ -315,6 +452,84 @@ describe('console: secrets', () => {
     await page.getByRole('button', { name: 'Confirm: delete secret smtp.login' }).click();
     await poll(main).toContain('Secret smtp.login deleted.');
     expect((await tenant.owner.get('/api/secrets/smtp.login/')).status).toBe(404);
+
+    // The type edited (description and schema; its sensitivity cannot change), then deleted now that no secret uses it.
+    await page.getByRole('button', { name: 'Edit type smtp_login' }).click();
+    await poll(() => page.getByLabel('JSON Schema').inputValue()).toContain('"required"');
+    expect(await page.getByLabel('Sensitivity').count()).toBe(0);
+    await page.getByLabel('Type description').fill('Login of the mail relay');
+    await page.getByLabel('JSON Schema').fill('{"type": "object", "required": ["user", "host"]}');
+    await page.getByRole('button', { name: 'Save type' }).click();
+    await poll(main).toContain('Secret type smtp_login saved.');
+    const type = await tenant.owner.get('/api/secret-types/smtp-login/');
+    expect(type.body).toMatchObject({
+      description: 'Login of the mail relay',
+      sensitivity_level: 'sensitive',
+      schema: { required: ['user', 'host'] },
+    });
+    // A system type has no delete button (the API never deletes one).
+    const system = await tenant.owner.get('/api/secret-types/?type=system');
+    for (const item of system.body.items as { name: string }[])
+      expect(await page.getByRole('button', { name: `Delete type ${item.name}` }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Delete type smtp_login' }).click();
+    await page.getByRole('button', { name: 'Confirm: delete type smtp_login' }).click();
+    await poll(main).toContain('Secret type smtp_login deleted.');
+    expect((await tenant.owner.get('/api/secret-types/smtp-login/')).status).toBe(404);
+  });
+
+  it("sets an app's own secret, and shows what the app reads: its own, else the site's", async () => {
+    await tenant.owner.post('/api/secret-types/', {
+      name: 'app_setting',
+      sensitivity_level: 'private',
+      schema: { type: 'object' },
+    });
+    for (const [key, colour] of [
+      ['theme', 'site-blue'],
+      ['banner', 'site-banner'],
+    ])
+      await tenant.owner.post('/api/secrets/', { secret_type: 'app-setting', key, value: { colour } });
+    await signIn(tenant.ownerUser.username);
+    await open(`${site()}/secrets`, 'Secrets');
+    await page.getByLabel('Level').selectOption(tenant.app.slug);
+    await poll(main).toContain(`The app ${tenant.app.slug} has no secret of its own.`);
+    await page.getByLabel('Secret type').selectOption('app-setting');
+    await page.getByLabel('Key', { exact: true }).fill('theme');
+    await page.getByLabel('Value (JSON)').fill('{"colour": "app-green"}');
+    await page.getByRole('button', { name: 'Set secret' }).click();
+    await poll(main).toContain('Secret theme set.');
+    const appTable = page.getByRole('table', { name: `Secrets of the app ${tenant.app.slug}` });
+    await poll(() => appTable.locator('tbody tr').count()).toBe(1);
+    const appLevel = await tenant.owner.get(`/api/secrets/?app=${tenant.app.slug}`);
+    expect(appLevel.body.items).toMatchObject([{ key: 'theme', value: { colour: 'app-green' } }]);
+    expect((await tenant.owner.get('/api/secrets/theme/')).body.value).toEqual({ colour: 'site-blue' });
+
+    // The app's lookup: its own theme, the site's banner.
+    const lookUp = page.getByRole('form', { name: `What the app ${tenant.app.slug} reads` });
+    await lookUp.getByLabel(`Key the app ${tenant.app.slug} reads`).fill('theme');
+    await lookUp.getByRole('button', { name: 'Look up' }).click();
+    await poll(() => lookUp.textContent()).toContain(`theme (the app's own): {"colour":"app-green"}`);
+    await lookUp.getByLabel(`Key the app ${tenant.app.slug} reads`).fill('banner');
+    await lookUp.getByRole('button', { name: 'Look up' }).click();
+    await poll(() => lookUp.textContent()).toContain(`banner (the site's): {"colour":"site-banner"}`);
+    await page.getByRole('button', { name: 'Reveal the value of theme' }).click();
+    await poll(() => appTable.textContent()).toContain('app-green');
+    await expectAccessible(page);
+    await screenshot(page, 'console-secrets-app-level');
+
+    // Back at the site level: its own theme and banner, not the app's.
+    await page.getByLabel('Level').selectOption('');
+    const siteTable = page.getByRole('table', { name: 'Secrets of the site', exact: true });
+    await poll(() => siteTable.getByRole('row', { name: /theme/ }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Reveal the value of theme' }).click();
+    await poll(() => siteTable.textContent()).toContain('site-blue');
+    expect(await siteTable.textContent()).not.toContain('app-green');
+
+    // The app's secret deleted at its level; the site's stays.
+    await page.getByLabel('Level').selectOption(tenant.app.slug);
+    await page.getByRole('button', { name: 'Delete secret theme' }).click();
+    await page.getByRole('button', { name: 'Confirm: delete secret theme' }).click();
+    await poll(main).toContain(`The app ${tenant.app.slug} has no secret of its own.`);
+    expect((await tenant.owner.get('/api/secrets/theme/')).status).toBe(200);
   });
 });
 

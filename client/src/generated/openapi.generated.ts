@@ -6398,6 +6398,8 @@ export interface operations {
                             email: string;
                             first_name: string;
                             last_name: string;
+                            /** Format: date-time */
+                            expires_at: string | null;
                         }[];
                         total: number;
                     };
