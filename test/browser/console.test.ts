@@ -271,6 +271,10 @@ describe('console', () => {
     await poll(() => page.locator('h1').textContent()).toBe('Tables of storefront');
     await expectAccessible(page);
     await screenshot(page, 'console-tables');
+    // A malformed address (a crafted link) is read as far as it goes, never a blank page.
+    await page.goto(url('/console/#/o/%E0%A4/s/x'));
+    await poll(() => page.locator('h1').count()).toBe(1);
+    await poll(() => page.locator('.crumbs').textContent()).toContain('%E0%A4');
   });
 
   it('invites, resends and cancels invitations, and lists members', async () => {
