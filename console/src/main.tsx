@@ -24,8 +24,17 @@ export interface Place {
 
 const sections = ['people', 'secrets', 'access', 'events', 'sign-in'];
 
+/** A part of the address as typed: a malformed escape (a crafted link) is kept as it is, never a blank page. */
+function decodePart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 export function parsePlace(hash: string): Place {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodePart);
   const place: Place = {};
   const levels: Record<string, 'org' | 'site' | 'app' | 'table' | 'record'> = {
     o: 'org',
