@@ -303,11 +303,17 @@ describe('console', () => {
     await poll(() => page.getByRole('row', { name: new RegExp(email) }).count()).toBe(0);
   });
 
-  it('invites with a site permission; the invitee joins through the hosted page and shows as a member', async () => {
+  it('invites with a group and a site permission; the invitee joins through the hosted page and shows as a member', async () => {
+    const groupName = unique('Editors');
+    const group = await tenant.owner.post(`/api/cloud/organizations/${tenant.organization.slug}/groups/`, {
+      name: groupName,
+    });
+    expect(group.status, group.text).toBe(201);
     await signIn(tenant.ownerUser.username);
     await page.goto(url(`/console/#/o/${tenant.organization.slug}/people`));
     const email = `${unique('joiner')}@example.com`;
     await page.getByLabel('E-mail address').fill(email);
+    await page.getByRole('group', { name: 'Groups to join' }).getByLabel(groupName).check();
     await page.getByLabel('Site', { exact: true }).selectOption(tenant.site.slug);
     await page.getByLabel('view_site', { exact: true }).check();
     await page.getByRole('button', { name: 'Invite' }).click();
@@ -330,6 +336,17 @@ describe('console', () => {
     // The owner's console: the invitation is gone from the list, the person is a member.
     await page.reload();
     await poll(() => page.getByRole('row', { name: /Ada Joiner/ }).count()).toBe(1);
+    // In the group the invitation named, and holding the site permission it carried.
+    await poll(() => page.getByRole('row', { name: /Ada Joiner/ }).textContent()).toContain(groupName);
+    const joined = await tenant.owner.get(
+      `/api/cloud/organizations/${tenant.organization.slug}/sites/${tenant.site.slug}/permissions/`,
+    );
+    const members = await tenant.owner.get(`/api/cloud/organizations/${tenant.organization.slug}/members/`);
+    const ada = members.body.results.find(
+      (member: { user: { email: string } }) => member.user.email === email,
+    );
+    const grant = joined.body.find((entry: { user_id: number }) => entry.user_id === ada.user.id);
+    expect(grant.permissions).toEqual(['view_site']);
     const invitations = page.locator('section[aria-labelledby="invitations-title"]');
     await poll(() => invitations.getByRole('row', { name: new RegExp(email) }).count()).toBe(0);
   });
