@@ -31,7 +31,7 @@ export interface Scenario {
   readonly outsideMemoryTarget?: string;
 }
 
-function projectHeaders(fixture: Fixture, json = false): Record<string, string> {
+export function projectHeaders(fixture: Fixture, json = false): Record<string, string> {
   return {
     authorization: `Bearer ${fixture.token}`,
     'x-site': fixture.site,
@@ -41,7 +41,7 @@ function projectHeaders(fixture: Fixture, json = false): Record<string, string> 
 
 const json = { 'content-type': 'application/json' };
 
-function dataPath(fixture: Fixture): string {
+export function dataPath(fixture: Fixture): string {
   return `/api/apps/${fixture.app}/datatables/${tableName}/data/`;
 }
 
@@ -55,8 +55,8 @@ function newRecords(fixture: Fixture): () => string {
   return () => JSON.stringify(itemRecord(n++));
 }
 
-const listQuery = `category=${categories[3]}&page=2&page_size=25`;
-const queryQuery = `category=${categories[3]}&price_gt=500&_sort=price&_order=desc&page=2&page_size=25`;
+export const listQuery = `category=${categories[3]}&page=2&page_size=25`;
+export const queryQuery = `category=${categories[3]}&price_gt=500&_sort=price&_order=desc&page=2&page_size=25`;
 const aggregateQuery = `_group_by=category&_aggregate=${encodeURIComponent('count(*),sum(price)')}`;
 const searchQuery = `search=${encodeURIComponent(searchWords)}&page_size=25`;
 const populateQuery = 'page_size=25&populate=maker';

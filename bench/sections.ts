@@ -1,6 +1,7 @@
 /**
  * Marked regions of docs/benchmarks.md that another script writes: `npm run bench` rewrites the file but keeps
- * them as they were: `npm run size` replaces its own ("bundles"), `npm run bench:peer` its own ("peer": the project
+ * them as they were: `npm run size` replaces its own ("bundles"), `npm run bench:cold` its own ("cold": each group's
+ * bundle started in a fresh process), `npm run bench:peer` its own ("peer": the project
  * against Directus); "analysis" is written by hand (what the figures mean, and the profiles behind the targets not met).
  */
 
@@ -27,7 +28,7 @@ export function withSection(markdown: string, name: string, body: string): strin
 }
 
 /** The regions of the previous report that `npm run bench` keeps, appended to its new report. */
-export const keptSections = ['analysis', 'bundles', 'peer', 'soak'] as const;
+export const keptSections = ['analysis', 'bundles', 'peer', 'cold', 'soak'] as const;
 
 /** A new report with the kept regions of the previous one. */
 export function keepSections(next: string, previous: string | undefined): string {

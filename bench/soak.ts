@@ -8,7 +8,7 @@ import { type SoakSample, soakVerdict, sparkline } from './soak-verdict';
 
 /**
  * `npm run soak`: the local server (`npm start`, bin/local.ts) under mixed traffic at a fixed rate — list, get,
- * create, update, delete, login, secret read, invitation create — for SOAK_SECONDS (default 1800). Every
+ * create, update, delete, login, secret read, graph read (ancestors of a leaf), invitation create — for SOAK_SECONDS (default 1800). Every
  * SOAK_SAMPLE_SECONDS (10) it samples the resident memory of the server and of its embedded PostgreSQL child, the
  * server's heap and event-loop delay (bench/soak-probe.mjs, loaded into the server), and the window's p50/p99; at
  * the end it judges the run (bench/soak-verdict.ts): memory rising over the last two thirds, p99 drift or any failed
@@ -104,6 +104,27 @@ interface Fixture {
   secretPath: string;
   invitations: string;
   users: string[];
+  /** A small tree (a binary tree of 63 records, `parent` edges) and its leaves, for the graph reads. */
+  graph: string;
+  leaves: string[];
+}
+
+/** A binary tree of 63 records through the API: the graph reads walk from its leaves to the root (6 levels). */
+async function prepareGraph(baseUrl: string, inSite: Record<string, string>, tables: string) {
+  const schema = {
+    fields: [{ name: 'name', type: 'string' }],
+    graph: { enabled: true, types: [{ name: 'parent', inverse: 'kids', constraints: { max_outgoing: 1 } }] },
+  };
+  await must(call(baseUrl, 'POST', tables, inSite, { name: 'nodes', schema }), 201, 'graph table');
+  const graph = `${tables}nodes/data/`;
+  const names = Array.from({ length: 63 }, (_, n) => ({ name: `node ${n}` }));
+  const created = await must(call(baseUrl, 'POST', graph, inSite, names), 201, 'graph records');
+  const nodes = (created.data as { id: string }[]).map((record) => String(record.id));
+  const edges = nodes
+    .slice(1)
+    .map((id, n) => ({ from_id: id, to_id: nodes[Math.floor(n / 2)], type: 'parent' }));
+  await must(call(baseUrl, 'POST', `${tables}nodes/edges/`, inSite, edges), 201, 'graph edges');
+  return { graph, leaves: nodes.slice(31) };
 }
 
 async function prepare(baseUrl: string): Promise<Fixture> {
@@ -137,6 +158,7 @@ async function prepare(baseUrl: string): Promise<Fixture> {
   };
   await must(call(baseUrl, 'POST', tables, inSite, { name: 'items', schema }), 201, 'table');
   const data = `${tables}items/data/`;
+  const { graph, leaves } = await prepareGraph(baseUrl, inSite, tables);
   const rows = Array.from({ length: 500 }, (_, n) => ({ title: `Item ${n}`, price: n, details: { n } }));
   const created = await must(call(baseUrl, 'POST', data, inSite, rows), 201, 'records');
   const ids = (created.data as { id: string }[]).map((record) => String(record.id));
@@ -175,6 +197,8 @@ async function prepare(baseUrl: string): Promise<Fixture> {
     secretPath: `/api/secrets/soak-token/?app=${String(app.slug)}`,
     invitations: `/api/cloud/organizations/${String(org.slug)}/invitations/`,
     users,
+    graph,
+    leaves,
   };
 }
 
@@ -189,7 +213,7 @@ const expectStatus = async (answer: Promise<Answer>, status: number) => {
   return got;
 };
 
-/** The mix, one entry per request of a cycle of 20. */
+/** The mix, one entry per request of a cycle. */
 const operations: [string, Operation][] = [
   [
     'list',
@@ -240,6 +264,11 @@ const operations: [string, Operation][] = [
       }),
   ],
   ['get', (b, f, n) => call(b, 'GET', `${f.data}${pick(f.ids, n * 13)}/`, f.inSite)],
+  [
+    'graph read',
+    (b, f, n) =>
+      call(b, 'GET', `${f.graph}${pick(f.leaves, n)}/?include=ancestors&relationship_type=parent`, f.inSite),
+  ],
 ];
 
 function percentile(sorted: readonly number[], p: number): number {

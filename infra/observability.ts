@@ -34,6 +34,8 @@ export interface ObservabilityProps {
   readonly stateMachine?: IStateMachine;
   /** The deploy-time migration function: its errors fail a deployment, and are alarmed on. */
   readonly migrationFunction?: IFunction;
+  /** The deletion sweeper: its errors mean deletions are left pending (docs/lifecycle.md). */
+  readonly deletionSweeper?: IFunction;
 }
 
 /** Thresholds of the alarms; docs/deploying.md explains each. */
@@ -124,6 +126,15 @@ export class Observability extends Construct {
         props.migrationFunction.metricErrors({ period: fiveMinutes }),
         0,
         'The deploy-time migration step failed (the deployment rolls back)',
+      );
+    }
+
+    if (props.deletionSweeper) {
+      this.alarm(
+        'DeletionSweeperErrors',
+        props.deletionSweeper.metricErrors({ period: fiveMinutes }),
+        0,
+        'The deletion sweeper failed: deletions that answered 202 are left pending until a sweep succeeds',
       );
     }
 

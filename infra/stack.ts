@@ -18,12 +18,14 @@ import type { Construct } from 'constructs';
 import { groups, routesOf, routes as routeTable } from '../functions/groups';
 import type { GroupManifest } from '../shared/api/group';
 import type { GroupName } from '../shared/api/route';
+import { deletionRoutes } from '../shared/lifecycle/routes';
 import { indexes, tableKeys, ttlAttribute } from '../shared/store/table';
 import { acknowledgeFindings } from './acknowledgements';
 import { type CustomDomain, PlatformApi, type Throttle } from './api';
 import { gatewayRoutes, isolatedGatewayPaths } from './api-routes';
 import { groupCode } from './bundling';
 import { DataPlane } from './data-plane';
+import { DeletionSweeper } from './deletions';
 import { UserCreationEvents } from './events';
 import { functionRole } from './function-role';
 import { defaultJwtKeys, type JwtKeySettings, JwtKeys } from './jwt-keys';
@@ -99,6 +101,8 @@ export class PlatformStack extends Stack {
   /** Aurora PostgreSQL behind RDS Proxy, when some group uses SQL. */
   readonly dataPlane: DataPlane | undefined;
   readonly observability: Observability;
+  /** Finishes pending deletions with no request (docs/lifecycle.md), with the data plane. */
+  readonly deletionSweeper: DeletionSweeper | undefined;
   /** The deploy-time database step, with the data plane. */
   readonly migration: Migration | undefined;
   /** The JWT issuer every function is configured with. */
@@ -164,6 +168,13 @@ export class PlatformStack extends Stack {
     const sqlAccess = (group: GroupManifest) => (group.needs.sql ? this.dataPlane : undefined);
     const loginOf = (group: GroupManifest) => group.needs.sql ?? 'app';
 
+    // What every function's configuration needs (shared/config.ts): the table and the JWT settings.
+    const common: Record<string, string> = {
+      TABLE_NAME: this.table.tableName,
+      ...this.jwtKeys.environment(),
+      JWT_ISSUER: this.issuer,
+      NODE_OPTIONS: '--enable-source-maps',
+    };
     const gateway = gatewayRoutes(routeTable, Object.keys(routeThrottles));
     const created = new Map<string, HttpRoute>();
     const functions = new Map<GroupName, NodejsFunction>();
@@ -191,10 +202,7 @@ export class PlatformStack extends Stack {
         tracing: Tracing.ACTIVE,
         reservedConcurrentExecutions: props.reservedConcurrency?.[group.name],
         environment: {
-          TABLE_NAME: this.table.tableName,
-          ...this.jwtKeys.environment(),
-          JWT_ISSUER: this.issuer,
-          NODE_OPTIONS: '--enable-source-maps',
+          ...common,
           ...(props.defaultSite ? { DEFAULT_SITE: props.defaultSite } : {}),
           ...(props.baseDomain ? { BASE_DOMAIN: props.baseDomain } : {}),
           ...sqlAccess(group)?.environment(loginOf(group)),
@@ -223,6 +231,9 @@ export class PlatformStack extends Stack {
       functions.set(group.name, fn);
     }
     this.functions = functions;
+    this.deletionSweeper = this.dataPlane
+      ? this.wireDeletionSweeper(this.dataPlane, common, logRetention, logRemoval)
+      : undefined;
     this.userCreationEvents = this.wireUserCreationEvents(props, logRetention, logRemoval);
     if (this.dataPlane) {
       this.migration = new Migration(this, 'Migration', {
@@ -230,7 +241,10 @@ export class PlatformStack extends Stack {
         logRetention,
         logRemoval,
       });
-      this.migration.before(...sqlGroups.flatMap((group) => functions.get(group.name) ?? []));
+      this.migration.before(
+        ...sqlGroups.flatMap((group) => functions.get(group.name) ?? []),
+        ...(this.deletionSweeper ? [this.deletionSweeper.function] : []),
+      );
       this.dataPlane.rotateLogin(this.migration.trigger);
     }
     this.platformApi.limitRoutes(created, routeLimits());
@@ -244,9 +258,14 @@ export class PlatformStack extends Stack {
       name: this.stackName,
       stateMachine: this.userCreationEvents.stateMachine,
       migrationFunction: this.migration?.function,
+      deletionSweeper: this.deletionSweeper?.function,
     });
     acknowledgeFindings(this, {
-      functions: [...this.functions.values(), ...(this.migration ? [this.migration.function] : [])],
+      functions: [
+        ...this.functions.values(),
+        ...(this.migration ? [this.migration.function] : []),
+        ...(this.deletionSweeper ? [this.deletionSweeper.function] : []),
+      ],
       dataPlane: this.dataPlane,
       deletionProtection: this.deletionProtection,
     });
@@ -262,6 +281,30 @@ export class PlatformStack extends Stack {
         description: 'Point a CNAME (or an alias) of the custom domain here',
       });
     }
+  }
+
+  /**
+   * The deletion sweeper (infra/deletions.ts), in the VPC with the app's login; the functions that serve deletions
+   * (the groups of shared/lifecycle/routes.ts) hand a 202 deletion over to it.
+   */
+  private wireDeletionSweeper(
+    dataPlane: DataPlane,
+    environment: Record<string, string>,
+    logRetention: RetentionDays,
+    logRemoval: RemovalPolicy,
+  ): DeletionSweeper {
+    const sweeper = new DeletionSweeper(this, 'Deletions', {
+      table: this.table,
+      dataPlane,
+      environment,
+      logRetention,
+      logRemoval,
+    });
+    for (const group of new Set(deletionRoutes.map((route) => route.group))) {
+      const fn = this.functions.get(group);
+      if (fn) sweeper.grantHandOff(fn);
+    }
+    return sweeper;
   }
 
   /** The PRE_USER_CREATE state machine; the functions that create users may start it (infra/events.ts). */

@@ -45,6 +45,13 @@ export interface Config {
    * left waits in the deletion's tombstone (docs/lifecycle.md).
    */
   readonly deletionStepsPerRequest: number;
+  /**
+   * Who finishes a deletion that answered 202 with no further request (docs/lifecycle.md, "Finished in the
+   * background"). Locally: the server itself, in the background (DELETIONS_IN_BACKGROUND, default true; false
+   * leaves it to the scope's next request and the next start). In the cloud: the deletion sweeper function
+   * (DELETION_SWEEPER_FUNCTION, set by the stack), invoked asynchronously.
+   */
+  readonly deletions: { inBackground: boolean; sweeperFunction: string | undefined };
   /** Any DynamoDB endpoint; when absent locally, the embedded DynamoDB is started. */
   readonly dynamodbEndpoint: string | undefined;
   readonly tableName: string;
@@ -477,6 +484,10 @@ export function loadConfig(env: Env = process.env): Config {
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
     shutdownDeadlineSeconds: shutdownDeadlineSeconds(env),
     deletionStepsPerRequest: atLeastOne(env, 'DELETION_STEPS_PER_REQUEST', 500),
+    deletions: {
+      inBackground: flag(env, 'DELETIONS_IN_BACKGROUND', true),
+      sweeperFunction: optional(env, 'DELETION_SWEEPER_FUNCTION'),
+    },
     dynamodbEndpoint: optional(env, 'DYNAMODB_ENDPOINT'),
     tableName: runtime === 'aws' ? required(env, 'TABLE_NAME') : (optional(env, 'TABLE_NAME') ?? 'platform'),
     region: optional(env, 'AWS_REGION') ?? 'us-east-1',

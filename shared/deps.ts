@@ -3,6 +3,7 @@ import type { TokenService } from './auth/tokens';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Keys } from './keys/keys';
+import type { DeletionHandOff } from './lifecycle/hand-off';
 import type { Logger } from './log';
 import type { Mailer } from './mail/mailer';
 import type { ValueCache } from './secrets/value-cache';
@@ -33,4 +34,6 @@ export interface Deps {
   readonly secretCache: ValueCache;
   /** Outgoing e-mail: SES or the local outbox (shared/mail). */
   readonly mailer: Mailer;
+  /** Who finishes a deletion that answered 202 with no further request (shared/lifecycle/hand-off.ts). */
+  readonly deletions: DeletionHandOff;
 }

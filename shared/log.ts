@@ -5,6 +5,8 @@ export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** Whether a line of this level is written (optional: a logger without it writes every level). */
+  enabled?(level: 'debug' | 'info' | 'warn' | 'error'): boolean;
   /** A logger whose every line also carries `fields` (the request id, for one request's lines). */
   child(fields: Record<string, unknown>): Logger;
 }
@@ -46,6 +48,7 @@ export function createLogger(level: Config['logLevel'], base: Record<string, unk
     info: (m, f) => write('info', m, f),
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
+    enabled: (lvl) => order[lvl] >= threshold,
     child: (fields) => createLogger(level, { ...base, ...(redact(fields) as Record<string, unknown>) }),
   };
 }

@@ -7,8 +7,9 @@ import postgres from 'postgres';
 /**
  * Copies the project's physical `items` table into `public.items` of a second database of the same cluster, for
  * Directus to read: PostgreSQL has no cross-database INSERT … SELECT, so the rows go through psql `\copy` to a file
- * and back. The copy has the floor's columns (not the search vector, which Directus has no type for), the same
- * primary key and the same plain-column indexes; both tables are VACUUM ANALYZEd so the planner sees the same.
+ * and back. The copy has the floor's columns (not the search vector, which Directus has no type for) with their
+ * defaults, the same primary key and the same plain-column indexes; both tables are VACUUM ANALYZEd so the planner
+ * sees the same.
  */
 
 const psqlBinary = '/usr/lib/postgresql/15/bin/psql';
@@ -30,6 +31,21 @@ function psql(url: string, command: string): void {
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/**
+ * A column of the copy as the source has it: type, NOT NULL and default, so that a create on the copy (C1 through
+ * Directus) gets its key and `created_at` from the database as the project's table does.
+ */
+export function columnDefinition(column: {
+  name: string;
+  type: string;
+  default: string | null;
+  notNull: boolean;
+}) {
+  const notNull = column.notNull ? ' NOT NULL' : '';
+  const fallback = column.default === null ? '' : ` DEFAULT ${column.default}`;
+  return `${quoted(column.name)} ${column.type}${notNull}${fallback}`;
+}
+
 interface SourceIndex {
   definition: string;
   columns: string[];
@@ -38,9 +54,11 @@ interface SourceIndex {
 
 /** The source table's column types and its plain-column indexes (expression indexes have no columns to copy). */
 async function describeSource(sql: postgres.Sql, relation: string) {
-  const columns = await sql<{ name: string; type: string }[]>`
-    SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute
-    WHERE attrelid = ${relation}::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum`;
+  const columns = await sql<{ name: string; type: string; default: string | null; notNull: boolean }[]>`
+    SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS "notNull",
+      pg_get_expr(d.adbin, d.adrelid) AS default
+    FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+    WHERE a.attrelid = ${relation}::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`;
   const indexes = await sql<SourceIndex[]>`
     SELECT pg_get_indexdef(i.indexrelid) AS definition, i.indisprimary AS primary,
       array(SELECT a.attname::text FROM unnest(i.indkey) WITH ORDINALITY k(attnum, ord)
@@ -69,7 +87,7 @@ export async function copyToPeerDatabase(
       throw new Error(`${relation} lacks some of ${copiedColumns.join(', ')}`);
     await sql.unsafe(`CREATE DATABASE ${quoted(target)}`);
     const list = kept.map((column) => quoted(column.name)).join(', ');
-    const definitions = kept.map((column) => `${quoted(column.name)} ${column.type}`).join(', ');
+    const definitions = kept.map(columnDefinition).join(', ');
     psql(targetUrl, `CREATE TABLE public.items (${definitions}, PRIMARY KEY ("id"))`);
     const file = join(dir, 'items.copy');
     psql(url, `\\copy (SELECT ${list} FROM ${relation}) TO '${file}' WITH (FORMAT binary)`);

@@ -3,10 +3,11 @@ import type { RunResult, ServerName } from '../measure';
 
 /**
  * The pure part of the peer run (`npm run bench:peer`): whether the three servers return the same page, the
- * median ratios of their runs, and the `peer` region of docs/benchmarks.md.
+ * median ratios of their runs, and the `peer` region of docs/benchmarks.md (the requests and the record checks are
+ * in requests.ts).
  */
 
-/** What one server answered to Q1's shape: the page's keys in order and the total it reported. */
+/** What one server answered to a list (L1, Q1): the page's keys in order and the total it reported. */
 export interface Page {
   readonly ids: readonly string[];
   readonly total: number;
@@ -68,13 +69,25 @@ export function peerFigures(runs: readonly RunResult[]): PeerFigures {
   };
 }
 
+/** One scenario of the peer run: what each server was asked, what was checked before, and its runs. */
+export interface PeerScenarioReport {
+  readonly name: string;
+  readonly description: string;
+  /** Minimum project/Directus ratio of median req/s. */
+  readonly target: number;
+  readonly requests: Readonly<Record<ServerName, string>>;
+  /** What was checked before the runs (a sentence: the servers answer the same thing). */
+  readonly checked: string;
+  readonly runs: readonly RunResult[];
+}
+
 /** Everything the `peer` region shows. */
 export interface PeerReport {
   readonly date: string;
   readonly command: string;
   readonly machine: Machine;
   readonly directusVersion: string;
-  /** How Directus was read: without credentials through the public policy, or with the admin's static token. */
+  /** How Directus was called: without credentials through the public policy, or with the admin's static token. */
   readonly auth: 'public' | 'token';
   readonly records: number;
   readonly settings: {
@@ -82,18 +95,40 @@ export interface PeerReport {
     poolSize: number;
     warmupSeconds: number;
     durationSeconds: number;
+    rounds: number;
   };
   /** `uptime` before and after the runs: the machine is shared. */
   readonly uptime: { before: string; after: string };
-  readonly requests: Readonly<Record<ServerName, string>>;
-  readonly page: Page;
   readonly indexes: readonly string[];
-  readonly runs: readonly RunResult[];
-  /** Minimum project/Directus ratio. */
-  readonly target: number;
+  readonly scenarios: readonly PeerScenarioReport[];
 }
 
 const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+
+/** The 1-minute load average in an `uptime` line, NaN when it has none. */
+export function loadOf(uptime: string): number {
+  const match = /load average:\s*([\d.]+)/.exec(uptime);
+  return match ? Number(match[1]) : Number.NaN;
+}
+
+/** What contention does to the peer figures. */
+const peerConsequence =
+  'every server got less CPU than the runs asked for; the ratios of one round are closer to the truth than the req/s, and a run on a machine to itself is still to be done.';
+
+/**
+ * A sentence when the machine was busier than its cores before or after the runs (other work competing for them):
+ * the figures were taken under contention and say less than on a machine to itself; `consequence` says how.
+ */
+export function contentionNote(
+  uptime: { before: string; after: string },
+  cores: number,
+  consequence = peerConsequence,
+): string | undefined {
+  const loads = [loadOf(uptime.before), loadOf(uptime.after)].filter(Number.isFinite);
+  const highest = Math.max(...loads);
+  if (loads.length === 0 || highest <= cores) return undefined;
+  return `**Taken under contention**: the load average reached ${highest.toFixed(2)} on ${cores} cores (other work was running), so ${consequence}`;
+}
 
 function runRow(run: RunResult): string {
   const codes = Object.entries(run.statusCodes)
@@ -102,15 +137,40 @@ function runRow(run: RunResult): string {
   return `| ${run.round} | ${run.server} | ${fixed(run.requestsPerSecond, 1)} | ${fixed(run.p50Ms, 1)} | ${fixed(run.p99Ms, 1)} | ${run.errors} | ${fixed(run.cpuMsPerRequest, 2)} | ${codes} |`;
 }
 
+function summaryRow(scenario: PeerScenarioReport): string {
+  const figures = peerFigures(scenario.runs);
+  const met = figures.projectOverDirectus >= scenario.target ? 'met' : '**not met**';
+  const rps = figures.medianRps;
+  return `| ${scenario.name} | ${fixed(rps.project, 1)} | ${fixed(rps.directus, 1)} | ${fixed(rps.floor, 1)} | **${fixed(figures.projectOverDirectus, 2)}** | >= ${scenario.target} | ${met} | ${fixed(figures.projectOverFloor, 3)} | ${fixed(figures.directusOverFloor, 3)} |`;
+}
+
+function scenarioSection(scenario: PeerScenarioReport): string[] {
+  return [
+    `### ${scenario.name}: ${scenario.description}`,
+    '',
+    '| server | request |',
+    '|---|---|',
+    ...(['project', 'directus', 'floor'] as const).map(
+      (name) => `| ${name} | \`${scenario.requests[name]}\` |`,
+    ),
+    '',
+    `Checked before the runs: ${scenario.checked}.`,
+    '',
+    '| round | server | req/s | p50 ms | p99 ms | errors | node CPU ms/req | status codes |',
+    '|---|---|---|---|---|---|---|---|',
+    ...scenario.runs.map(runRow),
+    '',
+  ];
+}
+
 /** The `peer` region of docs/benchmarks.md (without its markers). */
 export function renderPeerRegion(report: PeerReport): string {
-  const figures = peerFigures(report.runs);
   const { machine, settings } = report;
-  const met = figures.projectOverDirectus >= report.target ? 'met' : '**not met**';
-  const read =
+  const called =
     report.auth === 'public'
-      ? 'publicly (no credentials; a read permission on `items` for the public policy)'
+      ? 'without credentials (read and create permissions on `items` for the public policy)'
       : "with the admin's static token (`Authorization: Bearer`)";
+  const contention = contentionNote(report.uptime, machine.cores);
   return [
     '## Peer: Directus on the same PostgreSQL (`npm run bench:peer`)',
     '',
@@ -120,31 +180,18 @@ export function renderPeerRegion(report: PeerReport): string {
     '',
     `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB; Node.js ${machine.node}; PostgreSQL ${machine.postgres}; Directus ${report.directusVersion}.`,
     `The machine is shared: \`uptime\` before the runs \`${report.uptime.before}\`, after \`${report.uptime.after}\`.`,
+    ...(contention ? ['', contention] : []),
     '',
-    `Q1's shape on ${report.records} records, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per run, a pool of ${settings.poolSize} on every server, alternated project, Directus, floor. Directus was read ${read}.`,
+    `${report.records} records, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per run, a pool of ${settings.poolSize} on every server, ${settings.rounds} rounds per scenario alternated project, Directus, floor. Directus was called ${called}. The project's table and Directus's copy of it (its own database in the same PostgreSQL, with the same column defaults) have the indexes ${report.indexes.map((index) => `\`${index}\``).join(', ')}; both were VACUUM ANALYZEd.`,
     '',
-    '| server | request |',
-    '|---|---|',
-    ...(['project', 'directus', 'floor'] as const).map(
-      (name) => `| ${name} | \`${report.requests[name]}\` |`,
-    ),
+    'Medians of the rounds, req/s:',
     '',
-    `Checked before the runs: the three return the same ${report.page.ids.length} ids in the same order and the same total (${report.page.total}). Indexes of both copies: ${report.indexes.map((index) => `\`${index}\``).join(', ')}; both tables were VACUUM ANALYZEd.`,
+    '| scenario | project | Directus | floor | project / Directus | target | | project / floor | Directus / floor |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...report.scenarios.map(summaryRow),
     '',
-    '| median | req/s |',
-    '|---|---|',
-    `| project | ${fixed(figures.medianRps.project, 1)} |`,
-    `| Directus | ${fixed(figures.medianRps.directus, 1)} |`,
-    `| floor | ${fixed(figures.medianRps.floor, 1)} |`,
-    '',
-    '| ratio of medians | value |',
-    '|---|---|',
-    `| project / Directus | **${fixed(figures.projectOverDirectus, 2)}** (target >= ${report.target}: ${met}) |`,
-    `| project / floor | ${fixed(figures.projectOverFloor, 3)} |`,
-    `| Directus / floor | ${fixed(figures.directusOverFloor, 3)} |`,
-    '',
-    '| round | server | req/s | p50 ms | p99 ms | errors | node CPU ms/req | status codes |',
-    '|---|---|---|---|---|---|---|---|',
-    ...report.runs.map(runRow),
-  ].join('\n');
+    ...report.scenarios.flatMap(scenarioSection),
+  ]
+    .join('\n')
+    .trimEnd();
 }

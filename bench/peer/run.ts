@@ -9,40 +9,51 @@ import { describeMachine } from '../machine';
 import { measure, type RunResult, type ServerName } from '../measure';
 import { openDatabase } from '../postgres';
 import type { Server } from '../processes';
-import type { BenchRequest } from '../scenarios';
-import { scenarios } from '../scenarios';
+import { type BenchRequest, projectHeaders } from '../scenarios';
 import { withSection } from '../sections';
 import { startFloor, startProject } from '../servers';
-import { categories, type Fixture, prepareProject } from '../setup';
+import { type Fixture, prepareProject } from '../setup';
 import { copyToPeerDatabase, databaseUrlOf } from './copy';
-import { type Directus, type DirectusInstall, exposeItems, findDirectus, startDirectus } from './directus';
-import { type Page, type PeerReport, pageMismatch, pageOf, renderPeerRegion } from './figures';
+import { type DirectusInstall, exposeItems, findDirectus, startDirectus } from './directus';
+import {
+  type Page,
+  type PeerReport,
+  type PeerScenarioReport,
+  pageMismatch,
+  pageOf,
+  renderPeerRegion,
+} from './figures';
+import {
+  checkedSentence,
+  createdMismatch,
+  genericPath,
+  type PeerScenario,
+  type PeerScenarioName,
+  peerRequest,
+  type RecordFields,
+  randomSources,
+  recordMismatch,
+  recordOf,
+  recordPath,
+  type Sources,
+  selectPeerScenarios,
+} from './requests';
 
 /**
- * `npm run bench:peer`: Q1's shape against the project, Directus and the floor on one PostgreSQL 15, alternated
- * for three rounds, written to the `peer` region of docs/benchmarks.md. Needs a Directus install directory
- * (BENCH_DIRECTUS_DIR); without one it says so and exits 0, so CI never runs it.
+ * `npm run bench:peer`: L1, G1, C1 and Q1 against the project, Directus and the floor on one PostgreSQL 15,
+ * alternated for three rounds per scenario, written to the `peer` region of docs/benchmarks.md. Before each
+ * scenario's runs the three servers must answer the same thing (same page and total, same record, a create read
+ * back). BENCH_SCENARIOS=L1,G1 runs some of them. Needs a Directus install directory (BENCH_DIRECTUS_DIR); without
+ * one it says so and exits 0, so CI never runs it.
  */
 
 const root = resolve(import.meta.dirname, '../..');
 process.chdir(root);
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const rounds = 3;
-/** Q1 should be at least twice Directus's throughput. */
-const target = 2;
 /** Its own throwaway PostgreSQL, so it never meets `npm run bench` or the test suite. */
 const peerInstance = { port: 55434, dir: '/tmp/platform-bench-peer-pg' };
 const order: readonly ServerName[] = ['project', 'directus', 'floor'];
-
-/** Q1 in Directus's query language: the project's `price DESC` with its `id` tiebreaker, page 2 of 25, the total. */
-const directusQuery = [
-  `filter[category][_eq]=${categories[3]}`,
-  'filter[price][_gt]=500',
-  'sort=-price,id',
-  'limit=25',
-  'offset=25',
-  'meta=filter_count',
-].join('&');
 
 function commandLine(): string {
   const settings = Object.entries(process.env)
@@ -57,34 +68,83 @@ function uptime(): string {
   return execFileSync('uptime', { encoding: 'utf8' }).trim().replace(/\s+/g, ' ');
 }
 
+type Servers = Record<ServerName, Server>;
 type Requests = Record<ServerName, () => BenchRequest>;
 
-function requestsFor(fixture: Fixture, directus: Directus, auth: 'public' | 'token'): Requests {
-  const q1 = scenarios.find((scenario) => scenario.name === 'Q1');
-  if (!q1) throw new Error('no Q1 scenario');
-  const headers: Record<string, string> =
-    auth === 'token' ? { authorization: `Bearer ${directus.token}` } : {};
-  const directusRequest: BenchRequest = { method: 'GET', path: `/items/items?${directusQuery}`, headers };
-  return { project: q1.project(fixture), directus: () => directusRequest, floor: q1.floor(fixture) };
+/** The request builders of one scenario on each server, from `sources` (random while measuring). */
+function requestsFor(
+  scenario: PeerScenarioName,
+  fixture: Fixture,
+  directusHeaders: Record<string, string>,
+  sources: (server: ServerName) => Sources,
+): Requests {
+  const of = (server: ServerName) => peerRequest(scenario, server, fixture, sources(server), directusHeaders);
+  return { project: of('project'), directus: of('directus'), floor: of('floor') };
 }
 
-/** Each server's answer to its request, compared: the bench stops when the pages differ. */
-async function checkPages(servers: Record<ServerName, Server>, requests: Requests): Promise<Page> {
-  const pages = {} as Record<ServerName, Page>;
+async function send(server: Server, request: BenchRequest): Promise<unknown> {
+  const response = await fetch(`${server.baseUrl}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  });
+  const text = await response.text();
+  if (!response.ok)
+    throw new Error(
+      `${server.name} ${request.method} ${request.path} answered ${response.status}: ${text.slice(0, 300)}`,
+    );
+  return JSON.parse(text);
+}
+
+/**
+ * Asks each server the scenario's question with the same key or the same kind of body and compares the answers;
+ * the bench stops when they differ. Returns the sentence the region shows.
+ */
+async function check(
+  scenario: PeerScenario,
+  servers: Servers,
+  fixture: Fixture,
+  directusHeaders: Record<string, string>,
+): Promise<string> {
+  const id = fixture.ids[Math.floor(fixture.ids.length / 2)] as string;
+  let next = 2_000_000_000;
+  const fixedSources = (): Sources => ({ id: () => id, record: () => next++ });
+  const requests = requestsFor(scenario.name, fixture, directusHeaders, fixedSources);
+  if (scenario.check === 'page') {
+    const pages = {} as Record<ServerName, Page>;
+    for (const name of order) pages[name] = pageOf(await send(servers[name], requests[name]()));
+    const mismatch = pageMismatch(pages);
+    if (mismatch) throw new Error(`the servers disagree on ${scenario.name}'s page: ${mismatch}`);
+    return checkedSentence('page', { ids: pages.project.ids.length, total: pages.project.total });
+  }
+  if (scenario.check === 'record') {
+    const records = {} as Record<ServerName, RecordFields>;
+    for (const name of order) records[name] = recordOf(await send(servers[name], requests[name]()));
+    const mismatch = recordMismatch(records);
+    if (mismatch) throw new Error(`the servers disagree on ${scenario.name}'s record ${id}: ${mismatch}`);
+    return checkedSentence('record', {});
+  }
   for (const name of order) {
     const request = requests[name]();
-    const response = await fetch(`${servers[name].baseUrl}${request.path}`, { headers: request.headers });
-    if (!response.ok)
-      throw new Error(`${name} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
-    pages[name] = pageOf(await response.json());
+    const sent = JSON.parse(request.body ?? '{}') as Record<string, unknown>;
+    const created = recordOf(await send(servers[name], request));
+    const readBack = recordOf(
+      await send(servers[name], {
+        method: 'GET',
+        path: recordPath(name, fixture, created.id),
+        headers:
+          name === 'project' ? projectHeaders(fixture) : name === 'directus' ? directusHeaders : undefined,
+      }),
+    );
+    const mismatch = createdMismatch(recordOf({ ...sent, id: 'sent' }), created, readBack);
+    if (mismatch) throw new Error(`${name}'s ${scenario.name}: ${mismatch}`);
   }
-  const mismatch = pageMismatch(pages);
-  if (mismatch) throw new Error(`the servers disagree on Q1's page: ${mismatch}`);
-  return pages.project;
+  return checkedSentence('create', {});
 }
 
 async function measureRounds(
-  servers: Record<ServerName, Server>,
+  scenario: PeerScenario,
+  servers: Servers,
   requests: Requests,
   config: BenchConfig,
 ): Promise<RunResult[]> {
@@ -102,7 +162,7 @@ async function measureRounds(
         { server: name, round },
       );
       say(
-        `  Q1 ${name} ${round}: ${run.requestsPerSecond.toFixed(1)} req/s, p99 ${run.p99Ms} ms, ${run.errors} errors`,
+        `  ${scenario.name} ${name} ${round}: ${run.requestsPerSecond.toFixed(1)} req/s, p99 ${run.p99Ms} ms, ${run.errors} errors`,
       );
       runs.push(run);
     }
@@ -148,8 +208,8 @@ function writeReport(report: PeerReport): void {
   writeFileSync(markdownPath, withSection(previous, 'peer', region));
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/peer.json', `${JSON.stringify(report, null, 2)}\n`);
-  const ratios = region.split('\n').filter((line) => /^\| (project|Directus) \/ /.test(line));
-  say(ratios.join('\n'));
+  const summary = region.split('\n').filter((line) => /^\| (scenario|[A-Z]+\d) \|/.test(line));
+  say(summary.join('\n'));
   say('Wrote the peer region of docs/benchmarks.md and bench/results/peer.json');
 }
 
@@ -167,13 +227,32 @@ async function main(): Promise<number> {
   }, config.timeoutSeconds * 1000);
   stopAfter.unref();
 
+  const selected = selectPeerScenarios(config.scenarios);
   const started = await startServers(install, config);
   const { servers, fixture } = started;
-  const requests = requestsFor(fixture, servers.directus, auth);
-  const page = await checkPages(servers, requests);
-  say(`Same ${page.ids.length} ids in the same order and total ${page.total} on the three servers`);
+  const directusHeaders: Record<string, string> =
+    auth === 'token' ? { authorization: `Bearer ${servers.directus.token}` } : {};
   const before = uptime();
-  const runs = await measureRounds(servers, requests, config);
+  const reports: PeerScenarioReport[] = [];
+  for (const scenario of selected) {
+    const checked = await check(scenario, servers, fixture, directusHeaders);
+    say(`${scenario.name}: checked, ${checked}`);
+    const requests = requestsFor(scenario.name, fixture, directusHeaders, () => randomSources(fixture));
+    const runs = await measureRounds(scenario, servers, requests, config);
+    const shown = (name: ServerName) => genericPath(requests[name]().path, fixture.app);
+    reports.push({
+      name: scenario.name,
+      description: scenario.description,
+      target: scenario.target,
+      requests: {
+        project: shown('project'),
+        directus: shown('directus'),
+        floor: shown('floor'),
+      },
+      checked,
+      runs,
+    });
+  }
   const after = uptime();
   await started.stop();
 
@@ -189,17 +268,11 @@ async function main(): Promise<number> {
       poolSize: config.poolSize,
       warmupSeconds: config.warmupSeconds,
       durationSeconds: config.durationSeconds,
+      rounds,
     },
     uptime: { before, after },
-    requests: {
-      project: requests.project().path.replace(fixture.app, '{app}'),
-      directus: requests.directus().path,
-      floor: requests.floor().path,
-    },
-    page,
     indexes: started.indexes,
-    runs,
-    target,
+    scenarios: reports,
   });
   return 0;
 }

@@ -26,8 +26,9 @@ export async function send<T>(
   path: string,
   body?: unknown,
   site?: string,
+  query?: Record<string, string>,
 ): Promise<T> {
-  return (await clientFor(site).request(method, path, body === undefined ? {} : { body })) as T;
+  return (await clientFor(site).request(method, path, body === undefined ? { query } : { body, query })) as T;
 }
 
 /** The sign-in page of the platform, coming back to the console. */
@@ -37,7 +38,13 @@ export function signInUrl(): string {
 
 /** Messages by field from an API error (every envelope's spelling), and its general message. */
 export function errorText(error: unknown): { message: string; fields: Record<string, string[]> } {
-  if (error instanceof ApiError) return { message: error.message, fields: error.fields ?? {} };
+  if (error instanceof ApiError) {
+    // The roles envelope names a refused field in its text (`expires_at: The expiry time must be in the future.`).
+    const named =
+      error.envelope === 'roles' && !error.fields ? /^([a-z_]+): (.+)$/.exec(error.message) : null;
+    if (named?.[1] && named[2]) return { message: error.message, fields: { [named[1]]: [named[2]] } };
+    return { message: error.message, fields: error.fields ?? {} };
+  }
   return { message: error instanceof Error ? error.message : String(error), fields: {} };
 }
 

@@ -16,18 +16,32 @@ export interface Place {
   site?: string;
   app?: string;
   table?: string;
-  /** `people` (an organization's), `secrets` (a site's), or the default screen of the level. */
+  /** A record of the table (its key), the record screen: its fields and its relationships. */
+  record?: string;
+  /** `people` (an organization's); `secrets`, `access`, `events`, `sign-in` (a site's); or the level's default. */
   section?: string;
 }
 
+const sections = ['people', 'secrets', 'access', 'events', 'sign-in'];
+
+/** A part of the address as typed: a malformed escape (a crafted link) is kept as it is, never a blank page. */
+function decodePart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 export function parsePlace(hash: string): Place {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodePart);
   const place: Place = {};
-  const levels: Record<string, 'org' | 'site' | 'app' | 'table'> = {
+  const levels: Record<string, 'org' | 'site' | 'app' | 'table' | 'record'> = {
     o: 'org',
     s: 'site',
     a: 'app',
     t: 'table',
+    r: 'record',
   };
   for (let i = 0; i < parts.length; i++) {
     const key = parts[i] ?? '';
@@ -36,7 +50,7 @@ export function parsePlace(hash: string): Place {
     if (level && value) {
       place[level] = value;
       i++;
-    } else if (key === 'people' || key === 'secrets') place.section = key;
+    } else if (sections.includes(key)) place.section = key;
   }
   return place;
 }
@@ -47,6 +61,7 @@ export function href(place: Place): string {
   if (place.site) parts.push('s', place.site);
   if (place.app) parts.push('a', place.app);
   if (place.table) parts.push('t', place.table);
+  if (place.table && place.record) parts.push('r', place.record);
   if (place.section) parts.push(place.section);
   return `#/${parts.map(encodeURIComponent).join('/')}`;
 }

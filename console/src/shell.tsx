@@ -1,11 +1,14 @@
 import { useGetIdentity, useLogout } from '@refinedev/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { AccessScreen } from './access';
 import { ApiError, errorText, get, send, signInUrl } from './api';
 import { DataScreen, TextField } from './data';
+import { EventsScreen } from './events';
 import { href, type Place } from './main';
 import { PeopleScreen } from './people';
 import { SecretsScreen } from './secrets';
+import { SignInScreen } from './signin';
 
 interface Identity {
   id: number;
@@ -29,12 +32,43 @@ export interface Member {
   groups: { slug: string; name: string }[];
 }
 
-/** What the signed-in person may do here, from what the API tells: the organization role (members list). */
+export type SiteAction =
+  | 'administer'
+  | 'configure'
+  | 'manage_users'
+  | 'change'
+  | 'delete'
+  | 'view'
+  | 'access';
+
+/** The API's answer about the caller on the request's site (GET /api/cloud/users/me/site-permissions/). */
+interface OwnSitePermissions {
+  site: string;
+  organization_role: Member['role'] | null;
+  permissions: string[];
+  actions: SiteAction[];
+  social_app_writes: boolean;
+}
+
+/**
+ * What the signed-in person may do here, as the API tells it: the organization role (members list) and, on a
+ * site, the site actions the API's policy grants them (`GET /api/cloud/users/me/site-permissions/`).
+ */
 export interface Abilities {
-  /** Organization owner or admin, or a superuser: invitations, and every site permission of its sites. */
+  /** Organization owner or admin, or a superuser: invitations, groups, roles of members, site permissions. */
   orgAdmin: boolean;
-  /** Changing site content and configuration: only when the API shows the person has it (orgAdmin). */
+  /** The organization's owner or a superuser. */
+  orgOwner: boolean;
+  /** A superuser: adds any account to an organization, or creates one there. */
+  superuser: boolean;
+  /** Every write of a site's content and configuration at once (configure, change and delete). */
   siteWrite: boolean;
+  /** One site action (docs/authorization.md) on the chosen site. */
+  can: (action: SiteAction) => boolean;
+  /** Social app writes (superusers and the organization's owner). */
+  socialAppWrites: boolean;
+  /** The caller's own grants on the chosen site. */
+  sitePermissions: string[];
 }
 
 export function useOrganization(org: string | undefined) {
@@ -56,14 +90,49 @@ export function useMembers(org: string | undefined) {
   });
 }
 
-export function useAbilities(org: string | undefined, me: Identity | undefined): Abilities | undefined {
+/** The caller's own actions on a site; a 403 (no grant on the site) is "nothing", not an error. */
+function useOwnSitePermissions(site: string | undefined) {
+  return useQuery({
+    queryKey: ['own-site-permissions', site],
+    enabled: Boolean(site),
+    queryFn: async () => {
+      try {
+        return await get<OwnSitePermissions>('/api/cloud/users/me/site-permissions/', site);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 403) return null;
+        throw error;
+      }
+    },
+  });
+}
+
+export function useAbilities(
+  org: string | undefined,
+  site: string | undefined,
+  me: Identity | undefined,
+): Abilities | undefined {
   const members = useMembers(org);
+  const own = useOwnSitePermissions(site);
   if (!me) return undefined;
-  if (me.is_superuser) return { orgAdmin: true, siteWrite: true };
-  if (!members.data) return undefined;
-  const mine = members.data.results.find((member) => member.user_id === me.id);
-  const admin = mine?.role === 'owner' || mine?.role === 'admin';
-  return { orgAdmin: admin, siteWrite: admin };
+  let role: Member['role'] | undefined;
+  if (!me.is_superuser) {
+    if (!members.data) return undefined;
+    role = members.data.results.find((member) => member.user_id === me.id)?.role;
+  }
+  const admin = me.is_superuser || role === 'owner' || role === 'admin';
+  const owner = me.is_superuser || role === 'owner';
+  if (site && own.isLoading) return undefined;
+  const actions = new Set<SiteAction>(site ? (own.data?.actions ?? []) : admin ? ['view', 'access'] : []);
+  const can = (action: SiteAction) => actions.has(action);
+  return {
+    orgAdmin: admin,
+    orgOwner: owner,
+    superuser: me.is_superuser,
+    siteWrite: can('configure') && can('change') && can('delete'),
+    can,
+    socialAppWrites: site ? (own.data?.social_app_writes ?? false) : owner,
+    sitePermissions: own.data?.permissions ?? [],
+  };
 }
 
 export function Shell({ place }: { place: Place }) {
@@ -80,7 +149,7 @@ export function Shell({ place }: { place: Place }) {
     enabled: Boolean(place.site),
     queryFn: () => get<Named>('/api/pages/site/', place.site),
   });
-  const abilities = useAbilities(place.org, me);
+  const abilities = useAbilities(place.org, place.site, me);
 
   if (identity.isLoading || notSignedIn)
     return (
@@ -155,12 +224,28 @@ export function Shell({ place }: { place: Place }) {
               >
                 Apps
               </a>
-              <a
-                href={href({ org: place.org, site: place.site, section: 'secrets' })}
-                aria-current={place.section === 'secrets' ? 'page' : undefined}
-              >
-                Secrets
-              </a>
+              {(
+                [
+                  ['secrets', 'Secrets'],
+                  ['access', 'Access'],
+                  ['events', 'Events'],
+                  ['sign-in', 'Sign-in'],
+                ] as const
+              ).map(([section, label]) => (
+                <a
+                  key={section}
+                  href={href({
+                    org: place.org,
+                    site: place.site,
+                    // Access and events are an app's: the chosen app goes along.
+                    app: section === 'access' || section === 'events' ? place.app : undefined,
+                    section,
+                  })}
+                  aria-current={place.section === section ? 'page' : undefined}
+                >
+                  {label}
+                </a>
+              ))}
             </>
           )}
         </nav>
@@ -177,6 +262,9 @@ function Screen({ place, abilities, me }: { place: Place; abilities?: Abilities;
   if (place.section === 'people') return <PeopleScreen org={place.org} abilities={abilities} meId={me?.id} />;
   if (!place.site) return <Sites org={place.org} abilities={abilities} />;
   if (place.section === 'secrets') return <SecretsScreen site={place.site} abilities={abilities} />;
+  if (place.section === 'access') return <AccessScreen place={place} abilities={abilities} />;
+  if (place.section === 'events') return <EventsScreen place={place} abilities={abilities} />;
+  if (place.section === 'sign-in') return <SignInScreen site={place.site} abilities={abilities} />;
   if (!place.app) return <Apps org={place.org} site={place.site} abilities={abilities} />;
   return <DataScreen place={place} abilities={abilities} />;
 }
@@ -292,7 +380,7 @@ function Apps({ org, site, abilities }: { org: string; site: string; abilities?:
       link={(item) => href({ org, site, app: item.slug })}
       empty="This site has no app yet."
     >
-      {abilities?.siteWrite && (
+      {abilities?.can('configure') && (
         <CreateNamed
           what="app"
           path="/api/apps/"

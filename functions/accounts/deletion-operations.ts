@@ -22,11 +22,11 @@ function confirmed(given: string | undefined, name: string, what: string): void 
     );
 }
 
-const underWay = (what: string) =>
-  ok(
-    { detail: `${what} is deleted; the cleanup of what it held continues with the next request or start.` },
-    202,
-  );
+/** 202: the rest of the cleanup is handed over (the background sweep), and goes on with no further request. */
+async function underWay(ctx: { deps: { deletions: { handOff(): Promise<void> } } }, what: string) {
+  await ctx.deps.deletions.handOff();
+  return ok({ detail: `${what} is deleted; the cleanup of what it held goes on.` }, 202);
+}
 
 /**
  * Deletions (shared/lifecycle): the tombstone first, then as much of the cleanup as DELETION_STEPS_PER_REQUEST
@@ -41,7 +41,7 @@ export const deletionOperations = {
     await finishPendingDeletions(ctx.deps, deletionKeys.appsOf(access.site.slug), budget);
     const tomb = await markAppDeleted(ctx.deps, access.site, ctx.app, currentUser(ctx).id);
     if (budget.left > 0 && (await cleanUpOne(ctx.deps, tomb, budget))) return noContent();
-    return underWay(`App "${tomb.app_slug}"`);
+    return underWay(ctx, `App "${tomb.app_slug}"`);
   },
 
   async deleteSite(ctx) {
@@ -53,7 +53,7 @@ export const deletionOperations = {
     const budget = budgetOf(ctx.deps);
     const tomb = await markSiteDeleted(ctx.deps, site, currentUser(ctx).id);
     if (await cleanUpOne(ctx.deps, tomb, budget)) return noContent();
-    return underWay(`Site "${site.slug}"`);
+    return underWay(ctx, `Site "${site.slug}"`);
   },
 
   async deleteOrganization(ctx) {
@@ -70,7 +70,7 @@ export const deletionOperations = {
       });
     const tomb = await markOrganizationDeleted(ctx.deps, organization, currentUser(ctx).id);
     if (await cleanUpOne(ctx.deps, tomb, budget)) return noContent();
-    return underWay(`Organization "${organization.slug}"`);
+    return underWay(ctx, `Organization "${organization.slug}"`);
   },
 
   async deleteUser(ctx) {
@@ -81,6 +81,6 @@ export const deletionOperations = {
     confirmed(ctx.query.confirm, user.username, 'username');
     const tomb = await markUserDeleted(ctx.deps, user.id, currentUser(ctx).id);
     if (budget.left > 0 && (await cleanUpOne(ctx.deps, tomb, budget))) return noContent();
-    return underWay('The account');
+    return underWay(ctx, 'The account');
   },
 } satisfies TypedOperations<typeof deletionRoutes>;

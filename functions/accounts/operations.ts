@@ -1,6 +1,6 @@
 import { createApp, listApps } from '../../shared/accounts/apps';
 import { memberAudience, memberUserView } from '../../shared/accounts/member-views';
-import type { Organization, User } from '../../shared/accounts/model';
+import { type Organization, sitePermissions, type User } from '../../shared/accounts/model';
 import {
   addMember,
   createOrganization,
@@ -39,7 +39,8 @@ import type { TypedOperations } from '../../shared/http/typed-operations';
 import { deletionKeys } from '../../shared/lifecycle/keys';
 import { finishBeforeReuse } from '../../shared/lifecycle/runner';
 import { consumeCall } from '../../shared/limits/rate';
-import type { OrganizationAccess } from '../../shared/policy/permissions';
+import { allows, type OrganizationAccess } from '../../shared/policy/permissions';
+import { allowedActions } from '../../shared/policy/policy';
 import { slugify } from '../../shared/slug';
 import { currentUserOperations } from './current-user-operations';
 import { deletionOperations } from './deletion-operations';
@@ -273,6 +274,21 @@ export const accountOperations: Operations = {
       );
     }
     return ok(await setSitePermissions(ctx.deps, site.slug, userId, ctx.body.permissions));
+  },
+
+  async getOwnSitePermissions(ctx) {
+    const { access } = siteContext(ctx);
+    const user = currentUser(ctx);
+    // The pipeline's own verdicts (shared/policy/), never a second copy of the rules.
+    return ok({
+      site: access.site.slug,
+      user_id: user.id,
+      is_superuser: user.is_superuser,
+      organization_role: access.organizationRole,
+      permissions: sitePermissions.filter((permission) => access.permissions.has(permission)),
+      actions: allowedActions(access),
+      social_app_writes: allows('rule:site-owner', { user, site: access, organization: null }),
+    });
   },
 
   async listApps(ctx) {

@@ -16,6 +16,19 @@ export const accountRoutes = [
     responses: { 200: json('The signed-in user', schemas.user), ...errors(401) },
   },
   {
+    ...site,
+    operationId: 'getOwnSitePermissions',
+    permission: 'site:access',
+    method: 'GET',
+    path: '/api/cloud/users/me/site-permissions/',
+    summary:
+      "The signed-in user's own permissions on the request's site and the site actions they grant (an addition to the spec)",
+    responses: {
+      200: json('What the caller holds and may do on the site', schemas.ownSitePermissions),
+      ...errors(400, 401, 403, 404),
+    },
+  },
+  {
     ...platform,
     operationId: 'checkPassword',
     permission: 'public',

@@ -121,6 +121,36 @@ export const sitePermissionsBody = {
   additionalProperties: false,
 } as const;
 
+/** What the caller may do on the request's site (GET /api/cloud/users/me/site-permissions/). */
+export const ownSitePermissions = {
+  type: 'object',
+  required: [
+    'site',
+    'user_id',
+    'is_superuser',
+    'organization_role',
+    'permissions',
+    'actions',
+    'social_app_writes',
+  ],
+  properties: {
+    site: { type: 'string' },
+    user_id: id,
+    is_superuser: { type: 'boolean' },
+    organization_role: { type: ['string', 'null'], enum: [...organizationRole.enum, null] },
+    permissions: sitePermissionsBody.properties.permissions,
+    actions: {
+      type: 'array',
+      items: {
+        type: 'string',
+        enum: ['administer', 'configure', 'manage_users', 'change', 'delete', 'view', 'access'],
+      },
+    },
+    social_app_writes: { type: 'boolean' },
+  },
+  additionalProperties: false,
+} as const;
+
 export const newAppBody = {
   type: 'object',
   required: ['name'],

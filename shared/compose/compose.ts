@@ -9,6 +9,10 @@ import { systemClock } from '../clock';
 import type { Config } from '../config';
 import type { Deps } from '../deps';
 import { type Keys, unconfiguredKeys } from '../keys/keys';
+import { onFirstUse } from '../lazy';
+import type { LifecycleDeps } from '../lifecycle/budget';
+import { type DeletionHandOff, noHandOff } from '../lifecycle/hand-off';
+import type { Logger } from '../log';
 import { createLogger } from '../log';
 import { ValueCache } from '../secrets/value-cache';
 import type { Sql } from '../sql/client';
@@ -52,6 +56,41 @@ export type DepsOverrides = Partial<Pick<Deps, 'clock' | 'log' | 'events' | 'key
   signer?: TokenSigner;
 };
 
+/**
+ * Who finishes a deletion that answered 202 (docs/lifecycle.md): the local server's background sweep, or an
+ * asynchronous invocation of the cloud's deletion sweeper (its client loads on the first hand-off).
+ */
+function deletionHandOff(
+  config: Config,
+  parts: Omit<LifecycleDeps, 'config' | 'log'> & { log: Logger },
+): DeletionHandOff {
+  if (config.runtime === 'aws') {
+    const name = config.deletions.sweeperFunction;
+    if (!name) return noHandOff;
+    const lambda = async () =>
+      new (await import('@aws-sdk/client-lambda')).LambdaClient({ region: config.region });
+    const adapter = onFirstUse(async () => {
+      const { LambdaDeletionHandOff } = await import('../adapters/aws/lambda-deletion-hand-off');
+      return new LambdaDeletionHandOff(lambda, name, parts.log);
+    });
+    return { handOff: async () => (await adapter()).handOff(), stop: async () => {} };
+  }
+  if (!config.deletions.inBackground) return noHandOff;
+  // Loaded on the first hand-off: the cleanup's code is not every group's cold start.
+  let started: Promise<DeletionHandOff> | undefined;
+  return {
+    handOff: async () => {
+      started ??= import('../adapters/local/background-deletions').then(
+        ({ BackgroundDeletions }) => new BackgroundDeletions({ ...parts, config }),
+      );
+      await (await started).handOff();
+    },
+    stop: async () => {
+      await (await started)?.stop();
+    },
+  };
+}
+
 /** Stands in for the data plane where a group has none: reaching for it is a programming error. */
 function noSqlPlane(): Sql {
   throw new Error('This function has no data plane: its group does not use SQL (shared/http/groups.ts)');
@@ -67,6 +106,8 @@ export function composeDeps(
   const log = overrides.log ?? createLogger(config.logLevel);
   const keys = jwtKeys(config, overrides.signer);
   const store = createStore(config);
+  const secretCache = new ValueCache(clock);
+  const plane = sql ?? noSqlPlane;
   return {
     config,
     log,
@@ -75,8 +116,9 @@ export function composeDeps(
     accessCache: new AccessCache(config.accessCacheSeconds, clock),
     events: overrides.events ?? createUserCreationEvents(config, store, log),
     keys: overrides.keys ?? createKeys(config),
-    secretCache: new ValueCache(clock),
-    sql: sql ?? noSqlPlane,
+    secretCache,
+    sql: plane,
+    deletions: deletionHandOff(config, { store, sql: plane, clock, log, secretCache }),
     mailer: overrides.mailer ?? createMailer(config, log, clock),
     tokens: new TokenService(
       keys.signer,

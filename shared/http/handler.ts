@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { readJsonBody } from '../api/body';
 import type { HttpResult } from '../api/result';
@@ -21,7 +20,7 @@ import { siteSlugOf } from '../tenancy/tenancy';
 import type { Operations, RequestContext } from './context';
 import { errorBody, errorHeaders, internalErrorBody } from './envelopes';
 import { loggedPath } from './logged-path';
-import { Router } from './router';
+import { type RouteMatch, Router } from './router';
 import { prepareValidators, validate, validatorsLoaded } from './validation';
 
 export type HttpEvent = APIGatewayProxyEventV2;
@@ -174,8 +173,11 @@ interface RequestFacts {
 let coldStart = true;
 
 function logRequest(deps: Deps | undefined, event: HttpEvent, facts: RequestFacts, status: number): void {
+  const first = coldStart;
+  coldStart = false;
   const log = facts.log ?? deps?.log;
-  if (!log) return;
+  // Below the log level (the bench runs at `warn`) the line is not even built.
+  if (!log || log.enabled?.('info') === false) return;
   const line: Record<string, unknown> = {
     method: event.requestContext?.http?.method,
     path: loggedPath(event.rawPath),
@@ -185,8 +187,7 @@ function logRequest(deps: Deps | undefined, event: HttpEvent, facts: RequestFact
     user_id: facts.userId ?? null,
     site: facts.site ?? null,
   };
-  if (deps?.config.runtime === 'aws') line.cold_start = coldStart;
-  coldStart = false;
+  if (deps?.config.runtime === 'aws') line.cold_start = first;
   log.info('request', facts.log ? line : { request_id: facts.requestId, ...line });
 }
 
@@ -247,56 +248,56 @@ async function permittedInput(
   return input;
 }
 
-/** The error middleware: any error becomes the group's envelope, and the request is logged all the same. */
-function errorsAnswered(
-  group: GroupDef,
-  getDeps: () => Deps,
-  facts: WeakMap<HttpEvent, RequestFacts>,
-): MiddlewareObj<HttpEvent, HttpResponse, Error, Context> {
-  return {
-    onError: async (request) => {
-      let deps: Deps | undefined;
-      try {
-        deps = getDeps();
-      } catch {
-        deps = undefined;
-      }
-      const fact = facts.get(request.event) ?? {
-        started: performance.now(),
-        requestId: requestIdOf(request.event, request.context),
-      };
-      const response = errorResponse(fact.log ?? deps?.log, group, request.error, fact.requestId);
-      request.response = response;
-      logRequest(deps, request.event, fact, response.statusCode ?? 500);
-    },
-  };
+/**
+ * Lambda's deadline, less a margin: a request still running then is answered (a 500 in the group's envelope, with
+ * its log line) before Lambda cuts the function off. Only where the context tells the time left (Lambda); locally no
+ * timer is set.
+ */
+const deadlineMarginMs = 5;
+
+async function beforeDeadline<T>(work: Promise<T>, context: Context | undefined): Promise<T> {
+  const remaining = context?.getRemainingTimeInMillis?.();
+  if (remaining === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error('The request reached the function timeout')),
+      Math.max(0, remaining - deadlineMarginMs),
+    );
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
-/**
- * The handler of one endpoint group (one Lambda): route, authenticate, load who and where in one DynamoDB round
- * trip, enforce the route's permission, validate, run the operation, shape the response, and log one line. The same
- * handler serves API Gateway and the local server. `group` is the group's manifest (functions/<group>/manifest.ts):
- * a Lambda imports only its own. `routes` are the ones it serves: by default all the manifest's routes (the hosted
- * pages serve a few of another group's, pages/api.ts).
- */
-export function createGroupHandler(
+/** A group's pipeline; `match` is the route when the caller has matched it already (the local app). */
+export type GroupPipeline = (
+  event: HttpEvent,
+  context: Context | undefined,
+  match?: RouteMatch,
+) => Promise<HttpResponse>;
+
+/** The pipeline of one endpoint group (see `createGroupHandler`), which may be handed the route already matched. */
+export function createGroupPipeline(
   group: GroupDef,
   operations: Operations,
   getDeps: () => Deps,
   routes: readonly RouteDef[] = group.routes,
-): HttpHandler {
+): GroupPipeline {
   checkRoutes(group.name, operations, routes);
   const router = new Router(routes);
   const changesAccess = group.changesAccess === true;
-  const facts = new WeakMap<HttpEvent, RequestFacts>();
 
-  const run = async (event: HttpEvent, context: Context): Promise<HttpResponse> => {
-    const deps = getDeps();
-    const requestId = requestIdOf(event, context);
-    const log = deps.log.child({ request_id: requestId });
-    const fact: RequestFacts = { started: performance.now(), requestId, log };
-    facts.set(event, fact);
-    const { route, params } = router.match(event.requestContext.http.method, event.rawPath);
+  const run = async (
+    deps: Deps,
+    event: HttpEvent,
+    fact: RequestFacts,
+    matched: RouteMatch | undefined,
+  ): Promise<HttpResponse> => {
+    const { requestId, log } = fact;
+    const { route, params } = matched ?? router.match(event.requestContext.http.method, event.rawPath);
     fact.routeId = route.operationId;
     const headers = lowerHeaders(event);
     // Who and where come before what: an anonymous request is a 401 whatever its body says.
@@ -304,7 +305,7 @@ export function createGroupHandler(
     const { searchParams, query, body } = await permittedInput(route, principal, params, event, headers);
     const ctx: RequestContext = {
       deps,
-      log,
+      log: log as Logger,
       route,
       requestId,
       params,
@@ -326,12 +327,41 @@ export function createGroupHandler(
       // A change of who may do what is seen at once by this container (others: within the cache's window).
       if (changesAccess && route.method !== 'GET') deps.accessCache.clear();
     }
-    const response = respond(result, requestId);
+    return respond(result, requestId);
+  };
+
+  // Any error becomes the group's envelope, and the request is logged all the same.
+  return async (event, context, matched) => {
+    let deps: Deps | undefined;
+    let fact: RequestFacts | undefined;
+    let response: HttpResponse;
+    try {
+      deps = getDeps();
+      const requestId = requestIdOf(event, context);
+      fact = { started: performance.now(), requestId, log: deps.log.child({ request_id: requestId }) };
+      response = await beforeDeadline(run(deps, event, fact, matched), context);
+    } catch (error) {
+      fact ??= { started: performance.now(), requestId: requestIdOf(event, context) };
+      response = errorResponse(fact.log ?? deps?.log, group, error, fact.requestId);
+    }
     logRequest(deps, event, fact, response.statusCode ?? 200);
     return response;
   };
+}
 
-  return middy<HttpEvent, HttpResponse, Error, Context>()
-    .use(errorsAnswered(group, getDeps, facts))
-    .handler(run);
+/**
+ * The handler of one endpoint group (one Lambda): route, authenticate, load who and where in one DynamoDB round
+ * trip, enforce the route's permission, validate, run the operation, shape the response, and log one line. The same
+ * handler serves API Gateway and the local server. `group` is the group's manifest (functions/<group>/manifest.ts):
+ * a Lambda imports only its own. `routes` are the ones it serves: by default all the manifest's routes (the hosted
+ * pages serve a few of another group's, pages/api.ts).
+ */
+export function createGroupHandler(
+  group: GroupDef,
+  operations: Operations,
+  getDeps: () => Deps,
+  routes: readonly RouteDef[] = group.routes,
+): HttpHandler {
+  const pipeline = createGroupPipeline(group, operations, getDeps, routes);
+  return (event, context) => pipeline(event, context);
 }

@@ -28,17 +28,26 @@ function compile(route: RouteDef): CompiledRoute {
 
 /** Matches request paths against a set of routes; paths match with or without a trailing slash. */
 export class Router {
-  private readonly compiled: CompiledRoute[];
+  /**
+   * The compiled routes by their number of segments, each list in rank order: a path is only compared with the
+   * routes that have as many segments as it has.
+   */
+  private readonly bySegments = new Map<number, CompiledRoute[]>();
 
   constructor(routes: readonly RouteDef[]) {
-    this.compiled = routes.map(compile).sort((a, b) => a.rank.localeCompare(b.rank));
+    const compiled = routes.map(compile).sort((a, b) => a.rank.localeCompare(b.rank));
+    for (const route of compiled) {
+      const list = this.bySegments.get(route.segments.length) ?? [];
+      list.push(route);
+      this.bySegments.set(route.segments.length, list);
+    }
   }
 
   /** Finds the route for a method and path; 404 when no path matches, 405 when only other methods do. */
   match(method: string, path: string): RouteMatch {
     const parts = splitPath(path);
     const allowed: string[] = [];
-    for (const candidate of this.compiled) {
+    for (const candidate of this.bySegments.get(parts.length) ?? []) {
       const params = matchSegments(candidate.segments, parts);
       if (!params) continue;
       if (candidate.route.method === (method.toUpperCase() as Method))
@@ -54,7 +63,6 @@ function matchSegments(
   segments: CompiledRoute['segments'],
   parts: string[],
 ): Record<string, string> | undefined {
-  if (segments.length !== parts.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i];

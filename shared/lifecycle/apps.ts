@@ -7,11 +7,20 @@ import { eventKeys } from '../events/keys';
 import { eventNames } from '../events/model';
 import { cleanUp as cleanUpRoles, type GoneRole, tombstone as roleTombstone } from '../roles/cleanup';
 import { roleKeys } from '../roles/keys';
+import { pruneStaleBundles } from '../roles/site-roles';
 import { secretKeys } from '../secrets/keys';
 import { cacheId } from '../secrets/value-cache';
 import { queryAll } from '../store/store';
 import { isConditionFailure } from '../store/writes';
-import { type Budget, type LifecycleDeps, queryItems, spend } from './budget';
+import {
+  type Budget,
+  guardedWrite,
+  type LifecycleDeps,
+  type NameKey,
+  queryItems,
+  spend,
+  untilNameTaken,
+} from './budget';
 import { dropAppTables } from './data-plane';
 import { deletionKeys } from './keys';
 
@@ -19,7 +28,7 @@ import { deletionKeys } from './keys';
  * Deleting an app (docs/lifecycle.md). One transaction removes the app, its id and writes its tombstone: from then
  * on the app is not found, and a new app may take its slug. The cleanup follows, each step idempotent: its data
  * tables in PostgreSQL, its secrets and their history, its functions and their subscriptions, its roles and their
- * memberships; the tombstone goes last. A crash leaves the tombstone, and the work is finished by the next start,
+ * memberships, then the bundle entries of site roles that named them; the tombstone goes last. A crash leaves the tombstone, and the work is finished by the next start,
  * or by the site's next app create or delete.
  */
 
@@ -78,8 +87,24 @@ export async function markAppDeleted(
   return tomb;
 }
 
-/** Runs the app's cleanup within the budget; true when it is finished (the tombstone removed). */
-export async function cleanUpApp(deps: LifecycleDeps, tomb: AppTombstone, budget: Budget): Promise<boolean> {
+/**
+ * Runs the app's cleanup within the budget; true when it is finished (the tombstone removed). Its writes under the
+ * app's slug (secrets and their history, function slugs) are made only while no new app of the site has the slug:
+ * another cleaner may have finished this deletion and a new app taken the name meanwhile (docs/lifecycle.md).
+ */
+export function cleanUpApp(deps: LifecycleDeps, tomb: AppTombstone, budget: Budget): Promise<boolean> {
+  const name = keys.app(tomb.site, tomb.app_slug);
+  return untilNameTaken(deps, name, deletionKeys.app(tomb.site, tomb.app_id), () =>
+    cleanUpAppItems(deps, tomb, budget, name),
+  );
+}
+
+async function cleanUpAppItems(
+  deps: LifecycleDeps,
+  tomb: AppTombstone,
+  budget: Budget,
+  name: NameKey,
+): Promise<boolean> {
   const owner = {
     site: tomb.site,
     siteIdentity: tomb.site_identity,
@@ -93,8 +118,8 @@ export async function cleanUpApp(deps: LifecycleDeps, tomb: AppTombstone, budget
     spend(budget, dropped);
   }
   if (budget.left <= 0) return false;
-  if (!(await removeSecrets(deps, tomb, budget))) return false;
-  if (!(await removeFunctions(deps, tomb, budget))) return false;
+  if (!(await removeSecrets(deps, tomb, budget, name))) return false;
+  if (!(await removeFunctions(deps, tomb, budget, name))) return false;
   if (!(await removeRoles(deps, tomb, budget))) return false;
   await deps.store.doc.send(
     new DeleteCommand({ TableName: deps.store.table, Key: deletionKeys.app(tomb.site, tomb.app_id) }),
@@ -110,7 +135,12 @@ interface StoredSecretRef {
 }
 
 /** The app level's secrets: each one's history, then the secret with its type's count, in one transaction. */
-async function removeSecrets(deps: LifecycleDeps, tomb: AppTombstone, budget: Budget): Promise<boolean> {
+async function removeSecrets(
+  deps: LifecycleDeps,
+  tomb: AppTombstone,
+  budget: Budget,
+  name: NameKey,
+): Promise<boolean> {
   const { store } = deps;
   const secrets = await queryAll<StoredSecretRef>(store, {
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
@@ -129,37 +159,29 @@ async function removeSecrets(deps: LifecycleDeps, tomb: AppTombstone, budget: Bu
       ConsistentRead: true,
     });
     for (const entry of history)
-      await store.doc.send(
-        new DeleteCommand({ TableName: store.table, Key: { PK: entry.PK, SK: entry.SK } }),
-      );
-    try {
-      await store.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: store.table,
-                Key: secretKeys.secret(tomb.site, tomb.app_slug, secret.key),
-                ConditionExpression: 'revision = :revision',
-                ExpressionAttributeValues: { ':revision': secret.revision },
-              },
-            },
-            {
-              Update: {
-                TableName: store.table,
-                Key: secretKeys.type(tomb.site, secret.type_slug),
-                UpdateExpression: 'ADD secret_count :by',
-                ConditionExpression: 'attribute_exists(PK)',
-                ExpressionAttributeValues: { ':by': -1 },
-              },
-            },
-          ],
-        }),
-      );
-    } catch (error) {
-      // Gone or changed meanwhile: the next pass reads it again.
-      if (String((error as Error)?.name) !== 'TransactionCanceledException') throw error;
-    }
+      await guardedWrite(deps, name, [
+        { Delete: { TableName: store.table, Key: { PK: entry.PK, SK: entry.SK } } },
+      ]);
+    // Gone or changed meanwhile (a failed condition): the next pass reads it again.
+    await guardedWrite(deps, name, [
+      {
+        Delete: {
+          TableName: store.table,
+          Key: secretKeys.secret(tomb.site, tomb.app_slug, secret.key),
+          ConditionExpression: 'revision = :revision',
+          ExpressionAttributeValues: { ':revision': secret.revision },
+        },
+      },
+      {
+        Update: {
+          TableName: store.table,
+          Key: secretKeys.type(tomb.site, secret.type_slug),
+          UpdateExpression: 'ADD secret_count :by',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':by': -1 },
+        },
+      },
+    ]);
     deps.secretCache.delete(cacheId(tomb.site, tomb.app_slug, secret.key));
     spend(budget, 1);
   }
@@ -173,7 +195,12 @@ interface FunctionRef {
 }
 
 /** The app's functions, each with its slug and its subscriptions (one transaction each). */
-async function removeFunctions(deps: LifecycleDeps, tomb: AppTombstone, budget: Budget): Promise<boolean> {
+async function removeFunctions(
+  deps: LifecycleDeps,
+  tomb: AppTombstone,
+  budget: Budget,
+  name: NameKey,
+): Promise<boolean> {
   const { store } = deps;
   const functions = await queryAll<FunctionRef>(store, {
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
@@ -182,22 +209,13 @@ async function removeFunctions(deps: LifecycleDeps, tomb: AppTombstone, budget: 
   });
   for (const fn of functions.filter((candidate) => candidate.app_id === tomb.app_id)) {
     if (budget.left <= 0) return false;
-    await store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName: store.table, Key: eventKeys.function(tomb.site, fn.id) } },
-          {
-            Delete: {
-              TableName: store.table,
-              Key: eventKeys.functionSlug(tomb.site, tomb.app_slug, fn.slug),
-            },
-          },
-          ...eventNames.map((event) => ({
-            Delete: { TableName: store.table, Key: eventKeys.subscription(tomb.site, event, fn.id) },
-          })),
-        ],
-      }),
-    );
+    await guardedWrite(deps, name, [
+      { Delete: { TableName: store.table, Key: eventKeys.function(tomb.site, fn.id) } },
+      { Delete: { TableName: store.table, Key: eventKeys.functionSlug(tomb.site, tomb.app_slug, fn.slug) } },
+      ...eventNames.map((event) => ({
+        Delete: { TableName: store.table, Key: eventKeys.subscription(tomb.site, event, fn.id) },
+      })),
+    ]);
     spend(budget, 1);
   }
   return true;
@@ -254,5 +272,9 @@ async function removeRoles(deps: LifecycleDeps, tomb: AppTombstone, budget: Budg
   });
   const owed = pending.filter((role) => !gone.some((g) => g.id === role.id));
   await cleanUpRoles(deps, tomb.site, [...gone, ...owed]);
-  return budget.left > 0 || roles.every((r) => !(r.kind === 'app_role' && r.app_id === tomb.app_id));
+  const allGone = roles.every((r) => !(r.kind === 'app_role' && r.app_id === tomb.app_id));
+  if (budget.left <= 0 && !allGone) return false;
+  // The site roles that bundled them: no stale {slug, id} entry is kept.
+  spend(budget, await pruneStaleBundles(deps, tomb.site));
+  return true;
 }

@@ -4,7 +4,15 @@ import type { Organization, Site } from '../accounts/model';
 import { iso } from '../clock';
 import { NotFoundError } from '../errors';
 import { invitationKeys } from '../invitations/model';
-import { type Budget, type LifecycleDeps, queryItems, removeAll } from './budget';
+import {
+  type Budget,
+  guardedWrite,
+  type LifecycleDeps,
+  type NameKey,
+  queryItems,
+  removeAll,
+  untilNameTaken,
+} from './budget';
 import { deletionKeys } from './keys';
 import { cleanUpSite, type SiteTombstone, siteDeletionItems, siteTombstone } from './sites';
 
@@ -67,10 +75,23 @@ export async function markOrganizationDeleted(
   return tomb;
 }
 
-export async function cleanUpOrganization(
+export function cleanUpOrganization(
   deps: LifecycleDeps,
   tomb: OrganizationTombstone,
   budget: Budget,
+): Promise<boolean> {
+  const name = keys.organization(tomb.organization);
+  return untilNameTaken(deps, name, deletionKeys.organization(tomb.organization, tomb.organization_id), () =>
+    cleanUpOrganizationItems(deps, tomb, budget, name),
+  );
+}
+
+/** The organization's cleanup, every write made only while no new organization has the slug (`name`). */
+async function cleanUpOrganizationItems(
+  deps: LifecycleDeps,
+  tomb: OrganizationTombstone,
+  budget: Budget,
+  name: NameKey,
 ): Promise<boolean> {
   const org = tomb.organization;
   // Sites still standing: each gets its tombstone (so a crash from here on is a site deletion owed), then its cleanup.
@@ -83,13 +104,9 @@ export async function cleanUpOrganization(
     if (budget.left <= 0) return false;
     const site = item as unknown as Site;
     const siteTomb = siteTombstone(deps, site, tomb.deleted_by);
-    try {
-      await deps.store.doc.send(
-        new TransactWriteCommand({ TransactItems: siteDeletionItems(deps.store.table, site, siteTomb) }),
-      );
-    } catch (error) {
-      if (String((error as Error)?.name) !== 'TransactionCanceledException') throw error;
-    }
+    // Only while the organization's name is free: a new organization of the slug has sites of its own here.
+    // A failed condition of the site's items: removed meanwhile; its cleanup below finds what is left.
+    await guardedWrite(deps, name, siteDeletionItems(deps.store.table, site, siteTomb));
     if (!(await cleanUpSite(deps, siteTomb, budget))) return false;
   }
   // Site deletions of this organization a crash left.
@@ -111,14 +128,14 @@ export async function cleanUpOrganization(
       ...(typeof invitation.token_hash === 'string' ? [invitationKeys.token(invitation.token_hash)] : []),
       { PK: invitation.PK, SK: invitation.SK },
     ];
-    if (!(await removeAll(deps, parts, budget))) return false;
+    if (!(await removeAll(deps, parts, budget, name))) return false;
   }
   const own = await queryItems(deps.store, {
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': `ORG#${org}` },
     ConsistentRead: true,
   });
-  if (!(await removeAll(deps, own, budget))) return false;
+  if (!(await removeAll(deps, own, budget, name))) return false;
   await deps.store.doc.send(
     new DeleteCommand({
       TableName: deps.store.table,

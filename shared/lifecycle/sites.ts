@@ -10,7 +10,15 @@ import { eventKeys } from '../events/keys';
 import { roleKeys } from '../roles/keys';
 import { secretKeys } from '../secrets/keys';
 import { socialKeys } from '../social/model';
-import { type Budget, type LifecycleDeps, queryItems, removeAll, spend } from './budget';
+import {
+  type Budget,
+  type LifecycleDeps,
+  type NameKey,
+  queryItems,
+  removeAll,
+  spend,
+  untilNameTaken,
+} from './budget';
 import { deletionKeys } from './keys';
 
 /**
@@ -99,10 +107,19 @@ const partition = (deps: LifecycleDeps, pk: string, prefix = '') =>
     ConsistentRead: true,
   });
 
-export async function cleanUpSite(
+export function cleanUpSite(deps: LifecycleDeps, tomb: SiteTombstone, budget: Budget): Promise<boolean> {
+  const name = keys.site(tomb.site);
+  return untilNameTaken(deps, name, deletionKeys.site(tomb.site, tomb.site_id), () =>
+    cleanUpSiteItems(deps, tomb, budget, name),
+  );
+}
+
+/** The site's cleanup, every write made only while no new site has the slug (`name`, docs/lifecycle.md). */
+async function cleanUpSiteItems(
   deps: LifecycleDeps,
   tomb: SiteTombstone,
   budget: Budget,
+  name: NameKey,
 ): Promise<boolean> {
   const site = tomb.site;
   if (budget.left <= 0) return false;
@@ -111,10 +128,10 @@ export async function cleanUpSite(
   const catalog = await partition(deps, roleKeys.catalog(site));
   for (const entry of catalog) {
     const slug = typeof entry.slug === 'string' ? entry.slug : undefined;
-    if (slug && !(await removeAll(deps, await partition(deps, roleKeys.members(site, slug)), budget)))
+    if (slug && !(await removeAll(deps, await partition(deps, roleKeys.members(site, slug)), budget, name)))
       return false;
   }
-  if (!(await removeAll(deps, catalog, budget))) return false;
+  if (!(await removeAll(deps, catalog, budget, name))) return false;
   // Secret history (by the secrets' keys), then secrets, types and tags.
   const secrets = await partition(deps, secretKeys.secrets(site));
   for (const secret of secrets) {
@@ -122,12 +139,12 @@ export async function cleanUpSite(
       deps,
       secretKeys.history(site, (secret.app as string | null) ?? null, String(secret.key)),
     );
-    if (!(await removeAll(deps, history, budget))) return false;
+    if (!(await removeAll(deps, history, budget, name))) return false;
   }
   for (const pk of [secretKeys.secrets(site), secretKeys.types(site), secretKeys.tags(site)])
-    if (!(await removeAll(deps, await partition(deps, pk), budget))) return false;
+    if (!(await removeAll(deps, await partition(deps, pk), budget, name))) return false;
   for (const pk of [eventKeys.functions(site), eventKeys.subscriptions(site)])
-    if (!(await removeAll(deps, await partition(deps, pk), budget))) return false;
+    if (!(await removeAll(deps, await partition(deps, pk), budget, name))) return false;
   // Provider links of the site's social apps, with each user's side and marker.
   const own = await partition(deps, `SITE#${site}`);
   for (const app of own.filter((item) => item.SK.startsWith(socialKeys.appPrefix))) {
@@ -142,15 +159,15 @@ export async function cleanUpSite(
         ...(link.link_id !== undefined ? [socialKeys.account(userId, Number(link.link_id))] : []),
         { PK: link.PK, SK: link.SK },
       ];
-      if (!(await removeAll(deps, sides, budget))) return false;
+      if (!(await removeAll(deps, sides, budget, name))) return false;
     }
   }
   // App ids, then the site's own partition (permissions, apps, social apps) and any app tombstones of the site.
   const appIds = own.filter((item) => item.SK.startsWith('APP#')).map((app) => keys.appId(Number(app.id)));
-  if (!(await removeAll(deps, appIds, budget))) return false;
+  if (!(await removeAll(deps, appIds, budget, name))) return false;
   const pendingApps = await partition(deps, deletionKeys.partition, deletionKeys.appsOf(site));
-  if (!(await removeAll(deps, pendingApps, budget))) return false;
-  if (!(await removeAll(deps, own, budget))) return false;
+  if (!(await removeAll(deps, pendingApps, budget, name))) return false;
+  if (!(await removeAll(deps, own, budget, name))) return false;
   await deps.store.doc.send(
     new DeleteCommand({ TableName: deps.store.table, Key: deletionKeys.site(site, tomb.site_id) }),
   );

@@ -191,6 +191,26 @@ export function enforce(permission: Permission, principal: Principal, input: Rul
   rules[permission.slice('rule:'.length) as RuleName].check(principal, input);
 }
 
+/** Whether `permission` lets the principal through: `enforce`'s verdict, as a boolean (the caller's own view). */
+export function allows(
+  permission: Permission,
+  principal: Principal,
+  input: RuleInput = { params: {}, body: undefined },
+): boolean {
+  try {
+    enforce(permission, principal, input);
+    return true;
+  } catch (error) {
+    if (
+      error instanceof AuthenticationError ||
+      error instanceof PermissionDeniedError ||
+      error instanceof NotFoundError
+    )
+      return false;
+    throw error;
+  }
+}
+
 /** A reader's sentence for a permission (the OpenAPI description and docs/authorization.md). */
 export function describePermission(permission: Permission): string {
   if (permission === 'public') return 'anyone (no token)';

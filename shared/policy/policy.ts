@@ -53,6 +53,11 @@ export function can(access: SiteAccess, action: SiteAction): boolean {
   return siteActions[action].some((permission) => access.permissions.has(permission));
 }
 
+/** Every site action the user of `access` may take, in the order of `siteActions` (the caller's own view). */
+export function allowedActions(access: SiteAccess): SiteAction[] {
+  return (Object.keys(siteActions) as SiteAction[]).filter((action) => can(access, action));
+}
+
 /** Whether a user may administer an organization (superusers, its owner and its admins). */
 export function canAdministerOrganization(user: User, role: OrganizationRole | null | undefined): boolean {
   return user.is_superuser || isOrganizationAdmin(role);

@@ -161,7 +161,6 @@ function membershipItem(
     app_slug: grant.role.kind === 'app_role' ? grant.role.app_slug : null,
     user_id: grant.user.id,
     assigned_by: options.by.id,
-    assigned_by_username: options.by.username,
     created_at: options.at,
     updated_at: options.at,
     expires_at: options.expiresAt,

@@ -48,9 +48,11 @@ export interface Membership {
   /** The app of an application role; null for a site role. */
   app_slug: string | null;
   user_id: number;
-  /** Id and username of the user who assigned the role. */
+  /**
+   * The id of the user who assigned the role: the number only, which outlives that user's erasure without naming
+   * the person (docs/lifecycle.md). Items written by earlier versions also carry `assigned_by_username`.
+   */
   assigned_by: number;
-  assigned_by_username: string;
   created_at: string;
   updated_at: string;
   /** ISO 8601 UTC; null means permanent. */

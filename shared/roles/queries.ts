@@ -42,12 +42,16 @@ export interface HolderQuery {
   page_size?: number | undefined;
 }
 
-/** A holder of a role as the role-centric listing shows it. */
+/**
+ * A holder of a role as the role-centric listing shows it; `expires_at` (null: never) is an addition to the
+ * spec's four fields (docs/api-decisions.md, "Role holders with their expiry").
+ */
 export interface Holder {
   username: string;
   email: string;
   first_name: string;
   last_name: string;
+  expires_at: string | null;
 }
 
 /** The users holding a role (active memberships unless `include_expired`), searched, ordered and paged. */
@@ -85,11 +89,12 @@ export async function roleHolders(
     },
     (row) => row.user.username,
   );
-  const page = pageOf(sorted, query.page, query.page_size).map(({ user }) => ({
+  const page = pageOf(sorted, query.page, query.page_size).map(({ user, membership }) => ({
     username: user.username,
     email: user.email,
     first_name: user.first_name,
     last_name: user.last_name,
+    expires_at: membership.expires_at ?? null,
   }));
   return { page, total: sorted.length };
 }

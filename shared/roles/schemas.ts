@@ -203,14 +203,16 @@ export const siteRole = {
   additionalProperties: false,
 } as const;
 
+/** The spec's four fields and the membership's expiry (an addition: docs/api-decisions.md). */
 export const holder = {
   type: 'object',
-  required: ['username', 'email', 'first_name', 'last_name'],
+  required: ['username', 'email', 'first_name', 'last_name', 'expires_at'],
   properties: {
     username: { type: 'string' },
     email: { type: 'string' },
     first_name: { type: 'string' },
     last_name: { type: 'string' },
+    expires_at: { ...dateTime, type: ['string', 'null'] },
   },
   additionalProperties: false,
 } as const;

@@ -204,3 +204,35 @@ export async function pruneBundles(
     );
   }
 }
+
+/**
+ * Drops from every site role the bundle entries that name no existing application role (its `{slug, id}` gone: the
+ * role deleted, or its app). Used by an app's deletion (shared/lifecycle/apps.ts), whose roles go without the
+ * roles' own deletion path; also removes what an earlier crash left. A site role changed meanwhile is read again
+ * (up to three times): harmless if it still stays, since bundles are read by role id and an id never returns.
+ * Returns how many site roles it changed.
+ */
+export async function pruneStaleBundles(deps: RolesDeps, site: string): Promise<number> {
+  let changed = 0;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const catalog = await loadCatalog(deps.store, site);
+    let raced = false;
+    for (const siteRole of catalog.siteRoles()) {
+      const bundle = siteRole.bundle.filter((entry) => catalog.appRole(entry.slug)?.id === entry.id);
+      if (bundle.length === siteRole.bundle.length) continue;
+      const done = await updateAtVersion(
+        deps.store,
+        {
+          Key: roleKeys.role(site, siteRole.slug),
+          UpdateExpression: 'SET bundle = :bundle, #version = #version + :one',
+          ExpressionAttributeValues: { ':bundle': bundle, ':one': 1 },
+        },
+        siteRole.version,
+      );
+      if (done) changed++;
+      else raced = true;
+    }
+    if (!raced) break;
+  }
+  return changed;
+}

@@ -82,14 +82,17 @@ async function siteAccessOf(
   lookup: Lookup,
   slug: string,
   user: User | null,
+  /** The organization the lookup read the membership of (the mapping known when it started), if any. */
+  readOrganization: string | undefined,
 ): Promise<SiteAccess> {
   const site = itemOf<Site>(lookup, keys.site(slug));
   if (!site) throw new NotFoundError({ message: 'Site not found.', code: 'site_not_found' });
   if (!user) return { site, user: null, organizationRole: null, permissions: new Set() };
   const memberKey = keys.member(site.organization_slug, user.id);
   let membership = itemOf<OrganizationMember>(lookup, memberKey);
-  if (organizationOfSite.get(slug) !== site.organization_slug) {
-    // First request for this site in this container: one more read, then the mapping is known.
+  if (readOrganization !== site.organization_slug) {
+    // The lookup did not read this organization's membership (the first requests for this site in this container,
+    // even when another one learnt the mapping meanwhile): one more read, then the mapping is known.
     membership = itemOf<OrganizationMember>(await getItems(store, [memberKey]), memberKey);
     rememberSiteOrganization(site);
   }
@@ -118,7 +121,8 @@ export async function loadRequest(store: Store, target: RequestTarget): Promise<
   if (target.userId !== null && !storedUser?.is_active)
     throw new AuthenticationError({ message: 'User not found or inactive.', code: 'user_inactive' });
   const user = storedUser ? publicUser(storedUser) : null;
-  const site = target.site === null ? null : await siteAccessOf(store, lookup, target.site, user);
+  const site =
+    target.site === null ? null : await siteAccessOf(store, lookup, target.site, user, knownOrganization);
   const organization =
     target.organization === null ? null : organizationAccessOf(lookup, target.organization, user);
   const app =

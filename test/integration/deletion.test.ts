@@ -143,10 +143,37 @@ describe('DELETE /api/apps/{app_slug}/', () => {
     expect((await tenant.owner.get(`/api/apps/${app.slug}/functions/`)).body.data.functions).toEqual([]);
   });
 
+  it("removes the app's roles from the bundles of the site's roles (no stale {slug, id} entry is left)", async () => {
+    const tenant = await createTenant(platform);
+    const site = tenant.site.slug;
+    const other = await tenant.owner.post('/api/apps/', { name: unique('Kept') });
+    expect(other.status).toBe(201);
+    const doomed = await tenant.owner.post(`/api/app/${tenant.app.slug}/roles`, { name: 'writers' });
+    const kept = await tenant.owner.post(`/api/app/${other.body.slug}/roles`, { name: 'readers' });
+    expect([doomed.status, kept.status]).toEqual([201, 201]);
+    const bundle = await tenant.owner.post('/api/roles/', {
+      name: 'Staff',
+      role_slugs: [doomed.body.data.slug, kept.body.data.slug],
+    });
+    expect(bundle.status).toBe(201);
+    const bundled = async () =>
+      ((await stored(roleKeys.catalog(site), `ROLE#${bundle.body.data.slug}`))[0]?.bundle ?? []) as {
+        slug: string;
+      }[];
+    expect((await bundled()).map((entry) => entry.slug).sort()).toEqual(
+      [doomed.body.data.slug, kept.body.data.slug].sort(),
+    );
+
+    expect((await tenant.owner.delete(`/api/apps/${tenant.app.slug}/`)).status).toBe(204);
+    expect((await bundled()).map((entry) => entry.slug)).toEqual([kept.body.data.slug]);
+  });
+
   it('with DELETION_STEPS_PER_REQUEST 1: answers 202, nothing shows, and the next app create finishes the cleanup', async () => {
     const bounded = await startTestPlatform({
       EVENT_FUNCTIONS_DIR: 'test/fixtures/subscribers',
       DELETION_STEPS_PER_REQUEST: '1',
+      // The requests' own share of the work is what this test watches: no background sweep beside them.
+      DELETIONS_IN_BACKGROUND: 'false',
     });
     try {
       const tenant = await createTenant(bounded);
@@ -211,6 +238,56 @@ describe('DELETE /api/cloud/users/{user_id}/', () => {
     expect(response.status).toBe(409);
     expect(JSON.stringify(response.body)).toContain('transfer');
     expect((await tenant.owner.get('/api/cloud/users/me/')).status).toBe(200);
+  });
+
+  it('what others keep names the erased user by its number only: invitations it sent, roles it assigned', async () => {
+    const tenant = await createTenant(platform);
+    const org = tenant.organization.slug;
+    const site = tenant.site.slug;
+    const leaving = await createUser(platform);
+    const staying = await createUser(platform);
+    const members = `/api/cloud/organizations/${org}/members/`;
+    await grantSite(tenant, leaving.user.id, ['access_site', 'view_site', 'admin_site']);
+    // grantSite makes it a member; then an admin of the organization.
+    expect((await platform.adminApi.post(members, { user_id: leaving.user.id, role: 'admin' })).status).toBe(
+      200,
+    );
+    await grantSite(tenant, staying.user.id, ['access_site', 'view_site']);
+    expect((await tenant.owner.post('/api/roles/', { name: 'Helpers' })).status).toBe(201);
+    // The leaving admin sends an invitation and assigns a role.
+    const invited = await leaving.api.post(`/api/cloud/organizations/${org}/invitations/`, {
+      invitee_identifier: `${unique('guest')}@example.com`,
+    });
+    expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+    const assigned = await leaving.api
+      .forSite(site)
+      .post('/api/roles/helpers/users', { usernames: [staying.user.username] });
+    expect(assigned.status).toBe(200);
+
+    const erased = await leaving.api.delete(
+      `/api/cloud/users/${leaving.user.id}/?confirm=${leaving.user.username}`,
+    );
+    expect(erased.status).toBe(204);
+    // A new account takes the name: nothing the old one left points at it.
+    const again = await platform.adminApi.post('/api/cloud/users/', {
+      username: leaving.user.username,
+      email: leaving.user.email,
+      password: 'Velvet-Harbor-Quill-42',
+    });
+    expect(again.status).toBe(201);
+
+    // The invitation: the inviter's number, nothing that identifies the person.
+    const invitation = await tenant.owner.get(
+      `/api/cloud/organizations/${org}/invitations/${invited.body.uuid}/`,
+    );
+    expect(invitation.status).toBe(200);
+    expect(invitation.body.invited_by).toBe(leaving.user.id);
+    expect(invitation.body.invited_by_user).toMatchObject({ id: leaving.user.id, username: '', email: '' });
+    expect(JSON.stringify(invitation.body)).not.toContain(leaving.user.username);
+    // The membership it assigned: kept, with the assigner's number and no name.
+    const [membership] = await stored(roleKeys.members(site, 'helpers'));
+    expect(membership).toMatchObject({ user_id: staying.user.id, assigned_by: leaving.user.id });
+    expect(JSON.stringify(membership)).not.toContain(leaving.user.username);
   });
 
   it('removes what identifies the user and its memberships; others keep the anonymous id; the names are free again', async () => {
@@ -344,7 +421,10 @@ describe('DELETE /api/cloud/organizations/{org_slug}/', () => {
   });
 
   it('with its cleanup owed (DELETION_STEPS_PER_REQUEST 1): answers 202, and none of its sites is served', async () => {
-    const bounded = await startTestPlatform({ DELETION_STEPS_PER_REQUEST: '1' });
+    const bounded = await startTestPlatform({
+      DELETION_STEPS_PER_REQUEST: '1',
+      DELETIONS_IN_BACKGROUND: 'false',
+    });
     try {
       const tenant = await createTenant(bounded);
       const org = tenant.organization.slug;

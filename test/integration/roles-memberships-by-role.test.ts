@@ -218,18 +218,37 @@ describe('GET /api/roles/{role_slug}/users', () => {
     }
   });
 
-  it('returns the list envelope with username, email, first_name and last_name, newest first', async () => {
+  it('returns the list envelope with username, email, first_name, last_name and expires_at, newest first', async () => {
     const response = await owner.get(`/api/roles/${appRole}/users`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       status: 'success',
       message: 'Role users retrieved successfully',
       data: [
-        { username: cid.username, email: cid.email, first_name: 'Max', last_name: 'Moss' },
-        { username: bob.username, email: bob.email, first_name: 'Zoe', last_name: 'Adams' },
-        { username: ann.username, email: ann.email, first_name: 'Ann', last_name: 'Young' },
+        { username: cid.username, email: cid.email, first_name: 'Max', last_name: 'Moss', expires_at: null },
+        { username: bob.username, email: bob.email, first_name: 'Zoe', last_name: 'Adams', expires_at: null },
+        { username: ann.username, email: ann.email, first_name: 'Ann', last_name: 'Young', expires_at: null },
       ],
       total: 3,
+    });
+  });
+
+  it("gives each holder's expiry (an addition: docs/api-decisions.md), expired ones with include_expired", async () => {
+    const soon = inSeconds(60);
+    await owner.patch(`/api/roles/${appRole}/users`, { usernames: [ann.username], expires_at: soon });
+    const expiries = async (query = '') =>
+      Object.fromEntries(
+        (await owner.get(`/api/roles/${appRole}/users?ordering=username${query}`)).body.data.map(
+          (holder: { username: string; expires_at: string | null }) => [holder.username, holder.expires_at],
+        ),
+      );
+    expect(await expiries()).toEqual({ [ann.username]: soon, [bob.username]: null, [cid.username]: null });
+    advance(120_000);
+    expect(await expiries()).toEqual({ [bob.username]: null, [cid.username]: null });
+    expect(await expiries('&include_expired=true')).toEqual({
+      [ann.username]: soon,
+      [bob.username]: null,
+      [cid.username]: null,
     });
   });
 
@@ -318,13 +337,11 @@ describe('POST /api/roles/{role_slug}/users', () => {
     });
   });
 
-  it('records who assigned the role', async () => {
+  it('records who assigned the role, by id only (docs/lifecycle.md: a name outlives no erasure)', async () => {
     await owner.post(`/api/roles/${appRole}/users`, { usernames: [ann.username] });
     const [membership] = await userMemberships(platform.deps.store, tenant.site.slug, ann.id);
-    expect(membership).toMatchObject({
-      assigned_by: tenant.ownerUser.id,
-      assigned_by_username: tenant.ownerUser.username,
-    });
+    expect(membership).toMatchObject({ assigned_by: tenant.ownerUser.id });
+    expect(membership).not.toHaveProperty('assigned_by_username');
   });
 });
 

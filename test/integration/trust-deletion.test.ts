@@ -1,9 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deletionKeys } from '../../shared/lifecycle/keys';
+import { cleanUpOne, pendingDeletions, type Tombstone } from '../../shared/lifecycle/runner';
+import { sweepDeletions } from '../../shared/lifecycle/sweep';
 import { createTable, dataPath, insert } from '../support/data';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
-import { createTenant, createUser, type Tenant } from '../support/tenant';
+import { createTenant, createUser, type Tenant, unique } from '../support/tenant';
 
 /**
  * Cross-tenant trust suite, deletions: an owner of tenant A can delete nothing of tenant B, and A's deletions leave
@@ -13,7 +15,8 @@ import { createTenant, createUser, type Tenant } from '../support/tenant';
 
 let platform: TestPlatform;
 beforeAll(async () => {
-  platform = await startTestPlatform({ DELETION_STEPS_PER_REQUEST: '1' });
+  // Pending cleanup stays pending unless a request does it: no background sweep.
+  platform = await startTestPlatform({ DELETION_STEPS_PER_REQUEST: '1', DELETIONS_IN_BACKGROUND: 'false' });
 });
 afterAll(async () => {
   await platform.stop();
@@ -175,5 +178,164 @@ describe('cross-tenant trust suite: a name taken again inherits nothing', () => 
     const history = await owner.get('/api/secrets/k/history/');
     expect(history.status).toBe(200);
     expect(history.body.results.map((entry: { action: string }) => entry.action)).toEqual(['+']);
+  });
+});
+
+/**
+ * A cleanup that read its tombstone before another cleaner finished it: the background sweep reads the pending
+ * deletions once and works through them for minutes, the scope's own requests finish the same deletions meanwhile,
+ * and the name is then free for anyone. Such a stale cleanup must touch nothing of the name's new owner: here it is
+ * run by hand, with the tombstone read before the name was taken again (the sweep's `pendingDeletions` list).
+ */
+describe('cross-tenant trust suite: a stale cleanup leaves the name’s new owner alone', () => {
+  async function createOnceFree(create: () => Promise<{ status: number }>): Promise<void> {
+    let status = 0;
+    for (let attempt = 0; attempt < 200 && status !== 201; attempt++) status = (await create()).status;
+    expect(status).toBe(201);
+  }
+
+  async function tombstoneOf(prefix: string): Promise<Tombstone> {
+    const [tomb] = await pendingDeletions(platform.deps.store, prefix);
+    expect(tomb).toBeDefined();
+    return tomb as Tombstone;
+  }
+
+  /** A site's type, secret and role (the kinds a site's cleanup removes by the site's name). */
+  async function siteContent(owner: Tenant['owner']): Promise<string> {
+    expect(
+      (await owner.post('/api/secret-types/', { name: 'Token', sensitivity_level: 'private' })).status,
+    ).toBe(201);
+    expect(
+      (await owner.post('/api/secrets/', { secret_type: 'token', key: 'k', value: { v: 2 }, app: null }))
+        .status,
+    ).toBe(201);
+    const role = await owner.post('/api/roles/', { name: 'editors' });
+    expect(role.status).toBe(201);
+    return role.body.data.slug as string;
+  }
+
+  async function siteContentIntact(owner: Tenant['owner'], role: string): Promise<void> {
+    expect((await owner.get('/api/secrets/k/')).status).toBe(200);
+    expect((await owner.get('/api/secret-types/token/')).status).toBe(200);
+    expect((await owner.get(`/api/roles/${role}`)).status).toBe(200);
+    expect((await owner.get('/api/apps/')).status).toBe(200);
+  }
+
+  it("a stale site cleanup leaves B's site of the same slug", async () => {
+    const a = await createTenant(platform);
+    const b = await createTenant(platform);
+    await siteContent(a.owner);
+    const path = `/api/cloud/organizations/${a.organization.slug}/sites/${a.site.slug}/?confirm=${a.site.slug}`;
+    expect((await a.owner.delete(path)).status).toBe(202);
+    const stale = await tombstoneOf(deletionKeys.sitesNamed(a.site.slug));
+    // B's creates of the slug finish A's cleanup (one step each), then B's site takes the name.
+    await createOnceFree(() =>
+      b.owner.post(`/api/cloud/organizations/${b.organization.slug}/sites/`, {
+        name: 'Taken',
+        slug: a.site.slug,
+      }),
+    );
+    const owner = b.owner.forSite(a.site.slug);
+    const role = await siteContent(owner);
+    // The sweep that read A's tombstone before goes on with it.
+    await cleanUpOne(platform.deps, stale, { left: 10_000 });
+    await siteContentIntact(owner, role);
+  });
+
+  it("a stale organization cleanup leaves B's organization of the same slug and its sites", async () => {
+    const a = await createTenant(platform);
+    const b = await createUser(platform);
+    const org = a.organization.slug;
+    expect((await a.owner.delete(`/api/cloud/organizations/${org}/?confirm=${org}`)).status).toBe(202);
+    const stale = await tombstoneOf(deletionKeys.organizationsNamed(org));
+    await createOnceFree(() => b.api.post('/api/cloud/organizations/', { name: 'Taken', slug: org }));
+    const site = await b.api.post(`/api/cloud/organizations/${org}/sites/`, { name: unique('Site') });
+    expect(site.status).toBe(201);
+    const owner = b.api.forSite(site.body.slug);
+    const role = await siteContent(owner);
+    await cleanUpOne(platform.deps, stale, { left: 10_000 });
+    expect((await b.api.get(`/api/cloud/organizations/${org}/`)).status).toBe(200);
+    const sites = await b.api.get(`/api/cloud/organizations/${org}/sites/`);
+    expect(sites.body.results.map((s: { slug: string }) => s.slug)).toContain(site.body.slug);
+    await siteContentIntact(owner, role);
+  });
+
+  it("a stale app cleanup leaves the secrets of the site's new app of the same slug", async () => {
+    const a = await createTenant(platform);
+    const made = await a.owner.post('/api/apps/', { name: 'Reused', slug: 'reused' });
+    expect(made.status).toBe(201);
+    await a.owner.post('/api/secret-types/', { name: 'Token', sensitivity_level: 'private' });
+    for (const key of ['k1', 'k2'])
+      expect(
+        (await a.owner.post('/api/secrets/', { secret_type: 'token', key, value: { v: 1 }, app: 'reused' }))
+          .status,
+      ).toBe(201);
+    expect((await a.owner.delete('/api/apps/reused/')).status).toBe(202);
+    const stale = await tombstoneOf(deletionKeys.appsOf(a.site.slug));
+    await createOnceFree(() => a.owner.post('/api/apps/', { name: 'Reused', slug: 'reused' }));
+    expect(
+      (
+        await a.owner.post('/api/secrets/', {
+          secret_type: 'token',
+          key: 'k1',
+          value: { v: 2 },
+          app: 'reused',
+        })
+      ).status,
+    ).toBe(201);
+    await cleanUpOne(platform.deps, stale, { left: 10_000 });
+    const kept = await a.owner.get('/api/secrets/k1/?app=reused');
+    expect(kept.status).toBe(200);
+    expect((await a.owner.get('/api/secrets/k1/history/?app=reused')).body.total_count).toBe(1);
+  });
+});
+
+describe('cross-tenant trust suite: the background sweep is shared fairly', () => {
+  it("A's deletion that needs many passes does not hold back B's that needs one", async () => {
+    // Nothing else pending: the sweep below sees A's deletion and B's only.
+    await sweepDeletions(platform.deps);
+    const a = await createTenant(platform);
+    const b = await createTenant(platform);
+    // A's site sorts first among the pending deletions; B's last.
+    const siteOf = async (tenant: Tenant, slug: string) => {
+      const made = await tenant.owner.post(`/api/cloud/organizations/${tenant.organization.slug}/sites/`, {
+        name: slug,
+        slug,
+      });
+      expect(made.status).toBe(201);
+      return tenant.owner.forSite(slug);
+    };
+    const early = await siteOf(a, unique('aaaa'));
+    const lateSlug = unique('zzzz');
+    const late = await siteOf(b, lateSlug);
+    expect((await early.post('/api/apps/', { name: 'Big', slug: 'big' })).status).toBe(201);
+    await early.post('/api/secret-types/', { name: 'Token', sensitivity_level: 'private' });
+    // Twelve secrets: twelve passes of one step each (DELETION_STEPS_PER_REQUEST 1).
+    for (let i = 0; i < 12; i++)
+      expect(
+        (
+          await early.post('/api/secrets/', {
+            secret_type: 'token',
+            key: `k${i}`,
+            value: { v: i },
+            app: 'big',
+          })
+        ).status,
+      ).toBe(201);
+    expect((await late.post('/api/apps/', { name: 'Small', slug: 'small' })).status).toBe(201);
+    await late.post('/api/secret-types/', { name: 'Token', sensitivity_level: 'private' });
+    // Two secrets: the deleting request removes one, one pass of the sweep the other.
+    for (const key of ['k0', 'k1'])
+      expect(
+        (await late.post('/api/secrets/', { secret_type: 'token', key, value: { v: 1 }, app: 'small' }))
+          .status,
+      ).toBe(201);
+    expect((await early.delete('/api/apps/big/')).status).toBe(202);
+    expect((await late.delete('/api/apps/small/')).status).toBe(202);
+    // A sweep that may run four passes (a Lambda whose time runs out, a server that stops).
+    let passes = 0;
+    const swept = await sweepDeletions(platform.deps, { shouldStop: () => ++passes > 4 });
+    expect(await pendingDeletions(platform.deps.store, deletionKeys.appsOf(lateSlug))).toEqual([]);
+    expect(swept.owed).toBe(1);
   });
 });

@@ -238,6 +238,7 @@ export const samples: Record<string, Sample> = {
   }),
 
   getCurrentUser: none,
+  getOwnSitePermissions: none,
   checkPassword: () => ({ body: { password: defaultPassword } }),
   listUsers: none,
   createUser: () => {

@@ -12,7 +12,7 @@ const outdir = mkdtempSync(join(tmpdir(), 'console-build-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 /** docs/benchmarks.md, "Console": the script and style sheet together, minified and gzip-compressed. */
-const budget = { minifiedKiB: 520, gzipKiB: 170 };
+const budget = { minifiedKiB: 600, gzipKiB: 190 };
 
 describe('console build', () => {
   const built = buildConsole(outdir);

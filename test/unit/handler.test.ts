@@ -105,4 +105,47 @@ describe('createGroupHandler', () => {
     expect(response.statusCode).toBe(404);
     expect(JSON.parse(response.body ?? '')).toEqual({ detail: 'Not found.' });
   });
+
+  it("answers a 500 in the group's envelope, logged, before Lambda's time runs out", async () => {
+    const { handler, lines, requests } = setup({
+      ...authOperations,
+      jwks: () => new Promise(() => {}),
+    });
+    // Lambda's context tells the time left: 5 ms, all of it the margin, so the deadline is now.
+    const context = { getRemainingTimeInMillis: () => 5 } as Context;
+    const response = await handler(event('GET', '/.well-known/jwks.json'), context);
+    expect(response.statusCode).toBe(500);
+    expect(JSON.parse(response.body ?? '')).toEqual({
+      detail: 'A server error occurred.',
+      request_id: 'req-1',
+    });
+    expect(lines[0]?.fields).toMatchObject({ request_id: 'req-1', group: 'auth' });
+    expect(requests[0]).toMatchObject({ route: 'jwks', status: 500 });
+  });
+
+  it('builds no request line when the logger writes no info lines', async () => {
+    const { handler, requests } = setup();
+    const quiet = handler;
+    // The recording logger says info is off: the pipeline must not call info for the request line.
+    const deps = buildDeps(
+      loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'handler-')), LOG_LEVEL: 'silent' }),
+      {
+        log: {
+          debug: () => {},
+          info: () => requests.push({ written: true }),
+          warn: () => {},
+          error: () => {},
+          enabled: (level) => level !== 'info' && level !== 'debug',
+          child() {
+            return this;
+          },
+        },
+      },
+    );
+    const silent = createGroupHandler(authManifest, authOperations, () => deps, authRoutes);
+    await silent(event('GET', '/.well-known/jwks.json'), {} as Context);
+    expect(requests).toEqual([]);
+    await quiet(event('GET', '/.well-known/jwks.json'), {} as Context);
+    expect(requests).toHaveLength(1);
+  });
 });

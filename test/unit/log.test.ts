@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redact } from '../../shared/log';
+import { createLogger, redact } from '../../shared/log';
 
 describe('redact', () => {
   it('hides secrets at any depth and keeps the rest', () => {
@@ -18,5 +18,18 @@ describe('redact', () => {
         list: [{ Authorization: '[redacted]', ok: 1 }],
       },
     });
+  });
+});
+
+describe('createLogger', () => {
+  it('says which levels it writes, for it and its children', () => {
+    const log = createLogger('warn');
+    expect([log.enabled?.('info'), log.enabled?.('warn'), log.enabled?.('error')]).toEqual([
+      false,
+      true,
+      true,
+    ]);
+    expect(log.child({ request_id: 'r' }).enabled?.('info')).toBe(false);
+    expect(createLogger('info').enabled?.('info')).toBe(true);
   });
 });

@@ -197,6 +197,9 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
   "/api/cloud/users/me/": {
     "GET": "detail"
   },
+  "/api/cloud/users/me/site-permissions/": {
+    "GET": "detail"
+  },
   "/api/cloud/users/password-check/": {
     "POST": "detail"
   },

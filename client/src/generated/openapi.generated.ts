@@ -256,6 +256,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cloud/users/me/site-permissions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's own permissions on the request's site and the site actions they grant (an addition to the spec)
+         * @description Who may call it: `access` on the site (access_site, view_site, change_site, delete_site, manage_site, manage_site_users, admin_site; organization owners and admins, superusers).
+         */
+        get: operations["getOwnSitePermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cloud/users/password-check/": {
         parameters: {
             query?: never;
@@ -2952,6 +2972,74 @@ export interface operations {
             };
             /** @description Not signed in, or the token is not valid (any more) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+        };
+    };
+    getOwnSitePermissions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Site slug */
+                "X-Site"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the caller holds and may do on the site */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        site: string;
+                        user_id: number;
+                        is_superuser: boolean;
+                        /** @enum {string|null} */
+                        organization_role: "owner" | "admin" | "member" | null;
+                        permissions: ("access_site" | "view_site" | "change_site" | "delete_site" | "manage_site" | "manage_site_users" | "admin_site")[];
+                        actions: ("administer" | "configure" | "manage_users" | "change" | "delete" | "view" | "access")[];
+                        social_app_writes: boolean;
+                    };
+                };
+            };
+            /** @description The request is malformed or does not validate; the body names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Not signed in, or the token is not valid (any more) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6310,6 +6398,8 @@ export interface operations {
                             email: string;
                             first_name: string;
                             last_name: string;
+                            /** Format: date-time */
+                            expires_at: string | null;
                         }[];
                         total: number;
                     };

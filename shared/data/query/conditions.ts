@@ -103,8 +103,10 @@ export function filtersFromObject(table: DataTable, filter: unknown, key = 'filt
 /** The WHERE condition of a query (`true` when there is nothing to filter). */
 export function whereClause(sql: Queryable, table: DataTable, query: RecordQuery): Fragment {
   const parts: Fragment[] = query.conditions.map((condition) => conditionSql(sql, condition));
-  const deleted = sql`${sql(systemFields.isDeleted)}`;
-  if (query.visibility === 'live' && table.softDelete) parts.push(sql`${deleted} = false`);
-  if (query.visibility === 'deleted') parts.push(table.softDelete ? sql`${deleted} = true` : sql`false`);
+  if (query.visibility === 'live' && table.softDelete)
+    parts.push(sql`${sql(systemFields.isDeleted)} = false`);
+  if (query.visibility === 'deleted')
+    parts.push(table.softDelete ? sql`${sql(systemFields.isDeleted)} = true` : sql`false`);
+  if (parts.length === 1) return parts[0] as Fragment;
   return parts.length > 0 ? join(sql, parts, ' AND ') : sql`true`;
 }

@@ -26,8 +26,8 @@ export interface Condition {
 interface Operand {
   /** The column or the value at the path (jsonb there). */
   expr: Fragment;
-  /** The same as text, for the text operators. */
-  text: Fragment;
+  /** The same as text, for the text operators (built when one asks: most operators never do). */
+  readonly text: Fragment;
   /** Whether `expr` is jsonb (a JSON field, or a path into one). */
   json: boolean;
 }
@@ -37,9 +37,21 @@ function operandOf(sql: Queryable, condition: Condition): Operand {
   const json = isJsonType(condition.field.type);
   if (condition.path && condition.path.length > 0) {
     const path = condition.path as string[];
-    return { expr: sql`(${column} #> ${path}::text[])`, text: sql`(${column} #>> ${path}::text[])`, json };
+    return {
+      expr: sql`(${column} #> ${path}::text[])`,
+      get text() {
+        return sql`(${column} #>> ${path}::text[])`;
+      },
+      json,
+    };
   }
-  return { expr: column, text: sql`${column}::text`, json };
+  return {
+    expr: column,
+    get text() {
+      return sql`${column}::text`;
+    },
+    json,
+  };
 }
 
 /** A value bound as the operand's type: JSON as jsonb, anything else as PostgreSQL infers it from the column. */

@@ -1,9 +1,11 @@
 import type { Sql } from '../../sql/client';
 import type { Fragment, Queryable } from '../common/fragments';
+import { systemFields } from '../common/model';
 import { type RecordQuery, type Visibility, whereClause } from '../query/conditions';
 import { orderBy, type SortKey, type Window } from '../query/paging';
 import { rankOrder, type SearchPlan, searchColumns, searchCondition, withRank } from '../query/search';
 import {
+  catalogVersionColumn,
   type DataTable,
   keyFromText,
   present,
@@ -12,12 +14,46 @@ import {
   type TableScope,
   unversioned,
   versioned,
+  visibleColumns,
 } from '../tables/data-table';
 import { recordNotFound } from '../tables/errors';
 import { populate, type Relationship } from './populate';
-import { columns, from, keyCondition } from './statements';
+import { columns, from } from './statements';
 
 /** Reading records (doc 3, Record operations): one record, and a page with its total. */
+
+/** An identifier as PostgreSQL reads it quoted. */
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * The text of the get-by-key statement of a table definition and visibility: the versioned read (`versioned`) of
+ * `SELECT <columns> FROM <table> WHERE <key> = $2 [AND <visibility>]`, the catalog entry's id as $1. Built once per
+ * definition and kept beside it (a WeakMap on the `DataTable`, which lives as long as the bounded catalog cache holds
+ * it), so a get by key builds no statement fragments; the text names the tenant's own schema and table, and a
+ * definition belongs to one tenant, so no text is ever shared between tenants. The same statement as the fragments
+ * of `versioned` and `whereClause` build (test/integration/data-key-read.test.ts compares what they read).
+ */
+const keyReads = new WeakMap<DataTable, Partial<Record<Visibility, string>>>();
+
+export function keyReadText(table: DataTable, visibility: Visibility): string {
+  let texts = keyReads.get(table);
+  if (!texts) {
+    texts = {};
+    keyReads.set(table, texts);
+  }
+  const known = texts[visibility];
+  if (known) return known;
+  const deleted = quoted(systemFields.isDeleted);
+  const parts = [`${quoted(table.key.name)} = $2`];
+  if (visibility === 'live' && table.softDelete) parts.push(`${deleted} = false`);
+  if (visibility === 'deleted') parts.push(table.softDelete ? `${deleted} = true` : 'false');
+  const schema = quoted(table.schema);
+  const text = `SELECT c.version AS ${quoted(catalogVersionColumn)}, r.*
+    FROM (SELECT version FROM ${schema}.catalog WHERE id = $1) AS c
+    LEFT JOIN LATERAL (SELECT ${visibleColumns(table).map(quoted).join(', ')} FROM ${schema}.${quoted(table.physical)} WHERE ${parts.join(' AND ')}) AS r ON true`;
+  texts[visibility] = text;
+  return text;
+}
 
 /** One record by its key; soft-deleted records only with `include_deleted`. */
 export async function getRecord(
@@ -35,10 +71,11 @@ export async function getRecord(
     if (key === undefined) throw recordNotFound(id);
     opened = table;
     embed = relationships(table);
-    const where = whereClause(sql, table, { conditions: [keyCondition(table, key)], visibility });
     const { current, rows } = unversioned(
       table,
-      await sql`${versioned(sql, table, sql`SELECT ${columns(sql, table)} FROM ${from(sql, table)} WHERE ${where}`)}`,
+      await sql.unsafe(keyReadText(table, visibility), [table.entry.id, key], {
+        prepare: sql.options.prepare,
+      }),
     );
     return { current, value: rows[0] ? present(table, rows[0]) : undefined };
   });

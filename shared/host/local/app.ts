@@ -3,12 +3,13 @@ import type { GroupName } from '../../api/route';
 import type { Deps } from '../../deps';
 import type { GroupRegistry } from '../../http/context';
 import {
-  createGroupHandler,
+  createGroupPipeline,
   errorResponse,
+  type GroupPipeline,
   type HttpEvent,
-  type HttpHandler,
   type HttpResponse,
 } from '../../http/handler';
+import type { RouteMatch } from '../../http/router';
 import { Router } from '../../http/router';
 import { compileSchema } from '../../http/schema-compiler';
 import { useSchemaCompiler } from '../../http/validation';
@@ -24,24 +25,27 @@ export function createLocalApp(deps: Deps, groups: GroupRegistry): Dispatch {
   useSchemaCompiler(compileSchema);
   const services = Object.values(groups);
   const router = new Router(services.flatMap((service) => service.manifest.routes));
-  const handlers = new Map<GroupName, HttpHandler>();
+  const handlers = new Map<GroupName, GroupPipeline>();
   for (const { manifest, operations } of services) {
     handlers.set(
       manifest.name,
-      createGroupHandler(manifest, operations, () => deps),
+      createGroupPipeline(manifest, operations, () => deps),
     );
   }
   return async (event) => {
-    let group: GroupName;
+    let match: RouteMatch;
     try {
-      group = router.match(event.requestContext.http.method, event.rawPath).route.group;
+      match = router.match(event.requestContext.http.method, event.rawPath);
     } catch (error) {
       // No route: API Gateway answers for no group; the local server answers in the auth group's envelope.
       return errorResponse(deps.log, groups.auth.manifest, error, event.requestContext.requestId);
     }
+    const group = match.route.group;
     const handler = handlers.get(group);
     if (!handler) throw new Error(`No handler for group ${group}`);
     const context = { awsRequestId: event.requestContext.requestId, functionName: group } as Context;
-    return handler(event, context);
+    // The route is matched once: the group's table is part of this one, in the same order, so its own router would
+    // find the same route.
+    return handler(event, context, match);
   };
 }

@@ -27,8 +27,8 @@ export interface LocalPlatform {
   readonly admin: { user: User; password: string; generated: boolean } | undefined;
   /**
    * Stops taking requests at once, lets those in flight finish for up to SHUTDOWN_DEADLINE_SECONDS (then cuts their
-   * connections, reported to `onCut`), then closes the SQL pool and the embedded stores and releases the data
-   * directory.
+   * connections, reported to `onCut`), then ends the background deletion sweep after its pass under way, closes the
+   * SQL pool and the embedded stores and releases the data directory.
    */
   stop(options?: StopOptions): Promise<void>;
 }
@@ -130,6 +130,8 @@ export async function startLocalPlatform(
   const services: EmbeddedService[] = [];
   let deps: Deps | undefined;
   const closeStores = async () => {
+    // The background deletion sweep first: it ends between two passes, and the stores close under no cleanup.
+    await deps?.deletions.stop();
     if (options.dataPlane !== false) await deps?.sql().end({ timeout: 5 });
     for (const service of services.reverse()) await service.stop();
     lock?.release();
