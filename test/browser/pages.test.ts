@@ -41,6 +41,9 @@ beforeAll(async () => {
       PAGES_RETURN_ORIGINS: 'https://app.example.com',
     },
     { clock },
+    // The pages read and write accounts, sessions and invitations, never a data table: no PostgreSQL (a page that
+    // reached it would answer 500), and CI's PostgreSQL pass leaves this file out.
+    { dataPlane: false },
   );
   idp = await startIdentityProvider({ port: idpPort, redirectUri: `${platform.baseUrl}/sign-in/callback` });
 }, 240_000);

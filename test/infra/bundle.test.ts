@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,6 +11,7 @@ import { explorerAssets } from '../../shared/meta/explorer';
 const saved = { ...process.env };
 afterAll(() => {
   process.env = saved;
+  for (const { outfile } of builds.values()) rmSync(dirname(outfile), { recursive: true, force: true });
 });
 
 /** The group's bundle as a Lambda gets it (infra/bundling.ts), in a fresh directory. */
@@ -18,11 +19,18 @@ function bundle(group: string): string {
   return built(group).outfile;
 }
 
+/** Each group is bundled once for this file (several tests read the same group's bundle). */
+const builds = new Map<string, { outfile: string; metafile: Metafile }>();
+
 function built(group: string): { outfile: string; metafile: Metafile } {
+  const known = builds.get(group);
+  if (known) return known;
   const outdir = mkdtempSync(join(tmpdir(), 'bundle-'));
   const { metafile } = bundleGroup(group, outdir);
   if (!metafile) throw new Error('no metafile');
-  return { outfile: join(outdir, 'index.mjs'), metafile };
+  const build = { outfile: join(outdir, 'index.mjs'), metafile };
+  builds.set(group, build);
+  return build;
 }
 
 /** The source files whose code a group's cold start loads, and those it loads only on first use. */

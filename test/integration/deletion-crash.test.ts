@@ -16,6 +16,7 @@ import { secretKeys } from '../../shared/secrets/keys';
 import type { Store } from '../../shared/store/store';
 import { ApiClient } from '../support/client';
 import { createTable, insert } from '../support/data';
+import { privateDatabase } from '../support/platform';
 
 /**
  * Deletions killed (kill -9) with its cleanup half done, and the restart that finishes it: `npm start`
@@ -26,8 +27,10 @@ import { createTable, insert } from '../support/data';
 
 const password = 'Granite-Owl-Parade-61';
 const dirs: string[] = [];
-afterAll(() => {
+const databases: { drop: () => Promise<void> }[] = [];
+afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  for (const database of databases) await database.drop();
 });
 
 function startServer(env: Record<string, string>) {
@@ -102,7 +105,12 @@ describe('an app deletion killed half-way', () => {
   it('leaves its tombstone; the next start finishes the cleanup in both stores', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'deletion-crash-'));
     dirs.push(dataDir);
-    const databaseUrl = inject('databaseUrl');
+    // A database of this file's own on a shared PostgreSQL: the site's name is fixed, and another run (or file) on
+    // the same server must not find its tables.
+    const shared = inject('databaseUrl');
+    const database = shared ? await privateDatabase(shared) : undefined;
+    if (database) databases.push(database);
+    const databaseUrl = database?.url;
     const env: Record<string, string> = {
       DATA_DIR: dataDir,
       TABLE_NAME: `deletion-${randomBytes(6).toString('hex')}`,

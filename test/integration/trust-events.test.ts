@@ -5,7 +5,7 @@ import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { SFNClient, StartSyncExecutionCommand } from '@aws-sdk/client-sfn';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../shared/accounts/model';
 import { createUserCreationEvents } from '../../shared/compose/user-creation-events';
 import type { Config } from '../../shared/config';
@@ -13,7 +13,7 @@ import { AppError } from '../../shared/errors';
 import { createFunction } from '../../shared/events/functions';
 import { eventKeys } from '../../shared/events/keys';
 import type { EventName, Subscription } from '../../shared/events/model';
-import { captureLog } from '../support/capture-log';
+import { captureLog, type LogLine } from '../support/capture-log';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, type Tenant, unique } from '../support/tenant';
 
@@ -25,7 +25,7 @@ import { createTenant, type Tenant, unique } from '../support/tenant';
  */
 
 const functionsDir = mkdtempSync(join(tmpdir(), 'trust-events-'));
-const { log, lines } = captureLog();
+const { log, lines, until } = captureLog();
 let platform: TestPlatform;
 /** Site A, and site B whose slug is A's followed by "-eu" (the prefix-ambiguity case), in another organization. */
 let a: Tenant;
@@ -179,11 +179,16 @@ describe('cross-tenant trust suite: event function targets, local modules', () =
     await subscribe(a, 'POST_USER_CREATE', `${a.site.slug}/hook.mjs`);
     const stale = await storedSubscription(a, 'POST_USER_CREATE', `${b.site.slug}/welcome.mjs`);
     const before = receivedByB().length;
+    const published = (line: LogLine) =>
+      line.message === 'event_published' && line.fields.event === 'POST_USER_CREATE';
+    const publishedBefore = lines.filter(published).length;
     const body = newUser();
     const response = await adminCreate(a, body);
     expect(response.status).toBe(201);
     // Site A's own subscriber runs; B's module, started in the same loop if it were started at all, never does.
-    await vi.waitFor(() => expect(receivedByA()).toContain(body.email));
+    // The subscribers are started (their handlers called) before the publication is logged: awaited, not polled.
+    await until(published, publishedBefore + 1);
+    expect(receivedByA()).toContain(body.email);
     expect(receivedByB().length).toBe(before);
     const failure = lines.find(
       (l) => l.message === 'event_subscriber_failed' && l.fields.function_id === stale.function_id,

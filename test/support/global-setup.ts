@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
@@ -21,17 +21,21 @@ export default async function setup(project: TestProject) {
   const databaseUrl = process.env.DATABASE_URL || undefined;
   project.provide('databaseUrl', databaseUrl);
   let template: string | undefined;
+  let templateDir: string | undefined;
   if (!databaseUrl) {
     const db = await PGlite.create();
     const dump = await db.dumpDataDir('none');
     await db.close();
-    const dir = join(process.cwd(), '.test-data');
-    mkdirSync(dir, { recursive: true });
-    template = join(dir, 'pglite-template.tar');
+    // A directory of this run's own: another run in the same checkout (CI beside an `npm test`) writes its own.
+    const parent = join(process.cwd(), '.test-data');
+    mkdirSync(parent, { recursive: true });
+    templateDir = mkdtempSync(join(parent, 'run-'));
+    template = join(templateDir, 'pglite-template.tar');
     writeFileSync(template, Buffer.from(await dump.arrayBuffer()));
   }
   project.provide('pgliteTemplate', template);
   return async () => {
     await dynamo.stop();
+    if (templateDir) rmSync(templateDir, { recursive: true, force: true });
   };
 }

@@ -3,7 +3,7 @@ import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { SFNClient, StartSyncExecutionCommand } from '@aws-sdk/client-sfn';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { CloudEventRunner, type WorkflowInput } from '../../shared/adapters/aws/cloud-event-runner';
 import type { Subscription } from '../../shared/events/model';
 import { subscribedUserCreationEvents } from '../../shared/events/publisher';
@@ -13,6 +13,11 @@ import { captureLog } from '../support/capture-log';
 
 const sfn = mockClient(SFNClient);
 const lambda = mockClient(LambdaClient);
+// Test files share their worker's modules (vitest.config.ts): the class's `send` is put back after this file.
+afterAll(() => {
+  sfn.restore();
+  lambda.restore();
+});
 const stateMachineArn = 'arn:aws:states:eu-west-1:123456789012:stateMachine:UserCreationEvents';
 const executionArn = 'arn:aws:states:eu-west-1:123456789012:express:UserCreationEvents:run-1:abc';
 const arn = (name: string) => `arn:aws:lambda:eu-west-1:123456789012:function:tenant-fn-${name}`;
@@ -240,14 +245,18 @@ describe('POST_USER_CREATE: asynchronous invocations', () => {
 describe('no subscribers', () => {
   it('skips the workflow entirely', async () => {
     const dynamo = mockClient(DynamoDBDocumentClient);
-    dynamo.on(QueryCommand).resolves({ Items: [] });
-    const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' }));
-    const events = subscribedUserCreationEvents({ doc, table: 't' }, log, runner());
-    await events.beforeCreate(proposed as never, { site: 'acme' });
-    await events.afterCreate(proposed as never, { site: 'acme' });
-    expect(dynamo.commandCalls(QueryCommand)).toHaveLength(2);
-    expect(sfn.calls()).toHaveLength(0);
-    expect(lambda.calls()).toHaveLength(0);
-    dynamo.restore();
+    try {
+      dynamo.on(QueryCommand).resolves({ Items: [] });
+      const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' }));
+      const events = subscribedUserCreationEvents({ doc, table: 't' }, log, runner());
+      await events.beforeCreate(proposed as never, { site: 'acme' });
+      await events.afterCreate(proposed as never, { site: 'acme' });
+      expect(dynamo.commandCalls(QueryCommand)).toHaveLength(2);
+      expect(sfn.calls()).toHaveLength(0);
+      expect(lambda.calls()).toHaveLength(0);
+    } finally {
+      // The real client is what the other test files of this worker use.
+      dynamo.restore();
+    }
   });
 });

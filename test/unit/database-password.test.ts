@@ -1,6 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SecretsManagerPassword } from '../../shared/adapters/aws/database-password';
 import { sqlTarget } from '../../shared/compose/sql-plane';
 import { loadConfig } from '../../shared/config';
@@ -8,6 +8,8 @@ import { isAuthenticationFailure, retryAuthentication } from '../../shared/sql/a
 import type { Sql } from '../../shared/sql/client';
 
 const secrets = mockClient(SecretsManagerClient);
+// Test files share their worker's modules (vitest.config.ts): the class's `send` is put back after this file.
+afterAll(() => secrets.restore());
 const arn = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:db-abc';
 
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { LambdaDeletionHandOff, sweepRequest } from '../../shared/adapters/aws/lambda-deletion-hand-off';
 import { composeDeps } from '../../shared/compose/compose';
 import { loadConfig } from '../../shared/config';
@@ -9,6 +9,8 @@ import { captureLog } from '../support/capture-log';
 /** The cloud's hand-off of a deletion that answered 202: one asynchronous invocation of the deletion sweeper. */
 
 const lambda = mockClient(LambdaClient);
+// Test files share their worker's modules (vitest.config.ts): the class's `send` is put back after this file.
+afterAll(() => lambda.restore());
 const sweeperName = 'Test-DeletionsSweeperFunction-abc123';
 const { log, lines } = captureLog();
 const handOff = () =>

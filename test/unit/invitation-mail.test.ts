@@ -1,6 +1,6 @@
 import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SesMailer } from '../../shared/adapters/aws/ses-mailer';
 import { loadConfig } from '../../shared/config';
 import { invitationMessage } from '../../shared/invitations/mail';
@@ -8,6 +8,8 @@ import type { StoredInvitation } from '../../shared/invitations/model';
 import { quotedName } from '../../shared/mail/mailer';
 
 const ses = mockClient(SESClient);
+// Test files share their worker's modules (vitest.config.ts): the class's `send` is put back after this file.
+afterAll(() => ses.restore());
 afterEach(() => ses.reset());
 
 const config = loadConfig({

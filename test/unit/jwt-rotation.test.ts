@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LocalKeySigner } from '../../shared/adapters/local/key-signer';
 import type { TokenSigner } from '../../shared/auth/signer';
 import { lowS, TokenService } from '../../shared/auth/tokens';
@@ -155,6 +155,8 @@ describe('JWT key configuration', () => {
 
 describe('KMS keys during a rotation', () => {
   const kms = mockClient(KMSClient);
+  // Test files share their worker's modules (vitest.config.ts): the class's `send` is put back after this file.
+  afterAll(() => kms.restore());
   const arn = (id: string) => `arn:aws:kms:eu-west-1:111122223333:key/${id}`;
   const pairs: Record<string, { privateKey: KeyObject; publicKey: KeyObject }> = {
     'key-old': generateKeyPairSync('ec', { namedCurve: 'P-256' }),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SesMailer } from '../../shared/adapters/aws/ses-mailer';
 import { OutboxMailer } from '../../shared/adapters/local/outbox';
 import { createMailer } from '../../shared/compose/mailer';
@@ -11,6 +11,8 @@ import { loadConfig } from '../../shared/config';
 import type { Logger } from '../../shared/log';
 
 const ses = mockClient(SESClient);
+// Test files share their worker's modules (vitest.config.ts): the class's `send` is put back after this file.
+afterAll(() => ses.restore());
 afterEach(() => ses.reset());
 
 function recordingLogger(lines: Array<{ message: string; fields?: Record<string, unknown> }>): Logger {

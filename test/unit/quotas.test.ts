@@ -1,7 +1,7 @@
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { sendCounted, takeOne } from '../../shared/accounts/quotas';
 
 /**
@@ -11,6 +11,8 @@ import { sendCounted, takeOne } from '../../shared/accounts/quotas';
  */
 
 const dynamo = mockClient(DynamoDBDocumentClient);
+// Test files share their worker's modules (vitest.config.ts): the class's `send` is put back after this file.
+afterAll(() => dynamo.restore());
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' }));
 const store = { doc, table: 't' };
 const items = [takeOne('t', { key: { PK: 'USER#1', SK: 'QUOTA#ORGS' }, limit: 3, exempt: false })];

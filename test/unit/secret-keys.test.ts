@@ -12,6 +12,8 @@ import { open, seal } from '../../shared/keys/envelope';
 import type { EncryptionContext } from '../../shared/keys/keys';
 
 const kms = mockClient(KMSClient);
+// Test files share their worker's modules (vitest.config.ts): the class's `send` is put back after this file.
+afterAll(() => kms.restore());
 const keyArn = 'arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 const dir = mkdtempSync(join(tmpdir(), 'keyring-'));
 const context: EncryptionContext = { site: 'acme', app: 'shop', key: 'stripe' };
