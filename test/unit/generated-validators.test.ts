@@ -114,7 +114,10 @@ describe('generated route validators', () => {
   });
 
   it("load a route's module on its first request only, and refuse one that misses a schema", async () => {
-    const route = { ...(routesOf('auth').find((candidate) => candidate.body) as RouteDef) };
+    // A copy with schema objects of its own: validators are kept per schema object, and the stand-in registered
+    // below (accepting anything) must never become the real route's (later test files share this process).
+    const original = routesOf('auth').find((candidate) => candidate.body) as RouteDef;
+    const route = { ...original, body: structuredClone(original.body) };
     let loads = 0;
     useGeneratedValidators([route], {
       [route.operationId]: async () => {
