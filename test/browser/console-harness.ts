@@ -56,7 +56,8 @@ export function consoleHarness(
     await platform?.stop();
   });
   beforeEach(async () => {
-    ({ context, page } = await freshPage());
+    context = await present(browser, 'browser').newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
     const violations: string[] = [];
     page.on('console', (message) => {
       if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
@@ -67,34 +68,6 @@ export function consoleHarness(
       await context?.close();
     };
   });
-  /**
-   * A new context and page. Chromium, on a loaded machine, has been seen to never answer the first `newPage` of a
-   * browser (CI, once in many runs): after a minute the browser is replaced by a new one and asked once more, so
-   * the test's verdict is about the console, not about Chromium's start. The second failure fails the test.
-   */
-  async function freshPage(): Promise<{ context: BrowserContext; page: Page }> {
-    for (let attempt = 1; ; attempt++) {
-      const current = present(browser, 'browser');
-      const opening = (async () => {
-        const context = await current.newContext({ viewport: { width: 1280, height: 800 } });
-        return { context, page: await context.newPage() };
-      })();
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('Chromium did not open a page within a minute')), 60_000);
-      });
-      try {
-        return await Promise.race([opening, deadline]);
-      } catch (error) {
-        if (attempt === 2) throw error;
-        opening.catch(() => {});
-        await current.close().catch(() => {});
-        browser = await launchBrowser();
-      } finally {
-        clearTimeout(timer);
-      }
-    }
-  }
   const harness: ConsoleHarness = {
     get browser() {
       return present(browser, 'browser');

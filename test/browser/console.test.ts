@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { latestToken } from '../support/invitation-mail';
 import type { TestPlatform } from '../support/platform';
@@ -15,9 +15,11 @@ import { consoleHarness, password, poll } from './console-harness';
 
 vi.setConfig({ testTimeout: 120_000 });
 const ui = consoleHarness('console');
+let browser: Browser;
 let platform: TestPlatform;
 let page: Page;
 beforeAll(() => {
+  browser = ui.browser;
   platform = ui.platform;
 });
 beforeEach(() => {
@@ -286,7 +288,7 @@ describe('console', () => {
 
     // The invitee accepts in a browser of their own, through the hosted invitation page.
     const token = await latestToken(platform, email);
-    const invitee = await ui.browser.newContext();
+    const invitee = await browser.newContext();
     const inviteePage = await invitee.newPage();
     await inviteePage.goto(url(`/invitations/${token}?return_to=${encodeURIComponent('/console/')}`));
     await inviteePage.getByLabel('First name').fill('Ada');
