@@ -1,9 +1,13 @@
-import type { BrowserContext, Page, Route } from 'playwright-core';
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TestPlatform } from '../support/platform';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { buildConsole } from '../../console/build';
+import { serveConsoleFrom } from '../../pages/console';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, createUser, grantSite, type Tenant } from '../support/tenant';
-import { expectAccessible, screenshot } from './browser';
-import { consoleHarness, password, poll } from './console-harness';
+import { expectAccessible, launchBrowser, screenshot } from './browser';
 
 /**
  * The console's data screens (docs/console.md) in a real browser against the platform's real HTTP server: schema
@@ -14,26 +18,28 @@ import { consoleHarness, password, poll } from './console-harness';
  */
 
 vi.setConfig({ testTimeout: 120_000 });
-const ui = consoleHarness('console-data');
+/** `expect.poll` with a bound that a loaded machine meets (tables are DDL, imports are many writes). */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000 });
+
+const password = 'Velvet-Harbor-Quill-42';
+let browser: Browser;
 let platform: TestPlatform;
+let tenant: Tenant;
 let context: BrowserContext;
 let page: Page;
-beforeAll(() => {
-  platform = ui.platform;
-});
-beforeEach(() => {
-  context = ui.context;
-  page = ui.page;
-});
-const url = ui.url;
-
-let tenant: Tenant;
+let directory: string;
+let violations: string[];
 const authors: Record<string, string> = {};
 
 const tablesPath = () => `/api/apps/${tenant.app.slug}/datatables/`;
 const booksPath = () => `${tablesPath()}books/data/`;
 
 beforeAll(async () => {
+  directory = mkdtempSync(join(tmpdir(), 'console-data-'));
+  buildConsole(directory);
+  serveConsoleFrom(directory);
+  browser = await launchBrowser();
+  platform = await startTestPlatform();
   tenant = await createTenant(platform);
   const table = await tenant.owner.post(tablesPath(), {
     name: 'authors',
@@ -46,15 +52,40 @@ beforeAll(async () => {
     authors[name] = created.body.data.id;
   }
 }, 240_000);
+afterAll(async () => {
+  if (directory) rmSync(directory, { recursive: true, force: true });
+  await browser?.close();
+  await platform?.stop();
+});
 beforeEach(async () => {
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+  violations = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+  });
+  page.on('pageerror', (error) => violations.push(`page error: ${error.message}`));
   await signIn(tenant.ownerUser.username);
+  return async () => {
+    expect(violations).toEqual([]);
+    await context.close();
+  };
 });
 
+const url = (path: string) => `${platform.baseUrl}${path}`;
 const place = () => `#/o/${tenant.organization.slug}/s/${tenant.site.slug}/a/${tenant.app.slug}`;
 const status = () => page.locator('.toolbar .status').textContent();
 const schema = () => page.locator('section[aria-labelledby="schema-title"]').textContent();
 
-const signIn = ui.signIn;
+async function signIn(username: string) {
+  await page.goto(url('/console/'));
+  await page.waitForURL(/\/sign-in\?return_to=/);
+  await page.getByLabel('Username or e-mail').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(/\/console\/$/);
+  await poll(() => page.locator('.who').textContent()).toContain(username);
+}
 
 async function openTable(name: string) {
   await page.goto(url(`/console/${place()}/t/${name}`));
