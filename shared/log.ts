@@ -28,27 +28,67 @@ export function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** A structured JSON logger: one line per event, sensitive keys redacted. */
+/**
+ * A structured JSON logger: one line per event, sensitive keys redacted. A child (one per request) costs one object:
+ * its fields are redacted and merged with its parent's when it writes its first line, most never do.
+ */
 export function createLogger(level: Config['logLevel'], base: Record<string, unknown> = {}): Logger {
-  const threshold = order[level];
-  const write = (lvl: keyof typeof order, message: string, fields?: Record<string, unknown>) => {
-    if (order[lvl] < threshold) return;
+  return new JsonLogger(order[level], () => base);
+}
+
+class JsonLogger implements Logger {
+  private merged: Record<string, unknown> | undefined;
+
+  constructor(
+    private readonly threshold: number,
+    private readonly fields: () => Record<string, unknown>,
+  ) {}
+
+  /** The fields of every line: the parent's, then this logger's own (redacted). */
+  private base(): Record<string, unknown> {
+    this.merged ??= this.fields();
+    return this.merged;
+  }
+
+  private write(lvl: keyof typeof order, message: string, fields?: Record<string, unknown>): void {
+    if (order[lvl] < this.threshold) return;
     const line = JSON.stringify({
       level: lvl,
       time: new Date().toISOString(),
       message,
-      ...base,
+      ...this.base(),
       ...(fields ? (redact(fields) as Record<string, unknown>) : {}),
     });
     if (order[lvl] >= order.warn) process.stderr.write(`${line}\n`);
     else process.stdout.write(`${line}\n`);
-  };
-  return {
-    debug: (m, f) => write('debug', m, f),
-    info: (m, f) => write('info', m, f),
-    warn: (m, f) => write('warn', m, f),
-    error: (m, f) => write('error', m, f),
-    enabled: (lvl) => order[lvl] >= threshold,
-    child: (fields) => createLogger(level, { ...base, ...(redact(fields) as Record<string, unknown>) }),
-  };
+  }
+
+  debug(message: string, fields?: Record<string, unknown>): void {
+    this.write('debug', message, fields);
+  }
+
+  info(message: string, fields?: Record<string, unknown>): void {
+    this.write('info', message, fields);
+  }
+
+  warn(message: string, fields?: Record<string, unknown>): void {
+    this.write('warn', message, fields);
+  }
+
+  error(message: string, fields?: Record<string, unknown>): void {
+    this.write('error', message, fields);
+  }
+
+  enabled(lvl: 'debug' | 'info' | 'warn' | 'error'): boolean {
+    return order[lvl] >= this.threshold;
+  }
+
+  child(fields: Record<string, unknown>): Logger {
+    // The fields as they are now: the caller may change its object afterwards.
+    const own = { ...fields };
+    return new JsonLogger(this.threshold, () => ({
+      ...this.base(),
+      ...(redact(own) as Record<string, unknown>),
+    }));
+  }
 }

@@ -33,3 +33,31 @@ describe('createLogger', () => {
     expect(createLogger('info').enabled?.('info')).toBe(true);
   });
 });
+
+describe('a child logger', () => {
+  it("writes its parent's fields and its own, redacted, as they were when it was made", () => {
+    const lines: string[] = [];
+    const write = process.stdout.write;
+    process.stdout.write = ((line: string) => lines.push(line)) as typeof process.stdout.write;
+    try {
+      const fields: Record<string, unknown> = { request_id: 'r1', token: 't' };
+      const child = createLogger('info', { service: 's' }).child(fields).child({ step: 2 });
+      fields.request_id = 'changed';
+      child.info('hello', { password: 'p', n: 1 });
+      child.debug('not written');
+    } finally {
+      process.stdout.write = write;
+    }
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      level: 'info',
+      message: 'hello',
+      service: 's',
+      request_id: 'r1',
+      token: '[redacted]',
+      step: 2,
+      password: '[redacted]',
+      n: 1,
+    });
+  });
+});
