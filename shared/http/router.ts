@@ -46,35 +46,40 @@ export class Router {
   /** Finds the route for a method and path; 404 when no path matches, 405 when only other methods do. */
   match(method: string, path: string): RouteMatch {
     const parts = splitPath(path);
-    const allowed: string[] = [];
+    const upper = method.toUpperCase() as Method;
+    let allowed: string[] | undefined;
     for (const candidate of this.bySegments.get(parts.length) ?? []) {
-      const params = matchSegments(candidate.segments, parts);
+      if (!staticSegmentsMatch(candidate.segments, parts)) continue;
+      const params = paramsOf(candidate.segments, parts);
       if (!params) continue;
-      if (candidate.route.method === (method.toUpperCase() as Method))
-        return { route: candidate.route, params };
+      if (candidate.route.method === upper) return { route: candidate.route, params };
+      allowed ??= [];
       allowed.push(candidate.route.method);
     }
-    if (allowed.length > 0) throw new MethodNotAllowedError({ allowed: [...new Set(allowed)] });
+    if (allowed) throw new MethodNotAllowedError({ allowed: [...new Set(allowed)] });
     throw new NotFoundError({ message: 'Not found.', code: 'route_not_found' });
   }
 }
 
-function matchSegments(
-  segments: CompiledRoute['segments'],
-  parts: string[],
-): Record<string, string> | undefined {
+/** Whether the path's parts are the route's fixed segments (its parameters matched apart). */
+function staticSegmentsMatch(segments: CompiledRoute['segments'], parts: string[]): boolean {
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i];
+    if (typeof segment === 'string' && segment !== parts[i]) return false;
+  }
+  return true;
+}
+
+/** The route's parameters from the path's parts (percent-decoded); undefined when one cannot be decoded. */
+function paramsOf(segments: CompiledRoute['segments'], parts: string[]): Record<string, string> | undefined {
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i];
-    const part = parts[i] as string;
-    if (typeof segment === 'string') {
-      if (segment !== part) return undefined;
-    } else if (segment) {
-      try {
-        params[segment.param] = decodeURIComponent(part);
-      } catch {
-        return undefined;
-      }
+    if (typeof segment === 'string' || !segment) continue;
+    try {
+      params[segment.param] = decodeURIComponent(parts[i] as string);
+    } catch {
+      return undefined;
     }
   }
   return params;
