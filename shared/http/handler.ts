@@ -29,7 +29,8 @@ export type HttpHandler = (event: HttpEvent, context: Context) => Promise<HttpRe
 
 function lowerHeaders(event: HttpEvent): Record<string, string | undefined> {
   const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
+  const given = event.headers;
+  if (given) for (const name of Object.keys(given)) headers[name.toLowerCase()] = given[name];
   if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
   return headers;
 }
@@ -87,16 +88,19 @@ function targetOf(
 
 function respond(result: HttpResult, requestId: string): HttpResponse {
   // Payload 2.0 sends cookies from `cookies` (one Set-Cookie header each); the local server does the same.
-  const { 'set-cookie': cookie, ...others } = result.headers ?? {};
-  if (cookie) return { ...respond({ ...result, headers: others }, requestId), cookies: [cookie] };
-  const headers: Record<string, string> = { 'x-request-id': requestId, ...result.headers };
-  if (result.raw) return rawResponse(result.status, result.raw, headers);
-  if (result.body === undefined || result.status === 204) return { statusCode: result.status, headers };
-  return {
-    statusCode: result.status,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(result.body),
-  };
+  const given = result.headers;
+  const cookie = given?.['set-cookie'];
+  if (cookie) {
+    const { 'set-cookie': _, ...others } = given;
+    return { ...respond({ ...result, headers: others }, requestId), cookies: [cookie] };
+  }
+  if (result.raw) return rawResponse(result.status, result.raw, { 'x-request-id': requestId, ...given });
+  if (result.body === undefined || result.status === 204)
+    return { statusCode: result.status, headers: { 'x-request-id': requestId, ...given } };
+  // One object, in the order of `{ 'content-type', ...{ 'x-request-id', ...given } }`.
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId };
+  if (given) for (const name of Object.keys(given)) headers[name] = given[name] as string;
+  return { statusCode: result.status, headers, body: JSON.stringify(result.body) };
 }
 
 /** Text goes out as it is; bytes are base64-encoded, as API Gateway expects binary Lambda responses. */
