@@ -19,39 +19,94 @@ async function readBody(request: IncomingMessage): Promise<Buffer | 'too_large'>
   return Buffer.concat(chunks);
 }
 
+const noBody = Buffer.alloc(0);
+
+/**
+ * Whether the request has a body to read: one framed by `Content-Length` (not 0) or `Transfer-Encoding`. A request
+ * with neither has none (RFC 9112, 6.3), whatever its method, and node:http has already parsed all of it.
+ */
+function hasBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * A request target that the WHATWG URL parser would keep exactly as it is: an origin-form path of unreserved and
+ * sub-delimiter characters and percent escapes, no `.` (so no dot segment, and no `%2e` either), no `\`, no `//` at
+ * the start (a network path), then an optional query of the same characters and `/`, `?`, `.`. Anything else (and
+ * the fragment a client should not send) goes through `new URL`.
+ */
+const plainTarget =
+  /^\/(?!\/)(?:[A-Za-z0-9\-_~!$&'()*+,;=:@/]|%(?![2][eE])[0-9A-Fa-f]{2})*(?:\?(?:[A-Za-z0-9\-._~!$&()*+,;=:@/?]|%[0-9A-Fa-f]{2})*)?$/;
+
+/** The path and the query (without its `?`) of a request target, as `new URL` reads them. */
+function pathAndQuery(target: string): { path: string; query: string } {
+  if (plainTarget.test(target)) {
+    const mark = target.indexOf('?');
+    return mark === -1
+      ? { path: target, query: '' }
+      : { path: target.slice(0, mark), query: target.slice(mark + 1) };
+  }
+  const url = new URL(target, 'http://localhost');
+  return { path: url.pathname, query: url.search.slice(1) };
+}
+
+/** The query's parameters as API Gateway gives them: a repeated key's values joined with commas. */
+function queryParameters(query: string): Record<string, string> | undefined {
+  if (query === '') return undefined;
+  // The constructor would drop a leading `?` of the query itself (`/a??b`: the key is `?b`).
+  const params = new URLSearchParams(query.startsWith('?') ? `?${query}` : query);
+  const parameters: Record<string, string> = {};
+  let any = false;
+  for (const key of new Set(params.keys())) {
+    parameters[key] = params.getAll(key).join(',');
+    any = true;
+  }
+  return any ? parameters : undefined;
+}
+
+/** `Date#toISOString` of the last instant asked for, which many requests share. */
+let lastInstant = { millis: Number.NaN, text: '' };
+function isoTime(millis: number): string {
+  if (lastInstant.millis !== millis) lastInstant = { millis, text: new Date(millis).toISOString() };
+  return lastInstant.text;
+}
+
 /** Builds the API Gateway HTTP API (payload 2.0) event that the cloud would send for this request. */
 export function toEvent(request: IncomingMessage, body: Buffer): HttpEvent {
-  const url = new URL(request.url ?? '/', 'http://localhost');
+  const { path, query } = pathAndQuery(request.url ?? '/');
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
+  const incoming = request.headers;
+  for (const name of Object.keys(incoming)) {
+    const value = incoming[name];
     if (value === undefined || name === 'cookie') continue;
     headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
   // API Gateway tells the function the scheme it was called with (always https); this server says http, so that
   // absolute links (pagination) point back here. A proxy in front may already have said otherwise.
   headers['x-forwarded-proto'] ??= 'http';
-  const query: Record<string, string> = {};
-  for (const key of new Set(url.searchParams.keys())) query[key] = url.searchParams.getAll(key).join(',');
-  const textual = /json|text|x-www-form-urlencoded/i.test(
-    request.headers['content-type'] ?? 'application/json',
-  );
+  const textual =
+    body.length > 0 &&
+    /json|text|x-www-form-urlencoded/i.test(incoming['content-type'] ?? 'application/json');
   const now = Date.now();
+  const host = headers.host ?? 'localhost';
+  const dot = host.indexOf('.');
   return {
     version: '2.0',
     routeKey: '$default',
-    rawPath: url.pathname,
-    rawQueryString: url.search.replace(/^\?/, ''),
+    rawPath: path,
+    rawQueryString: query,
     headers,
-    cookies: request.headers.cookie?.split(/;\s*/).filter(Boolean),
-    queryStringParameters: Object.keys(query).length ? query : undefined,
+    cookies: incoming.cookie?.split(/;\s*/).filter(Boolean),
+    queryStringParameters: queryParameters(query),
     requestContext: {
       accountId: 'local',
       apiId: 'local',
-      domainName: headers.host ?? 'localhost',
-      domainPrefix: (headers.host ?? 'localhost').split('.')[0] ?? 'localhost',
+      domainName: host,
+      domainPrefix: dot === -1 ? host : host.slice(0, dot),
       http: {
         method: request.method ?? 'GET',
-        path: url.pathname,
+        path,
         protocol: `HTTP/${request.httpVersion}`,
         sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
@@ -59,7 +114,7 @@ export function toEvent(request: IncomingMessage, body: Buffer): HttpEvent {
       requestId: randomUUID(),
       routeKey: '$default',
       stage: '$default',
-      time: new Date(now).toISOString(),
+      time: isoTime(now),
       timeEpoch: now,
     },
     body: body.length === 0 ? undefined : textual ? body.toString('utf8') : body.toString('base64'),
@@ -70,6 +125,11 @@ export function toEvent(request: IncomingMessage, body: Buffer): HttpEvent {
 export interface HttpServerOptions {
   /** Origins whose browser apps may call the API (`*`: any). */
   corsOrigins: readonly string[];
+}
+
+/** Statuses whose answers never carry a body (node:http sends none), and so no length either. */
+function mayHaveBody(status: number): boolean {
+  return status >= 200 && status !== 204 && status !== 304;
 }
 
 /** A CORS preflight: OPTIONS asking for a method. API Gateway answers these in the cloud; so does this server. */
@@ -95,28 +155,35 @@ export function createHttpServer(dispatch: Dispatch, options: HttpServerOptions)
       response.end();
       return;
     }
-    for (const [name, value] of Object.entries(corsResponseHeaders(options.corsOrigins, origin)))
-      response.setHeader(name, value);
+    const cors = corsResponseHeaders(options.corsOrigins, origin);
+    for (const name in cors) response.setHeader(name, cors[name] as string);
     try {
-      const body = await readBody(request);
+      const body = hasBody(request) ? await readBody(request) : noBody;
       if (body === 'too_large') {
         response.writeHead(413, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ detail: 'Request body too large.' }));
         return;
       }
       const result = await dispatch(toEvent(request, body));
-      const headers: Record<string, string | string[]> = { ...(result.headers as Record<string, string>) };
+      const status = result.statusCode ?? 200;
+      const headers: Record<string, string | string[] | number> = {
+        ...(result.headers as Record<string, string>),
+      };
       if (result.cookies?.length) headers['set-cookie'] = result.cookies;
       // In flight when the stop began: answered, and the connection closed after the answer.
       if (draining.has(server)) headers.connection = 'close';
-      response.writeHead(result.statusCode ?? 200, headers);
-      response.end(
+      const payload =
         result.body === undefined
           ? undefined
           : result.isBase64Encoded
             ? Buffer.from(result.body, 'base64')
-            : result.body,
-      );
+            : result.body;
+      // The length, as API Gateway sends it, rather than a chunked answer: one write of head and body.
+      if (payload !== undefined && request.method !== 'HEAD' && mayHaveBody(status))
+        headers['content-length'] ??=
+          typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+      response.writeHead(status, headers);
+      response.end(payload);
     } catch (error) {
       // The connection closed under the request (the client went away, or a stop cut it at its deadline): there is
       // no one to answer, and nothing went wrong here.
