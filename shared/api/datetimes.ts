@@ -17,6 +17,9 @@ const rfc3339 =
 const pgTimestamp =
   /^(\d{4,})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(?:([+-])(\d\d)(?::(\d\d))?(?::(\d\d))?)?( BC)?$/;
 
+/** The same text of a UTC value with a four-digit year (or of a timestamp without time zone). */
+const pgUtcTimestamp = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?(?:\+00)?$/;
+
 /** Milliseconds since the epoch of a UTC wall time, years below 100 included (Date.UTC maps them to 19xx). */
 function utcMillis(year: number, month: number, day: number, h: number, m: number, s: number): number {
   const date = new Date(0);
@@ -81,6 +84,13 @@ export function canonicalDateTime(text: string): string | undefined {
  * represent (BC, beyond 9999, infinity) keep PostgreSQL's text: they cannot come in through the API.
  */
 export function timestampFromPg(text: string): string {
+  // The sessions run in UTC, so nearly every value is a UTC wall time with a four-digit year: the same text in the
+  // API's form, without a trip through `Date` (PostgreSQL writes only valid calendar values).
+  const utc = pgUtcTimestamp.exec(text);
+  if (utc && !text.startsWith('0000')) {
+    const micros = (utc[3] ?? '').padEnd(6, '0');
+    return `${utc[1]}T${utc[2]}.${micros.endsWith('000') ? micros.slice(0, 3) : micros}Z`;
+  }
   const parts = pgTimestamp.exec(text);
   if (!parts || parts[12]) return text;
   const [, y, mo, d, h, mi, s, fraction = '', sign, oh, om, os] = parts;

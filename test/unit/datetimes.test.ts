@@ -16,6 +16,12 @@ describe('timestampFromPg', () => {
     ['2024-02-29 10:11:12.5+05:30', '2024-02-29T04:41:12.500Z'],
     ['0050-01-01 00:53:28+00:53:28', '0050-01-01T00:00:00.000Z'],
     ['9999-12-31 23:59:59.999999+00', '9999-12-31T23:59:59.999999Z'],
+    ['2024-02-29 10:11:12', '2024-02-29T10:11:12.000Z'],
+    ['2024-02-29 10:11:12.1', '2024-02-29T10:11:12.100Z'],
+    ['2024-02-29 10:11:12.000100+00', '2024-02-29T10:11:12.000100Z'],
+    ['2024-02-29 10:11:12.120000+00', '2024-02-29T10:11:12.120Z'],
+    ['2024-02-29 10:11:12+01', '2024-02-29T09:11:12.000Z'],
+    ['2024-02-29 10:11:12-00:30', '2024-02-29T10:41:12.000Z'],
   ])('reads %s as %s', (text, shown) => {
     expect(timestampFromPg(text)).toBe(shown);
   });
@@ -40,6 +46,8 @@ describe('timestampFromPg', () => {
           const pgText = `${iso.slice(0, 10)} ${iso.slice(11, 19)}.${fraction}+00`;
           const shown = timestampFromPg(pgText);
           expect(shown.slice(0, 19)).toBe(iso.slice(0, 19));
+          // The same as through the offset's general path (a zero offset written out).
+          expect(timestampFromPg(`${pgText}:00`)).toBe(shown);
           expect(canonicalDateTime(shown)).toBe(shown);
           expect(isApiDateTime(shown)).toBe(true);
         },
