@@ -136,10 +136,14 @@ export function versioned(sql: Queryable, table: DataTable, inner: Fragment): Fr
 /** The rows of a versioned read, and whether they were read with the definition they were built from. */
 export function unversioned(table: DataTable, rows: readonly Row[]): { current: boolean; rows: Row[] } {
   const version = rows[0]?.[catalogVersionColumn];
-  return {
-    current: version === table.entry.version,
-    rows: rows.filter((row) => row[table.key.name] !== null && row[table.key.name] !== undefined),
-  };
+  // A loop rather than `filter`: the driver's result is an Array subclass, which `filter` handles on its slow path.
+  const key = table.key.name;
+  const kept: Row[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as Row;
+    if (row[key] !== null && row[key] !== undefined) kept.push(row);
+  }
+  return { current: version === table.entry.version, rows: kept };
 }
 
 /** A table or column the statement named is gone: the cached definition is older than a schema change. */
