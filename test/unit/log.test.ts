@@ -38,7 +38,10 @@ describe('a child logger', () => {
   it("writes its parent's fields and its own, redacted, as they were when it was made", () => {
     const lines: string[] = [];
     const write = process.stdout.write;
-    process.stdout.write = ((line: string) => lines.push(line)) as typeof process.stdout.write;
+    process.stdout.write = ((line: string) => {
+      lines.push(line);
+      return true;
+    }) as typeof process.stdout.write;
     try {
       const fields: Record<string, unknown> = { request_id: 'r1', token: 't' };
       const child = createLogger('info', { service: 's' }).child(fields).child({ step: 2 });
