@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphOf } from '../../shared/data/graph/edges';
-import { traversal } from '../../shared/data/graph/traversal';
+import { traversal, treeOfRecord } from '../../shared/data/graph/traversal';
 import { siteSchemaName } from '../../shared/data/schema/names';
 import { openTable } from '../../shared/data/tables/data-table';
 import { createTable, dataPath, insert, tablePath } from '../support/data';
@@ -447,6 +447,72 @@ describe('the statement', () => {
     const [explained] = (row?.['QUERY PLAN'] ?? []) as { Plan: Plan }[];
     return (find((explained as { Plan: Plan }).Plan) as Plan)['Actual Rows'];
   }
+
+  /** The most rows any node of the plan produced over all its loops, read from EXPLAIN ANALYZE: row counts, not time. */
+  async function largestNode(statement: unknown): Promise<{ node: string; rows: number }> {
+    const sql = platform.deps.sql();
+    const [row] = await sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement as never}`;
+    type Plan = { 'Node Type': string; 'Actual Rows': number; 'Actual Loops': number; Plans?: Plan[] };
+    const all = (plan: Plan): Plan[] => [plan, ...(plan.Plans ?? []).flatMap(all)];
+    const [explained] = (row?.['QUERY PLAN'] ?? []) as { Plan: Plan }[];
+    return all((explained as { Plan: Plan }).Plan)
+      .map((plan) => ({ node: plan['Node Type'], rows: plan['Actual Rows'] * plan['Actual Loops'] }))
+      .reduce((most, node) => (node.rows > most.rows ? node : most));
+  }
+
+  it('builds the tree and graph of a wide tree with work in proportion to its records and edges', async () => {
+    await createTable(tenant.owner, app, 'wide', {
+      fields: [{ name: 'n', type: 'integer' }],
+      graph: { enabled: true, types: [{ name: 'parent', inverse: 'kids' }] },
+    });
+    const sql = platform.deps.sql();
+    const schema = siteSchemaName(tenant.site.slug);
+    const scope = {
+      schema,
+      site: tenant.site.slug,
+      siteIdentity: (tenant.site as { created_at?: string }).created_at ?? '',
+      app: { description: '', site: '', created_at: '', ...tenant.app },
+    };
+    const table = await openTable(sql, scope, 'wide');
+    const graph = graphOf(sql, table);
+    const nodes = sql`${sql(schema)}.${sql(table.physical)}`;
+    const edges = sql`${sql(schema)}.${sql(table.entry.layout.edges as string)}`;
+    // Record 0, its 60 children (1 to 60) and 60 children under each (61 to 3660): 3661 records, 3660 edges. Two
+    // levels of 60 and 3600 records: joining the records of one level with each other would be 3600² rows.
+    await sql`INSERT INTO ${nodes} (n) SELECT g FROM generate_series(0, 3660) AS g`;
+    await sql`INSERT INTO ${edges} (from_id, to_id, type)
+      SELECT c.id, p.id, 'parent' FROM ${nodes} c JOIN ${nodes} p
+        ON p.n = CASE WHEN c.n <= 60 THEN 0 ELSE (c.n - 61) / 60 + 1 END WHERE c.n > 0`;
+    await sql`ANALYZE ${nodes}`;
+    await sql`ANALYZE ${edges}`;
+    const [leaf] = await sql`SELECT id FROM ${nodes} WHERE n = 1000`;
+    const [top] = await sql`SELECT id FROM ${nodes} WHERE n = 0`;
+    const bound = 4 * (3661 + 3660);
+    const tree = treeOfRecord(sql, graph, sql`n.id = ${leaf?.id as string}`, {
+      types: ['parent'],
+      depth: 10,
+      maxDepth: 10,
+      deleted: false,
+      cap: 10_000,
+    });
+    const treeRows = await sql`${tree}`;
+    expect(treeRows.filter((row) => row['graph:kind'] === 'node')).toHaveLength(3661);
+    expect(treeRows.filter((row) => row['graph:kind'] === 'edge')).toHaveLength(3660);
+    expect((await largestNode(tree)).rows).toBeLessThanOrEqual(bound);
+    const walk = {
+      name: 'down',
+      direction: 'down' as const,
+      start: sql`n.id = ${top?.id as string}`,
+      types: ['parent'],
+      depth: 10,
+      typed: false,
+      deleted: false,
+    };
+    const wholeGraph = traversal(sql, graph, [walk], 'graph', 10_000);
+    const graphRows = await sql`${wholeGraph}`;
+    expect(graphRows.filter((row) => row['graph:kind'] === 'edge')).toHaveLength(3660);
+    expect((await largestNode(wholeGraph)).rows).toBeLessThanOrEqual(bound);
+  });
 
   it('visits each record once per depth, not once per path, and stops the walk at its row limit', async () => {
     await createTable(tenant.owner, app, 'mesh', {
