@@ -18,8 +18,8 @@ import type { GraphTable } from './edges';
  * as far as its reader pulls rows, so the limit stops the walk itself, not just its output. A walk that reaches the
  * limit has more than `cap` distinct records (at most `depth + 1` rows each), so the limit costs nothing to a walk
  * within the cap. The statement's `graph_counts` says whether any walk overflowed, or visited more than `cap` records
- * together, or walked more than `cap` edges; if so it returns one row saying so and no records (the caller answers a
- * 400). `cap` is DATA_SERVICE_GRAPH_MAX_RECORDS (docs/graph.md, How it runs).
+ * together, or (trees and graphs) walked more than `cap` edges; if so it returns one row saying so and no records
+ * (the caller answers a 400). `cap` is DATA_SERVICE_GRAPH_MAX_RECORDS (docs/graph.md, How it runs).
  *
  * `down` follows incoming edges (descendants: records whose edge points to the current one), `up` follows outgoing
  * edges (ancestors). A `typed` walk keeps to the type of its first edge (the keys of `include`: each type's
@@ -74,6 +74,7 @@ function ends(sql: Queryable, direction: Direction): [Fragment, Fragment] {
 const bestOf = (walk: Pick<Walk, 'name'>) => `${walk.name}_best`;
 const limitedOf = (walk: Pick<Walk, 'name'>) => `${walk.name}_v`;
 const edgesOf = (walk: Pick<Walk, 'name'>) => `${walk.name}_edges`;
+const stepOf = (walk: Pick<Walk, 'name'>) => `${walk.name}_step`;
 
 /** The most rows a walk within the cap can have: `depth + 1` per record (one per depth at most). */
 export function rowLimit(walk: Pick<Walk, 'depth'>, cap: number): number {
@@ -97,10 +98,7 @@ export function walkCte(sql: Queryable, graph: GraphTable, walk: Walk, cap: numb
     : sql`SELECT n.${key} AS g_node, n.${key} AS g_root, NULL::text AS g_type, 0 AS g_depth
         FROM ${nodes} n WHERE ${walk.start}`;
   const sameType = walk.typed ? sql`e.type = w.g_type` : sql`e.type = ANY(${types}::text[])`;
-  const through =
-    graph.table.softDelete && !walk.deleted
-      ? sql`JOIN ${nodes} m ON m.${key} = ${next} AND ${visible(sql, graph, 'm', false)}`
-      : sql``;
+  const through = throughOf(sql, graph, walk, next);
   return sql`${self} AS (
     ${anchor}
     UNION
@@ -116,28 +114,50 @@ export function walkCte(sql: Queryable, graph: GraphTable, walk: Walk, cap: numb
   )`;
 }
 
+/** The visibility join of a walk's step: the record an edge goes to must be visible (none without soft delete). */
+function throughOf(sql: Queryable, graph: GraphTable, walk: Walk, next: Fragment): Fragment {
+  const key = sql(graph.table.key.name);
+  return graph.table.softDelete && !walk.deleted
+    ? sql`JOIN ${from(sql, graph.table)} m ON m.${key} = ${next} AND ${visible(sql, graph, 'm', false)}`
+    : sql``;
+}
+
 /**
- * The edges of an (untyped) walk's output, at most `cap + 1`: for a graph every edge walked (from a record the walk
- * went on from, below the depth bound, to a record it reached), for a tree the edges from a record to one a level
- * further (a record's place in a tree is its smallest depth).
+ * The edges of an (untyped) walk's output, in two CTEs:
+ *
+ * - `<name>_step`: every edge walked, at most `cap + 1`: from a record the walk went on from (below the depth bound,
+ *   each record once per start at its smallest depth) to a visible record, one edge-index probe per record.
+ * - `<name>_edges`: for a graph every edge of the step (each goes to a record the walk reached), for a tree the edges
+ *   from a record to one a level further (a record's place in a tree is its smallest depth), at most `cap + 1`.
+ *
+ * The step is `MATERIALIZED` and joined to the records reached by `(root, record)`: each edge finds at most one
+ * record. Written as one join of the records reached, the edges and the records reached again, the planner (which
+ * cannot estimate a CTE's rows) may join the records reached with themselves first, on the root (and the depth):
+ * every pair of records of one level of a tree, the square of its width, before the first edge is read.
  */
 function edgesCte(sql: Queryable, graph: GraphTable, walk: Walk, output: Output, cap: number): Fragment {
   const [here, next] = ends(sql, walk.direction);
   const best = sql(bestOf(walk));
-  const tree = output === 'tree' ? sql`AND x.g_depth = h.g_depth + 1` : sql``;
-  return sql`${sql(edgesOf(walk))} AS (
-    SELECT h.g_root, e.id, e.from_id, e.to_id, e.type, e.metadata, h.g_depth + 1 AS g_depth, ${next} AS g_node
+  const step = sql(stepOf(walk));
+  const tree = output === 'tree' ? sql`AND x.g_depth = s.g_depth + 1` : sql``;
+  return sql`${step} AS MATERIALIZED (
+    SELECT h.g_root, h.g_depth, e.id, e.from_id, e.to_id, e.type, e.metadata, ${next} AS g_next
     FROM ${best} h
     JOIN ${graph.edges} e ON ${here} = h.g_node AND e.type = ANY(${walk.types as string[]}::text[])
-    JOIN ${best} x ON x.g_root = h.g_root AND x.g_node = ${next} ${tree}
+    ${throughOf(sql, graph, walk, next)}
     WHERE h.g_depth < ${walk.depth}::integer
     LIMIT ${cap + 1}::bigint
+  ),
+  ${sql(edgesOf(walk))} AS (
+    SELECT s.g_root, s.id, s.from_id, s.to_id, s.type, s.metadata, s.g_depth + 1 AS g_depth, s.g_next AS g_node
+    FROM ${step} s JOIN ${best} x ON x.g_root = s.g_root AND x.g_node = s.g_next ${tree}
   )`;
 }
 
 /**
  * Whether a statement is beyond the cap (any walk at its row limit, more than `cap` records visited by its walks
- * together, or more than `cap` edges), and the catalog version it read: one row.
+ * together, or more than `cap` edges walked by the walks of a tree or graph), and the catalog version it read: one
+ * row.
  */
 function countsCte(
   sql: Queryable,
@@ -148,7 +168,7 @@ function countsCte(
 ): Fragment {
   const total = (parts: Fragment[]) => parts.reduce((sum, part) => sql`${sum} + ${part}`, sql`0`);
   const visits = total(walks.map((walk) => sql`(SELECT count(*) FROM ${sql(bestOf(walk))})`));
-  const edges = total(withEdges.map((walk) => sql`(SELECT count(*) FROM ${sql(edgesOf(walk))})`));
+  const edges = total(withEdges.map((walk) => sql`(SELECT count(*) FROM ${sql(stepOf(walk))})`));
   const overflows = walks.map(
     (walk) => sql`(SELECT count(*) FROM ${sql(limitedOf(walk))}) >= ${rowLimit(walk, cap)}::bigint`,
   );
