@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphOf } from '../../shared/data/graph/edges';
-import { traversal, treeOfRecord } from '../../shared/data/graph/traversal';
+import { includeOfRecordText, traversal, treeOfRecord } from '../../shared/data/graph/traversal';
+import { whereClause } from '../../shared/data/query/conditions';
+import { keyCondition } from '../../shared/data/records/statements';
 import { siteSchemaName } from '../../shared/data/schema/names';
 import { openTable } from '../../shared/data/tables/data-table';
 import { createTable, dataPath, insert, tablePath } from '../support/data';
@@ -447,6 +449,87 @@ describe('the statement', () => {
     const [explained] = (row?.['QUERY PLAN'] ?? []) as { Plan: Plan }[];
     return (find((explained as { Plan: Plan }).Plan) as Plan)['Actual Rows'];
   }
+
+  it('reads include from one record with a text kept per table and shape, the same rows as the fragments', async () => {
+    const sql = platform.deps.sql();
+    const schema = siteSchemaName(tenant.site.slug);
+    const scope = {
+      schema,
+      site: tenant.site.slug,
+      siteIdentity: (tenant.site as { created_at?: string }).created_at ?? '',
+      app: { description: '', site: '', created_at: '', ...tenant.app },
+    };
+    const cases = [
+      { name: 'staff', keys: [ids.Ada, ids.Dot, ids.Ivy], types: ['manager', 'dotted_line'] },
+      { name: 'categories', keys: [1, 3, 5], types: ['parent'] },
+    ];
+    const sorted = (rows: readonly object[]) => rows.map((row) => JSON.stringify(row)).sort();
+    let compared = 0;
+    for (const { name, keys, types } of cases) {
+      const table = await openTable(sql, scope, name);
+      const graph = graphOf(sql, table);
+      for (const key of keys)
+        for (const directions of [['down'], ['up'], ['down', 'up']] as const)
+          for (const visibility of ['live', 'all', 'deleted'] as const)
+            for (const depth of [0, 1, 10]) {
+              const deleted = visibility !== 'live';
+              const start = whereClause(sql, table, { conditions: [keyCondition(table, key)], visibility });
+              const walks = directions.map((direction) => ({
+                name: direction,
+                direction,
+                start,
+                types,
+                depth,
+                typed: true,
+                deleted,
+              }));
+              const expected = await sql`${traversal(sql, graph, walks, 'include', 10_000)}`;
+              const text = includeOfRecordText(table, {
+                directions,
+                depth,
+                deleted,
+                visibility,
+                cap: 10_000,
+              });
+              expect(
+                includeOfRecordText(table, { directions, depth, deleted, visibility, cap: 10_000 }),
+              ).toBe(text);
+              const actual = await sql.unsafe(text, [table.entry.id, key, types] as never[]);
+              // The statement orders by kind, depth and key: the start record's rows (one per type) tie.
+              expect(sorted(actual)).toEqual(sorted(expected));
+              if (expected.some((row) => Number(row['graph:depth']) > 0)) compared++;
+            }
+    }
+    // Beyond the cap, both say so in one row.
+    const table = await openTable(sql, scope, 'staff');
+    const start = whereClause(sql, table, { conditions: [keyCondition(table, ids.Ada)], visibility: 'live' });
+    const walk = {
+      name: 'down',
+      direction: 'down' as const,
+      start,
+      types: ['manager'],
+      depth: 10,
+      typed: true,
+      deleted: false,
+    };
+    const expected = await sql`${traversal(sql, graphOf(sql, table), [walk], 'include', 2)}`;
+    const shape = {
+      directions: ['down'] as const,
+      depth: 10,
+      deleted: false,
+      visibility: 'live' as const,
+      cap: 2,
+    };
+    const actual = await sql.unsafe(includeOfRecordText(table, shape), [
+      table.entry.id,
+      ids.Ada,
+      ['manager'],
+    ] as never[]);
+    expect(expected).toHaveLength(1);
+    expect(expected[0]?.['graph:over']).toBe(true);
+    expect([...actual]).toEqual([...expected]);
+    expect(compared).toBeGreaterThan(10);
+  });
 
   /** The most rows any node of the plan produced over all its loops, read from EXPLAIN ANALYZE: row counts, not time. */
   async function largestNode(statement: unknown): Promise<{ node: string; rows: number }> {

@@ -18,7 +18,15 @@ import { recordNotFound } from '../tables/errors';
 import { graphOf } from './edges';
 import { checkGraphPopulate, treeNodes } from './populate';
 import { directions, type GraphRequest, labelOf, labels } from './request';
-import { type Direction, type Output, traversal, treeOfRecord, type Walk, walkColumns } from './traversal';
+import {
+  type Direction,
+  includeOfRecordText,
+  type Output,
+  traversal,
+  treeOfRecord,
+  type Walk,
+  walkColumns,
+} from './traversal';
 
 /**
  * Graph reads (doc 3, Graph query parameters): the relatives of records under the labels of their types
@@ -42,6 +50,9 @@ function walksOf(request: GraphRequest, start: Fragment, typed: boolean): Walk[]
   }));
 }
 
+/** A traversal statement: fragments, or a text kept per table definition and its parameters. */
+type Statement = { fragment: Fragment; cap: number } | { text: string; params: unknown[]; cap: number };
+
 /**
  * Runs a traversal statement within `readTable` (a schema change meanwhile re-reads the catalog and runs again).
  * Beyond the cap (the statement says so in its one row) it is a 400 naming `depth`.
@@ -50,11 +61,16 @@ async function run(
   sql: Sql,
   scope: TableScope,
   name: string,
-  statement: (table: DataTable) => { fragment: Fragment; cap: number },
+  statement: (table: DataTable) => Statement,
 ): Promise<{ table: DataTable; rows: Row[] }> {
   const read = await readTable(sql, scope, name, async (table) => {
-    const { fragment, cap } = statement(table);
-    const rows = [...(await sql`${fragment}`)] as Row[];
+    const built = statement(table);
+    const { cap } = built;
+    const rows = [
+      ...('text' in built
+        ? await sql.unsafe(built.text, built.params as never[], { prepare: sql.options.prepare })
+        : await sql`${built.fragment}`),
+    ] as Row[];
     const current = rows.length === 0 || rows[0]?.[catalogVersionColumn] === table.entry.version;
     return { current, value: { table, rows, cap } };
   });
@@ -204,9 +220,20 @@ export async function recordGraph(
     embed = relationships(table);
     checkGraphPopulate(embed, asked, false);
     const graph = graphOf(sql, table);
-    const start = whereClause(sql, table, { conditions: [keyCondition(table, key)], visibility });
     const types = asked.types.map((type) => type.name);
     const cap = asked.maxRecords;
+    if (asked.format === undefined && types.length > 0) {
+      // include: the statement's text is kept per table definition and shape (no fragments built per request).
+      const shape = {
+        directions: directions(asked),
+        depth: asked.depth,
+        deleted: asked.deleted,
+        visibility,
+        cap,
+      };
+      return { text: includeOfRecordText(table, shape), params: [table.entry.id, key, types], cap };
+    }
+    const start = whereClause(sql, table, { conditions: [keyCondition(table, key)], visibility });
     if (asked.format === 'tree' && asked.depth > 0)
       return { fragment: treeOfRecord(sql, graph, start, { ...asked, types, cap }), cap };
     const walks =

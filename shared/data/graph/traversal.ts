@@ -293,3 +293,94 @@ export function treeOfRecord(
   ];
   return sql`WITH RECURSIVE ${join(sql, ctes)} ${result(sql, graph, [down], 'tree')}`;
 }
+
+/** An identifier as PostgreSQL reads it quoted. */
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** The shape of an `include` traversal of one record: what its statement text depends on beside the table. */
+export interface IncludeShape {
+  directions: readonly Direction[];
+  depth: number;
+  /** Whether soft-deleted records are walked through and shown. */
+  deleted: boolean;
+  /** The starting record's own visibility (`whereClause`). */
+  visibility: 'live' | 'all' | 'deleted';
+  cap: number;
+}
+
+/**
+ * The text of `include` from one record, built once per table definition and shape and kept beside the definition
+ * (a WeakMap on the `DataTable`, which lives as long as the bounded catalog cache holds it; the shapes of one table
+ * are bounded: directions, depth up to the server maximum, visibility): the statement `traversal` builds for typed
+ * walks with `include` output, written with three parameters, `$1` the catalog entry's id (its version comes back
+ * beside the rows), `$2` the record's key and `$3` the relationship types (`text[]`). A GR2-style read (ancestors of
+ * a leaf) then builds no statement fragments; the text names the tenant's own schema and tables, and a definition
+ * belongs to one tenant. test/integration/data-graph-traversal.test.ts compares its rows with `traversal`'s.
+ */
+const includeTexts = new WeakMap<GraphTable['table'], Map<string, string>>();
+
+export function includeOfRecordText(table: GraphTable['table'], shape: IncludeShape): string {
+  let texts = includeTexts.get(table);
+  if (!texts) {
+    texts = new Map();
+    includeTexts.set(table, texts);
+  }
+  const id = `${shape.directions.join(',')}|${shape.depth}|${shape.deleted}|${shape.visibility}|${shape.cap}`;
+  const known = texts.get(id);
+  if (known) return known;
+  const c = walkColumns;
+  const schema = quoted(table.schema);
+  const nodes = `${schema}.${quoted(table.physical)}`;
+  const edges = `${schema}.${quoted(table.entry.layout.edges as string)}`;
+  const key = quoted(table.key.name);
+  const deletedColumn = quoted(systemFields.isDeleted);
+  const start = [`${key} = $2`];
+  if (shape.visibility === 'live' && table.softDelete) start.push(`${deletedColumn} = false`);
+  if (shape.visibility === 'deleted') start.push(table.softDelete ? `${deletedColumn} = true` : 'false');
+  const limit = rowLimit(shape, shape.cap);
+  const names = shape.directions;
+  const walks = names.map((direction) => {
+    const [here, next] = direction === 'down' ? ['e.to_id', 'e.from_id'] : ['e.from_id', 'e.to_id'];
+    const through =
+      table.softDelete && !shape.deleted
+        ? `JOIN ${nodes} m ON m.${key} = ${next} AND m.${deletedColumn} = false`
+        : '';
+    const self = quoted(direction);
+    return `${self} AS (
+    SELECT n.${key} AS g_node, n.${key} AS g_root, t."graph:t" AS g_type, 0 AS g_depth
+      FROM ${nodes} n CROSS JOIN unnest($3::text[]) AS t("graph:t") WHERE ${start.join(' AND ')}
+    UNION
+    SELECT ${next}, w.g_root, w.g_type, w.g_depth + 1
+    FROM ${self} w JOIN ${edges} e ON ${here} = w.g_node AND e.type = w.g_type
+    ${through}
+    WHERE w.g_depth < ${shape.depth}::integer
+  ),
+  ${quoted(`${direction}_v`)} AS (SELECT * FROM ${self} LIMIT ${limit}::bigint),
+  ${quoted(`${direction}_best`)} AS (
+    SELECT DISTINCT ON (g_root, g_type, g_node) g_root, g_type, g_node, g_depth FROM ${quoted(`${direction}_v`)}
+    ORDER BY g_root, g_type, g_node, g_depth
+  )`;
+  });
+  const visits = names
+    .map((direction) => `(SELECT count(*) FROM ${quoted(`${direction}_best`)})`)
+    .join(' + ');
+  const overflows = names.map(
+    (direction) => `(SELECT count(*) FROM ${quoted(`${direction}_v`)}) >= ${limit}::bigint`,
+  );
+  const over = [...overflows, `0 + ${visits} > ${shape.cap}::bigint`].join(' OR ');
+  const columns = table.visible.map((field) => `n.${quoted(field.name)}`).join(', ');
+  const rows = names.map(
+    (direction) => `SELECT 'node' AS ${quoted(c.kind)}, '${direction}'::text AS ${quoted(c.direction)},
+      w.g_root AS ${quoted(c.root)}, w.g_type AS ${quoted(c.type)}, w.g_depth AS ${quoted(c.depth)},
+      w.g_node AS ${quoted(c.node)}, NULL AS ${quoted(c.edge)}, NULL AS ${quoted(c.from)}, NULL AS ${quoted(c.to)},
+      NULL AS ${quoted(c.metadata)}, ${columns}
+    FROM ${quoted(`${direction}_best`)} w JOIN ${nodes} n ON n.${key} = w.g_node`,
+  );
+  const text = `WITH RECURSIVE ${walks.join(',\n  ')},
+  graph_counts AS (SELECT ${over} AS over, (SELECT version FROM ${schema}.catalog WHERE id = $1) AS version)
+  SELECT r.*, k.over AS ${quoted(c.over)}, k.version AS ${quoted(catalogVersionColumn)}
+    FROM graph_counts k LEFT JOIN LATERAL (SELECT * FROM (${rows.join(' UNION ALL ')}) AS u WHERE NOT k.over) AS r ON true
+    ORDER BY r.${quoted(c.kind)}, r.${quoted(c.depth)}, r.${quoted(c.node)}`;
+  texts.set(id, text);
+  return text;
+}
