@@ -34,8 +34,15 @@ export function graphFloor(sql: postgres.Sql, schema: string, nodesTable: string
   });
 
   /** The CTEs of one walk (`walkCte`): `<name>`, `<name>_v`, `<name>_best`. */
-  function walkCtes(name: string, direction: 'down' | 'up', start: postgres.Fragment, depth: number, typed: boolean) {
-    const [here, next] = direction === 'down' ? [sql`e.to_id`, sql`e.from_id`] : [sql`e.from_id`, sql`e.to_id`];
+  function walkCtes(
+    name: string,
+    direction: 'down' | 'up',
+    start: postgres.Fragment,
+    depth: number,
+    typed: boolean,
+  ) {
+    const [here, next] =
+      direction === 'down' ? [sql`e.to_id`, sql`e.from_id`] : [sql`e.from_id`, sql`e.to_id`];
     const self = sql(name);
     const anchor = typed
       ? sql`SELECT n."id" AS g_node, n."id" AS g_root, t."graph:t" AS g_type, 0 AS g_depth

@@ -130,32 +130,49 @@ function relativesByRoot(table: DataTable, rows: readonly Row[], request: GraphR
  * and no children. So a tree has at most one node per edge walked, whatever the number of paths.
  */
 function trees(table: DataTable, rows: readonly Row[]): Row[] {
-  const records = new Map<string, Row>();
-  const children = new Map<string, { child: string; type: unknown }[]>();
+  // Per start record: its records by key and the children of each (plain keys, no composite strings to hash).
+  const walks = new Map<
+    string,
+    { records: Map<string, Row>; children: Map<string, { child: string; type: unknown }[]> }
+  >();
+  const walkOf = (root: string) => {
+    let walk = walks.get(root);
+    if (!walk) {
+      walk = { records: new Map(), children: new Map() };
+      walks.set(root, walk);
+    }
+    return walk;
+  };
   const starts: Row[] = [];
-  const at = (root: string, node: string) => `${root}\u0000${node}`;
-  for (const row of nodeRows(rows)) {
-    records.set(at(keyText(table, row[c.root]), keyText(table, row[c.node])), row);
-    if (Number(row[c.depth]) === 0) starts.push(row);
-  }
-  for (const row of edgeRows(rows)) {
-    // Trees hang descendants: the edge's `to` is the parent, its `from` the child.
-    const parent = at(keyText(table, row[c.root]), keyText(table, row[c.to]));
-    const list = children.get(parent) ?? [];
-    list.push({ child: keyText(table, row[c.from]), type: row[c.type] });
-    children.set(parent, list);
+  for (const row of rows) {
+    if (row[c.kind] === 'node') {
+      walkOf(keyText(table, row[c.root])).records.set(keyText(table, row[c.node]), row);
+      if (Number(row[c.depth]) === 0) starts.push(row);
+    } else if (row[c.kind] === 'edge') {
+      // Trees hang descendants: the edge's `to` is the parent, its `from` the child.
+      const { children } = walkOf(keyText(table, row[c.root]));
+      const parent = keyText(table, row[c.to]);
+      const list = children.get(parent);
+      const child = { child: keyText(table, row[c.from]), type: row[c.type] };
+      if (list) list.push(child);
+      else children.set(parent, [child]);
+    }
   }
   return starts.map((start) => {
-    const root = keyText(table, start[c.root]);
-    const top: Row = { ...present(table, start), _depth: 0, children: [] };
-    const expanded = new Set([keyText(table, start[c.node])]);
-    const queue: [string, Row][] = [[keyText(table, start[c.node]), top]];
+    const { records, children } = walkOf(keyText(table, start[c.root]));
+    const top = present(table, start);
+    top._depth = 0;
+    top.children = [];
+    const first = keyText(table, start[c.node]);
+    const expanded = new Set([first]);
+    const queue: [string, Row][] = [[first, top]];
     for (let index = 0; index < queue.length; index++) {
       const [key, node] = queue[index] as [string, Row];
-      for (const { child, type } of children.get(at(root, key)) ?? []) {
-        const record = records.get(at(root, child));
+      for (const { child, type } of children.get(key) ?? []) {
+        const record = records.get(child);
         if (!record) continue;
-        const occurrence: Row = { ...present(table, record), _depth: Number(record[c.depth]) };
+        const occurrence = present(table, record);
+        occurrence._depth = Number(record[c.depth]);
         occurrence._relationship_type = type;
         occurrence.children = [];
         if (expanded.has(child)) occurrence._repeated = true;
@@ -246,7 +263,7 @@ export async function recordGraph(
   if (nodeRows(rows).length === 0) throw recordNotFound(id);
   if (graphRequest.format === 'tree') {
     const data = trees(table, rows);
-    await populate(sql, scope, table, treeNodes(data), embed);
+    if (embed.length > 0) await populate(sql, scope, table, treeNodes(data), embed);
     return { data, total: data.length };
   }
   if (graphRequest.format === 'graph') {
@@ -258,7 +275,8 @@ export async function recordGraph(
   const record = present(table, start);
   const relatives =
     relativesByRoot(table, rows, graphRequest).get(keyText(table, start[table.key.name])) ?? {};
-  await populate(sql, scope, table, [record, ...(Object.values(relatives) as Row[][]).flat()], embed);
+  if (embed.length > 0)
+    await populate(sql, scope, table, [record, ...(Object.values(relatives) as Row[][]).flat()], embed);
   return { data: record, ...relatives };
 }
 
