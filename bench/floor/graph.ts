@@ -27,7 +27,7 @@ export function graphFloor(sql: postgres.Sql, schema: string, nodesTable: string
   const edges = sql`${sql(schema)}.${sql(edgesTable)}`;
   const columns = sql`n."id", n."name", n."created_at"`;
   const types = ['parent'];
-  const record = (row: Row) => ({
+  const record = (row: Row): Row => ({
     id: row.id,
     name: row.name,
     created_at: (row.created_at as Date).toISOString(),
@@ -127,33 +127,46 @@ export function graphFloor(sql: postgres.Sql, schema: string, nodesTable: string
   async function tree(id: string, send: Send) {
     const rows = await treeStatement(id);
     if (rows[0]?.['graph:over'] === true) return send(400, { error: 'Validation failed' });
-    const at = (root: unknown, node: unknown) => `${root}\u0000${node}`;
-    const records = new Map<string, Row>();
-    const children = new Map<string, { child: string; type: unknown }[]>();
+    const walks = new Map<
+      unknown,
+      { records: Map<unknown, Row>; children: Map<unknown, { child: unknown; type: unknown }[]> }
+    >();
+    const walkOf = (root: unknown) => {
+      let walk = walks.get(root);
+      if (!walk) {
+        walk = { records: new Map(), children: new Map() };
+        walks.set(root, walk);
+      }
+      return walk;
+    };
     const starts: Row[] = [];
     for (const row of rows) {
       if (row['graph:kind'] === 'node') {
-        records.set(at(row['graph:root'], row['graph:node']), row);
+        walkOf(row['graph:root']).records.set(row['graph:node'], row);
         if (row['graph:depth'] === 0) starts.push(row);
       } else if (row['graph:kind'] === 'edge') {
-        const parent = at(row['graph:root'], row['graph:to']);
-        const list = children.get(parent) ?? [];
-        list.push({ child: row['graph:from'] as string, type: row['graph:type'] });
-        children.set(parent, list);
+        const { children } = walkOf(row['graph:root']);
+        const list = children.get(row['graph:to']);
+        const child = { child: row['graph:from'], type: row['graph:type'] };
+        if (list) list.push(child);
+        else children.set(row['graph:to'], [child]);
       }
     }
     if (starts.length === 0) return send(404, { error: 'Record not found' });
     const roots = starts.map((start) => {
-      const root = start['graph:root'];
-      const top: Row = { ...record(start), _depth: 0, children: [] };
-      const expanded = new Set([start['graph:node'] as string]);
-      const queue: [string, Row][] = [[start['graph:node'] as string, top]];
+      const { records, children } = walkOf(start['graph:root']);
+      const top: Row = record(start);
+      top._depth = 0;
+      top.children = [];
+      const expanded = new Set([start['graph:node']]);
+      const queue: [unknown, Row][] = [[start['graph:node'], top]];
       for (let index = 0; index < queue.length; index++) {
-        const [key, node] = queue[index] as [string, Row];
-        for (const { child, type } of children.get(at(root, key)) ?? []) {
-          const found = records.get(at(root, child));
+        const [key, node] = queue[index] as [unknown, Row];
+        for (const { child, type } of children.get(key) ?? []) {
+          const found = records.get(child);
           if (!found) continue;
-          const occurrence: Row = { ...record(found), _depth: found['graph:depth'] };
+          const occurrence: Row = record(found);
+          occurrence._depth = found['graph:depth'];
           occurrence._relationship_type = type;
           occurrence.children = [];
           if (expanded.has(child)) occurrence._repeated = true;
