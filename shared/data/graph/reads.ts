@@ -94,7 +94,11 @@ const keyText = (table: DataTable, value: unknown) => comparable(table.key, valu
 
 /** A related record: the record, its distance and the type of the edge that reached it. */
 function related(table: DataTable, row: Row): Row {
-  return { ...present(table, row), _depth: Number(row[c.depth]), _relationship_type: row[c.type] };
+  // `present` returns a new object: the two keys are added to it rather than spread into a copy.
+  const record = present(table, row);
+  record._depth = Number(row[c.depth]);
+  record._relationship_type = row[c.type];
+  return record;
 }
 
 /**
