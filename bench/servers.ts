@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { serverProcess } from '../bin/server-process';
 import { buildServers } from './build';
 import type { BenchConfig } from './config';
 import { freePort, type Server, startServer } from './processes';
@@ -29,8 +30,11 @@ export async function startProject(
   const servers = await builtServers();
   const { dataDir } = shared;
   const port = await freePort();
+  // Started as `npm start` starts it: the node flags and environment of package.json's `config` (bin/server-process.ts).
+  const start = serverProcess();
   const env = {
     ...process.env,
+    ...start.env,
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_SIZE: String(config.poolSize),
     DATA_DIR: dataDir,
@@ -43,11 +47,11 @@ export async function startProject(
   };
   // BENCH_PROFILE=1 writes a V8 CPU profile of the project server to bench/results/ when it stops.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=bench/results'] : [];
-  // BENCH_PROJECT_NODE_OPTIONS: extra node flags for the project server (heap experiments).
+  // BENCH_PROJECT_NODE_OPTIONS: extra node flags for the project server (heap experiments); later, so they win.
   profile.push(...(process.env.BENCH_PROJECT_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []));
   return startServer(
     'project',
-    [...profile, servers.project],
+    [...start.nodeFlags, ...profile, servers.project],
     env,
     /Tenantbase listening on/,
     `http://127.0.0.1:${port}`,
@@ -63,8 +67,11 @@ export async function startFloor(
 ): Promise<Server> {
   const servers = await builtServers();
   const port = await freePort();
+  // Started as `npm start` starts it: the node flags and environment of package.json's `config` (bin/server-process.ts).
+  const start = serverProcess();
   const env = {
     ...process.env,
+    ...start.env,
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_SIZE: String(config.poolSize),
     PORT: String(port),

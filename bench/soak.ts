@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serverProcess } from '../bin/server-process';
 import { freePort, memory, type Server, startServer } from './processes';
 import { withSection } from './sections';
 import { type SoakSample, soakVerdict, sparkline } from './soak-verdict';
@@ -75,11 +76,14 @@ function postgresChildOf(pid: number): number | undefined {
 async function startSoakServer(dataDir: string, probeFile: string): Promise<Server> {
   const port = await freePort();
   const { DATABASE_URL: _unused, ...inherited } = process.env;
+  // Started as `npm start` starts it: the node flags and environment of package.json's `config`.
+  const start = serverProcess();
   return startServer(
     'project',
-    ['--import', 'tsx', '--import', './bench/soak-probe.mjs', 'bin/local.ts'],
+    [...start.nodeFlags, '--import', 'tsx', '--import', './bench/soak-probe.mjs', 'bin/local.ts'],
     {
       ...inherited,
+      ...start.env,
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       DATA_DIR: dataDir,
       PORT: String(port),

@@ -1,6 +1,6 @@
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildConsole } from '../console/build';
+import { buildConsoleOnce } from '../console/build';
 import { registry } from '../functions/registry';
 import { ConfigError, loadConfig } from '../shared/config';
 import { streamProgress } from '../shared/host/local/progress';
@@ -12,22 +12,8 @@ const out = (line = '') => process.stdout.write(`${line}\n`);
 // Progress and problems go to stderr, so stdout carries only what a script might read (URL, credentials).
 const err = (text: string) => process.stderr.write(text);
 
+/** The console is served from its build (console/dist): the first start builds it (`npm run console` rebuilds). */
 const consoleDist = join(import.meta.dirname, '..', 'console', 'dist');
-
-/**
- * The console is served from its build (console/dist): the first start builds it (`npm run console` rebuilds).
- * Built aside, then renamed into place, so two first starts at once never serve or remove a half-written build.
- */
-function buildConsoleOnce(): void {
-  const aside = `${consoleDist}.${process.pid}`;
-  buildConsole(aside);
-  try {
-    renameSync(aside, consoleDist);
-  } catch {
-    // Another start put its build in place first: the same sources, the same files.
-    rmSync(aside, { recursive: true, force: true });
-  }
-}
 
 async function start(): Promise<LocalPlatform> {
   try {
@@ -65,7 +51,7 @@ const platform = await start();
 // After the start, so that a start that fails (a taken port, a held directory) says only why.
 if (!existsSync(join(consoleDist, 'manifest.json'))) {
   await streamProgress(err)
-    .step('building the console', async () => buildConsoleOnce())
+    .step('building the console', async () => buildConsoleOnce(consoleDist))
     .catch((error) => err(`The console could not be built (the API serves on): ${String(error)}\n`));
 }
 printWelcome(platform, platform.deps.config.dataDir);

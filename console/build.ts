@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
 
@@ -45,4 +45,25 @@ export function buildConsole(outdir = join(root, 'console', 'dist')): BuiltConso
   writeFileSync(join(outdir, 'manifest.json'), `${JSON.stringify(built)}\n`);
   const sizes = Object.fromEntries(outputs.map(([path, output]) => [basename(path), output.bytes]));
   return { ...built, sizes };
+}
+
+/**
+ * Builds the console into `dist` for `npm start`'s first start (bin/local.ts): aside (`dist.<pid>`), then renamed
+ * into place, so two first starts at once never serve or remove a half-written build. A build that fails leaves
+ * nothing behind, and one that loses the race to another start's removes its own copy.
+ */
+export function buildConsoleOnce(dist: string, build: (outdir: string) => unknown = buildConsole): void {
+  const aside = `${dist}.${process.pid}`;
+  try {
+    build(aside);
+  } catch (error) {
+    rmSync(aside, { recursive: true, force: true });
+    throw error;
+  }
+  try {
+    renameSync(aside, dist);
+  } catch {
+    // Another start put its build in place first: the same sources, the same files.
+    rmSync(aside, { recursive: true, force: true });
+  }
 }

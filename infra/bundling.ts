@@ -1,6 +1,6 @@
 /**
  * How each endpoint group is bundled: one esbuild configuration for `npm run build`, `npm run size`, the bundle
- * tests and the CDK functions (local bundling, no Docker). ESM (middy is ESM-only), minified, tree-shaken, with
+ * tests and the CDK functions (local bundling, no Docker). ESM (esbuild splits code only for ESM), minified, tree-shaken, with
  * source maps; the AWS SDK v3 is bundled (pinned versions, tree-shaken) rather than taken from the runtime.
  *
  * Lean bundles: code split, so what a group loads only on some requests (the password estimator's dictionaries,

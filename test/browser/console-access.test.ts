@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildConsole } from '../../console/build';
 import { serveConsoleFrom } from '../../pages/console';
 import { type IdentityProvider, startIdentityProvider } from '../support/identity-provider';
 import { adminPassword, startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, createUser, grantSite, type Tenant, unique } from '../support/tenant';
-import { expectAccessible, freePort, launchBrowser, screenshot } from './browser';
+import { expectAccessible, freePort, screenshot, TestBrowser } from './browser';
 
 /**
  * The console's screens outside the data tables (docs/console.md) in a real browser against the platform's real
@@ -23,7 +23,7 @@ vi.setConfig({ testTimeout: 120_000 });
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
 
 const password = 'Velvet-Harbor-Quill-42';
-let browser: Browser;
+let browser: TestBrowser;
 let platform: TestPlatform;
 let idp: IdentityProvider;
 let tenant: Tenant;
@@ -40,7 +40,7 @@ beforeAll(async () => {
   buildConsole(directory);
   serveConsoleFrom(directory);
   const idpPort = await freePort();
-  browser = await launchBrowser();
+  browser = new TestBrowser();
   platform = await startTestPlatform({ SOCIAL_LOGIN_ALLOWED_HOSTS: `127.0.0.1:${idpPort}` });
   idp = await startIdentityProvider({ port: idpPort, redirectUri: `${platform.baseUrl}/sign-in/callback` });
   tenant = await createTenant(platform);
@@ -65,7 +65,7 @@ beforeEach(async () => {
   page.on('pageerror', (error) => violations.push(`page error: ${error.message}`));
   return async () => {
     expect(violations).toEqual([]);
-    await context.close();
+    await browser.closeContext(context);
   };
 });
 

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildConsole } from '../../console/build';
 import { serveConsoleFrom } from '../../pages/console';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, createUser, grantSite, type Tenant } from '../support/tenant';
-import { expectAccessible, launchBrowser, screenshot } from './browser';
+import { expectAccessible, screenshot, TestBrowser } from './browser';
 
 /**
  * The console's data screens (docs/console.md) in a real browser against the platform's real HTTP server: schema
@@ -22,7 +22,7 @@ vi.setConfig({ testTimeout: 120_000 });
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000 });
 
 const password = 'Velvet-Harbor-Quill-42';
-let browser: Browser;
+let browser: TestBrowser;
 let platform: TestPlatform;
 let tenant: Tenant;
 let context: BrowserContext;
@@ -38,7 +38,7 @@ beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), 'console-data-'));
   buildConsole(directory);
   serveConsoleFrom(directory);
-  browser = await launchBrowser();
+  browser = new TestBrowser();
   platform = await startTestPlatform();
   tenant = await createTenant(platform);
   const table = await tenant.owner.post(tablesPath(), {
@@ -68,7 +68,7 @@ beforeEach(async () => {
   await signIn(tenant.ownerUser.username);
   return async () => {
     expect(violations).toEqual([]);
-    await context.close();
+    await browser.closeContext(context);
   };
 });
 

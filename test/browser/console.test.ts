@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildConsole } from '../../console/build';
 import { serveConsoleFrom } from '../../pages/console';
 import { latestToken } from '../support/invitation-mail';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, createUser, grantSite, type Tenant, unique } from '../support/tenant';
-import { expectAccessible, launchBrowser, screenshot } from './browser';
+import { expectAccessible, screenshot, TestBrowser } from './browser';
 
 /**
  * The console (docs/console.md) in a real browser (Debian's Chromium) against the platform's real HTTP server:
@@ -22,7 +22,7 @@ vi.setConfig({ testTimeout: 120_000 });
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
 
 const password = 'Velvet-Harbor-Quill-42';
-let browser: Browser;
+let browser: TestBrowser;
 let platform: TestPlatform;
 let tenant: Tenant;
 let context: BrowserContext;
@@ -34,7 +34,7 @@ beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), 'console-'));
   buildConsole(directory);
   serveConsoleFrom(directory);
-  browser = await launchBrowser();
+  browser = new TestBrowser();
   platform = await startTestPlatform();
   tenant = await createTenant(platform);
 }, 240_000);
@@ -53,7 +53,7 @@ beforeEach(async () => {
   page.on('pageerror', (error) => violations.push(`page error: ${error.message}`));
   return async () => {
     expect(violations).toEqual([]);
-    await context.close();
+    await browser.closeContext(context);
   };
 });
 
@@ -331,7 +331,7 @@ describe('console', () => {
     await inviteePage.getByRole('button', { name: /Create my account/ }).click();
     await inviteePage.waitForURL(/\/console\/$/);
     await poll(() => inviteePage.locator('main').textContent()).toContain(tenant.organization.slug);
-    await invitee.close();
+    await browser.closeContext(invitee);
 
     // The owner's console: the invitation is gone from the list, the person is a member.
     await page.reload();

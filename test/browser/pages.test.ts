@@ -1,11 +1,11 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { strictClock } from '../support/clock';
 import { type IdentityProvider, startIdentityProvider } from '../support/identity-provider';
 import { latestToken } from '../support/invitation-mail';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, createUser, type Tenant, unique } from '../support/tenant';
-import { expectAccessible, freePort, launchBrowser, screenshot } from './browser';
+import { expectAccessible, freePort, screenshot, TestBrowser } from './browser';
 
 /**
  * The hosted pages in a real browser (Debian's Chromium): the invitation, sign-in, provider callback and account
@@ -17,7 +17,7 @@ vi.setConfig({ testTimeout: 90_000 });
 
 const { clock, advance } = strictClock();
 const invitationTtl = 60;
-let browser: Browser;
+let browser: TestBrowser;
 let platform: TestPlatform;
 let idp: IdentityProvider;
 let tenant: Tenant;
@@ -32,7 +32,7 @@ const goodMessage = 'This password meets the password policy.';
 
 beforeAll(async () => {
   const idpPort = await freePort();
-  browser = await launchBrowser();
+  browser = new TestBrowser();
   platform = await startTestPlatform(
     {
       SOCIAL_LOGIN_ALLOWED_HOSTS: `127.0.0.1:${idpPort}`,
@@ -62,7 +62,7 @@ beforeEach(async () => {
   });
   return async () => {
     expect(violations).toEqual([]);
-    await context.close();
+    await browser.closeContext(context);
   };
 });
 
@@ -184,7 +184,7 @@ describe('invitation page', () => {
     await page.getByLabel('Password', { exact: true }).fill(strongPassword);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(/\/account(\?|$)/);
-    await fresh.close();
+    await browser.closeContext(fresh);
   });
 
   it('unknown, cancelled and expired links get their own HTML page with the right status', async () => {
@@ -317,7 +317,7 @@ describe('provider sign-in', () => {
     await page.goto(url(`/sign-in?site=${site.site.slug}&auto_redirect=0`));
     await expect.poll(() => page.getByRole('button', { name: /Continue with/ }).count()).toBe(1);
     expect(page.url()).toContain('/sign-in');
-    await other.close();
+    await browser.closeContext(other);
   });
 
   it('explains a denied consent and a callback this browser did not start, with a way back', async () => {

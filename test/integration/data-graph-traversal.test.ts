@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphOf } from '../../shared/data/graph/edges';
-import { traversal } from '../../shared/data/graph/traversal';
+import { includeOfRecordText, traversal, treeOfRecord } from '../../shared/data/graph/traversal';
+import { whereClause } from '../../shared/data/query/conditions';
+import { keyCondition } from '../../shared/data/records/statements';
 import { siteSchemaName } from '../../shared/data/schema/names';
 import { openTable } from '../../shared/data/tables/data-table';
 import { createTable, dataPath, insert, tablePath } from '../support/data';
@@ -447,6 +449,153 @@ describe('the statement', () => {
     const [explained] = (row?.['QUERY PLAN'] ?? []) as { Plan: Plan }[];
     return (find((explained as { Plan: Plan }).Plan) as Plan)['Actual Rows'];
   }
+
+  it('reads include from one record with a text kept per table and shape, the same rows as the fragments', async () => {
+    const sql = platform.deps.sql();
+    const schema = siteSchemaName(tenant.site.slug);
+    const scope = {
+      schema,
+      site: tenant.site.slug,
+      siteIdentity: (tenant.site as { created_at?: string }).created_at ?? '',
+      app: { description: '', site: '', created_at: '', ...tenant.app },
+    };
+    const cases = [
+      { name: 'staff', keys: [ids.Ada, ids.Dot, ids.Ivy], types: ['manager', 'dotted_line'] },
+      { name: 'categories', keys: [1, 3, 5], types: ['parent'] },
+    ];
+    const sorted = (rows: readonly object[]) => rows.map((row) => JSON.stringify(row)).sort();
+    let compared = 0;
+    for (const { name, keys, types } of cases) {
+      const table = await openTable(sql, scope, name);
+      const graph = graphOf(sql, table);
+      for (const key of keys)
+        for (const directions of [['down'], ['up'], ['down', 'up']] as const)
+          for (const visibility of ['live', 'all', 'deleted'] as const)
+            for (const depth of [0, 1, 10]) {
+              const deleted = visibility !== 'live';
+              const start = whereClause(sql, table, { conditions: [keyCondition(table, key)], visibility });
+              const walks = directions.map((direction) => ({
+                name: direction,
+                direction,
+                start,
+                types,
+                depth,
+                typed: true,
+                deleted,
+              }));
+              const expected = await sql`${traversal(sql, graph, walks, 'include', 10_000)}`;
+              const text = includeOfRecordText(table, {
+                directions,
+                depth,
+                deleted,
+                visibility,
+                cap: 10_000,
+              });
+              expect(
+                includeOfRecordText(table, { directions, depth, deleted, visibility, cap: 10_000 }),
+              ).toBe(text);
+              const actual = await sql.unsafe(text, [table.entry.id, key, types] as never[]);
+              // The statement orders by kind, depth and key: the start record's rows (one per type) tie.
+              expect(sorted(actual)).toEqual(sorted(expected));
+              if (expected.some((row) => Number(row['graph:depth']) > 0)) compared++;
+            }
+    }
+    // Beyond the cap, both say so in one row.
+    const table = await openTable(sql, scope, 'staff');
+    const start = whereClause(sql, table, { conditions: [keyCondition(table, ids.Ada)], visibility: 'live' });
+    const walk = {
+      name: 'down',
+      direction: 'down' as const,
+      start,
+      types: ['manager'],
+      depth: 10,
+      typed: true,
+      deleted: false,
+    };
+    const expected = await sql`${traversal(sql, graphOf(sql, table), [walk], 'include', 2)}`;
+    const shape = {
+      directions: ['down'] as const,
+      depth: 10,
+      deleted: false,
+      visibility: 'live' as const,
+      cap: 2,
+    };
+    const actual = await sql.unsafe(includeOfRecordText(table, shape), [
+      table.entry.id,
+      ids.Ada,
+      ['manager'],
+    ] as never[]);
+    expect(expected).toHaveLength(1);
+    expect(expected[0]?.['graph:over']).toBe(true);
+    expect([...actual]).toEqual([...expected]);
+    expect(compared).toBeGreaterThan(10);
+  });
+
+  /** The most rows any node of the plan produced over all its loops, read from EXPLAIN ANALYZE: row counts, not time. */
+  async function largestNode(statement: unknown): Promise<{ node: string; rows: number }> {
+    const sql = platform.deps.sql();
+    const [row] = await sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement as never}`;
+    type Plan = { 'Node Type': string; 'Actual Rows': number; 'Actual Loops': number; Plans?: Plan[] };
+    const all = (plan: Plan): Plan[] => [plan, ...(plan.Plans ?? []).flatMap(all)];
+    const [explained] = (row?.['QUERY PLAN'] ?? []) as { Plan: Plan }[];
+    return all((explained as { Plan: Plan }).Plan)
+      .map((plan) => ({ node: plan['Node Type'], rows: plan['Actual Rows'] * plan['Actual Loops'] }))
+      .reduce((most, node) => (node.rows > most.rows ? node : most));
+  }
+
+  it('builds the tree and graph of a wide tree with work in proportion to its records and edges', async () => {
+    await createTable(tenant.owner, app, 'wide', {
+      fields: [{ name: 'n', type: 'integer' }],
+      graph: { enabled: true, types: [{ name: 'parent', inverse: 'kids' }] },
+    });
+    const sql = platform.deps.sql();
+    const schema = siteSchemaName(tenant.site.slug);
+    const scope = {
+      schema,
+      site: tenant.site.slug,
+      siteIdentity: (tenant.site as { created_at?: string }).created_at ?? '',
+      app: { description: '', site: '', created_at: '', ...tenant.app },
+    };
+    const table = await openTable(sql, scope, 'wide');
+    const graph = graphOf(sql, table);
+    const nodes = sql`${sql(schema)}.${sql(table.physical)}`;
+    const edges = sql`${sql(schema)}.${sql(table.entry.layout.edges as string)}`;
+    // Record 0, its 60 children (1 to 60) and 60 children under each (61 to 3660): 3661 records, 3660 edges. Two
+    // levels of 60 and 3600 records: joining the records of one level with each other would be 3600² rows.
+    await sql`INSERT INTO ${nodes} (n) SELECT g FROM generate_series(0, 3660) AS g`;
+    await sql`INSERT INTO ${edges} (from_id, to_id, type)
+      SELECT c.id, p.id, 'parent' FROM ${nodes} c JOIN ${nodes} p
+        ON p.n = CASE WHEN c.n <= 60 THEN 0 ELSE (c.n - 61) / 60 + 1 END WHERE c.n > 0`;
+    await sql`ANALYZE ${nodes}`;
+    await sql`ANALYZE ${edges}`;
+    const [leaf] = await sql`SELECT id FROM ${nodes} WHERE n = 1000`;
+    const [top] = await sql`SELECT id FROM ${nodes} WHERE n = 0`;
+    const bound = 4 * (3661 + 3660);
+    const tree = treeOfRecord(sql, graph, sql`n.id = ${leaf?.id as string}`, {
+      types: ['parent'],
+      depth: 10,
+      maxDepth: 10,
+      deleted: false,
+      cap: 10_000,
+    });
+    const treeRows = await sql`${tree}`;
+    expect(treeRows.filter((row) => row['graph:kind'] === 'node')).toHaveLength(3661);
+    expect(treeRows.filter((row) => row['graph:kind'] === 'edge')).toHaveLength(3660);
+    expect((await largestNode(tree)).rows).toBeLessThanOrEqual(bound);
+    const walk = {
+      name: 'down',
+      direction: 'down' as const,
+      start: sql`n.id = ${top?.id as string}`,
+      types: ['parent'],
+      depth: 10,
+      typed: false,
+      deleted: false,
+    };
+    const wholeGraph = traversal(sql, graph, [walk], 'graph', 10_000);
+    const graphRows = await sql`${wholeGraph}`;
+    expect(graphRows.filter((row) => row['graph:kind'] === 'edge')).toHaveLength(3660);
+    expect((await largestNode(wholeGraph)).rows).toBeLessThanOrEqual(bound);
+  });
 
   it('visits each record once per depth, not once per path, and stops the walk at its row limit', async () => {
     await createTable(tenant.owner, app, 'mesh', {

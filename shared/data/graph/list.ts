@@ -74,7 +74,7 @@ export async function listGraph(
   const rows = keys.length === 0 ? [] : (await pageGraph(sql, scope, name, keys, asked)).rows;
   if (asked.format === 'tree') {
     const data = pageTrees(table, result.records, rows);
-    await populate(sql, scope, table, treeNodes(data), embed);
+    if (embed.length > 0) await populate(sql, scope, table, treeNodes(data), embed);
     return { status: 200, body: { data, total: result.total } };
   }
   if (asked.format === 'graph') {
@@ -83,6 +83,7 @@ export async function listGraph(
     return { status: 200, body: { data, total: data.nodes.length } };
   }
   embedRelatives(table, result.records, rows, asked);
-  await populate(sql, scope, table, withRelatives(result.records, relativeLabels(asked)), embed);
+  if (embed.length > 0)
+    await populate(sql, scope, table, withRelatives(result.records, relativeLabels(asked)), embed);
   return listResponse(result, options.window);
 }

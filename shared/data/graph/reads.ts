@@ -18,7 +18,15 @@ import { recordNotFound } from '../tables/errors';
 import { graphOf } from './edges';
 import { checkGraphPopulate, treeNodes } from './populate';
 import { directions, type GraphRequest, labelOf, labels } from './request';
-import { type Direction, type Output, traversal, treeOfRecord, type Walk, walkColumns } from './traversal';
+import {
+  type Direction,
+  includeOfRecordText,
+  type Output,
+  traversal,
+  treeOfRecord,
+  type Walk,
+  walkColumns,
+} from './traversal';
 
 /**
  * Graph reads (doc 3, Graph query parameters): the relatives of records under the labels of their types
@@ -42,6 +50,9 @@ function walksOf(request: GraphRequest, start: Fragment, typed: boolean): Walk[]
   }));
 }
 
+/** A traversal statement: fragments, or a text kept per table definition and its parameters. */
+type Statement = { fragment: Fragment; cap: number } | { text: string; params: unknown[]; cap: number };
+
 /**
  * Runs a traversal statement within `readTable` (a schema change meanwhile re-reads the catalog and runs again).
  * Beyond the cap (the statement says so in its one row) it is a 400 naming `depth`.
@@ -50,11 +61,16 @@ async function run(
   sql: Sql,
   scope: TableScope,
   name: string,
-  statement: (table: DataTable) => { fragment: Fragment; cap: number },
+  statement: (table: DataTable) => Statement,
 ): Promise<{ table: DataTable; rows: Row[] }> {
   const read = await readTable(sql, scope, name, async (table) => {
-    const { fragment, cap } = statement(table);
-    const rows = [...(await sql`${fragment}`)] as Row[];
+    const built = statement(table);
+    const { cap } = built;
+    const rows = [
+      ...('text' in built
+        ? await sql.unsafe(built.text, built.params as never[], { prepare: sql.options.prepare })
+        : await sql`${built.fragment}`),
+    ] as Row[];
     const current = rows.length === 0 || rows[0]?.[catalogVersionColumn] === table.entry.version;
     return { current, value: { table, rows, cap } };
   });
@@ -78,7 +94,11 @@ const keyText = (table: DataTable, value: unknown) => comparable(table.key, valu
 
 /** A related record: the record, its distance and the type of the edge that reached it. */
 function related(table: DataTable, row: Row): Row {
-  return { ...present(table, row), _depth: Number(row[c.depth]), _relationship_type: row[c.type] };
+  // `present` returns a new object: the two keys are added to it rather than spread into a copy.
+  const record = present(table, row);
+  record._depth = Number(row[c.depth]);
+  record._relationship_type = row[c.type];
+  return record;
 }
 
 /**
@@ -114,32 +134,49 @@ function relativesByRoot(table: DataTable, rows: readonly Row[], request: GraphR
  * and no children. So a tree has at most one node per edge walked, whatever the number of paths.
  */
 function trees(table: DataTable, rows: readonly Row[]): Row[] {
-  const records = new Map<string, Row>();
-  const children = new Map<string, { child: string; type: unknown }[]>();
+  // Per start record: its records by key and the children of each (plain keys, no composite strings to hash).
+  const walks = new Map<
+    string,
+    { records: Map<string, Row>; children: Map<string, { child: string; type: unknown }[]> }
+  >();
+  const walkOf = (root: string) => {
+    let walk = walks.get(root);
+    if (!walk) {
+      walk = { records: new Map(), children: new Map() };
+      walks.set(root, walk);
+    }
+    return walk;
+  };
   const starts: Row[] = [];
-  const at = (root: string, node: string) => `${root}\u0000${node}`;
-  for (const row of nodeRows(rows)) {
-    records.set(at(keyText(table, row[c.root]), keyText(table, row[c.node])), row);
-    if (Number(row[c.depth]) === 0) starts.push(row);
-  }
-  for (const row of edgeRows(rows)) {
-    // Trees hang descendants: the edge's `to` is the parent, its `from` the child.
-    const parent = at(keyText(table, row[c.root]), keyText(table, row[c.to]));
-    const list = children.get(parent) ?? [];
-    list.push({ child: keyText(table, row[c.from]), type: row[c.type] });
-    children.set(parent, list);
+  for (const row of rows) {
+    if (row[c.kind] === 'node') {
+      walkOf(keyText(table, row[c.root])).records.set(keyText(table, row[c.node]), row);
+      if (Number(row[c.depth]) === 0) starts.push(row);
+    } else if (row[c.kind] === 'edge') {
+      // Trees hang descendants: the edge's `to` is the parent, its `from` the child.
+      const { children } = walkOf(keyText(table, row[c.root]));
+      const parent = keyText(table, row[c.to]);
+      const list = children.get(parent);
+      const child = { child: keyText(table, row[c.from]), type: row[c.type] };
+      if (list) list.push(child);
+      else children.set(parent, [child]);
+    }
   }
   return starts.map((start) => {
-    const root = keyText(table, start[c.root]);
-    const top: Row = { ...present(table, start), _depth: 0, children: [] };
-    const expanded = new Set([keyText(table, start[c.node])]);
-    const queue: [string, Row][] = [[keyText(table, start[c.node]), top]];
+    const { records, children } = walkOf(keyText(table, start[c.root]));
+    const top = present(table, start);
+    top._depth = 0;
+    top.children = [];
+    const first = keyText(table, start[c.node]);
+    const expanded = new Set([first]);
+    const queue: [string, Row][] = [[first, top]];
     for (let index = 0; index < queue.length; index++) {
       const [key, node] = queue[index] as [string, Row];
-      for (const { child, type } of children.get(at(root, key)) ?? []) {
-        const record = records.get(at(root, child));
+      for (const { child, type } of children.get(key) ?? []) {
+        const record = records.get(child);
         if (!record) continue;
-        const occurrence: Row = { ...present(table, record), _depth: Number(record[c.depth]) };
+        const occurrence = present(table, record);
+        occurrence._depth = Number(record[c.depth]);
         occurrence._relationship_type = type;
         occurrence.children = [];
         if (expanded.has(child)) occurrence._repeated = true;
@@ -204,9 +241,20 @@ export async function recordGraph(
     embed = relationships(table);
     checkGraphPopulate(embed, asked, false);
     const graph = graphOf(sql, table);
-    const start = whereClause(sql, table, { conditions: [keyCondition(table, key)], visibility });
     const types = asked.types.map((type) => type.name);
     const cap = asked.maxRecords;
+    if (asked.format === undefined && types.length > 0) {
+      // include: the statement's text is kept per table definition and shape (no fragments built per request).
+      const shape = {
+        directions: directions(asked),
+        depth: asked.depth,
+        deleted: asked.deleted,
+        visibility,
+        cap,
+      };
+      return { text: includeOfRecordText(table, shape), params: [table.entry.id, key, types], cap };
+    }
+    const start = whereClause(sql, table, { conditions: [keyCondition(table, key)], visibility });
     if (asked.format === 'tree' && asked.depth > 0)
       return { fragment: treeOfRecord(sql, graph, start, { ...asked, types, cap }), cap };
     const walks =
@@ -219,7 +267,7 @@ export async function recordGraph(
   if (nodeRows(rows).length === 0) throw recordNotFound(id);
   if (graphRequest.format === 'tree') {
     const data = trees(table, rows);
-    await populate(sql, scope, table, treeNodes(data), embed);
+    if (embed.length > 0) await populate(sql, scope, table, treeNodes(data), embed);
     return { data, total: data.length };
   }
   if (graphRequest.format === 'graph') {
@@ -231,7 +279,8 @@ export async function recordGraph(
   const record = present(table, start);
   const relatives =
     relativesByRoot(table, rows, graphRequest).get(keyText(table, start[table.key.name])) ?? {};
-  await populate(sql, scope, table, [record, ...(Object.values(relatives) as Row[][]).flat()], embed);
+  if (embed.length > 0)
+    await populate(sql, scope, table, [record, ...(Object.values(relatives) as Row[][]).flat()], embed);
   return { data: record, ...relatives };
 }
 

@@ -18,8 +18,8 @@ import type { GraphTable } from './edges';
  * as far as its reader pulls rows, so the limit stops the walk itself, not just its output. A walk that reaches the
  * limit has more than `cap` distinct records (at most `depth + 1` rows each), so the limit costs nothing to a walk
  * within the cap. The statement's `graph_counts` says whether any walk overflowed, or visited more than `cap` records
- * together, or walked more than `cap` edges; if so it returns one row saying so and no records (the caller answers a
- * 400). `cap` is DATA_SERVICE_GRAPH_MAX_RECORDS (docs/graph.md, How it runs).
+ * together, or (trees and graphs) walked more than `cap` edges; if so it returns one row saying so and no records
+ * (the caller answers a 400). `cap` is DATA_SERVICE_GRAPH_MAX_RECORDS (docs/graph.md, How it runs).
  *
  * `down` follows incoming edges (descendants: records whose edge points to the current one), `up` follows outgoing
  * edges (ancestors). A `typed` walk keeps to the type of its first edge (the keys of `include`: each type's
@@ -74,6 +74,7 @@ function ends(sql: Queryable, direction: Direction): [Fragment, Fragment] {
 const bestOf = (walk: Pick<Walk, 'name'>) => `${walk.name}_best`;
 const limitedOf = (walk: Pick<Walk, 'name'>) => `${walk.name}_v`;
 const edgesOf = (walk: Pick<Walk, 'name'>) => `${walk.name}_edges`;
+const stepOf = (walk: Pick<Walk, 'name'>) => `${walk.name}_step`;
 
 /** The most rows a walk within the cap can have: `depth + 1` per record (one per depth at most). */
 export function rowLimit(walk: Pick<Walk, 'depth'>, cap: number): number {
@@ -97,10 +98,7 @@ export function walkCte(sql: Queryable, graph: GraphTable, walk: Walk, cap: numb
     : sql`SELECT n.${key} AS g_node, n.${key} AS g_root, NULL::text AS g_type, 0 AS g_depth
         FROM ${nodes} n WHERE ${walk.start}`;
   const sameType = walk.typed ? sql`e.type = w.g_type` : sql`e.type = ANY(${types}::text[])`;
-  const through =
-    graph.table.softDelete && !walk.deleted
-      ? sql`JOIN ${nodes} m ON m.${key} = ${next} AND ${visible(sql, graph, 'm', false)}`
-      : sql``;
+  const through = throughOf(sql, graph, walk, next);
   return sql`${self} AS (
     ${anchor}
     UNION
@@ -116,28 +114,50 @@ export function walkCte(sql: Queryable, graph: GraphTable, walk: Walk, cap: numb
   )`;
 }
 
+/** The visibility join of a walk's step: the record an edge goes to must be visible (none without soft delete). */
+function throughOf(sql: Queryable, graph: GraphTable, walk: Walk, next: Fragment): Fragment {
+  const key = sql(graph.table.key.name);
+  return graph.table.softDelete && !walk.deleted
+    ? sql`JOIN ${from(sql, graph.table)} m ON m.${key} = ${next} AND ${visible(sql, graph, 'm', false)}`
+    : sql``;
+}
+
 /**
- * The edges of an (untyped) walk's output, at most `cap + 1`: for a graph every edge walked (from a record the walk
- * went on from, below the depth bound, to a record it reached), for a tree the edges from a record to one a level
- * further (a record's place in a tree is its smallest depth).
+ * The edges of an (untyped) walk's output, in two CTEs:
+ *
+ * - `<name>_step`: every edge walked, at most `cap + 1`: from a record the walk went on from (below the depth bound,
+ *   each record once per start at its smallest depth) to a visible record, one edge-index probe per record.
+ * - `<name>_edges`: for a graph every edge of the step (each goes to a record the walk reached), for a tree the edges
+ *   from a record to one a level further (a record's place in a tree is its smallest depth), at most `cap + 1`.
+ *
+ * The step is `MATERIALIZED` and joined to the records reached by `(root, record)`: each edge finds at most one
+ * record. Written as one join of the records reached, the edges and the records reached again, the planner (which
+ * cannot estimate a CTE's rows) may join the records reached with themselves first, on the root (and the depth):
+ * every pair of records of one level of a tree, the square of its width, before the first edge is read.
  */
 function edgesCte(sql: Queryable, graph: GraphTable, walk: Walk, output: Output, cap: number): Fragment {
   const [here, next] = ends(sql, walk.direction);
   const best = sql(bestOf(walk));
-  const tree = output === 'tree' ? sql`AND x.g_depth = h.g_depth + 1` : sql``;
-  return sql`${sql(edgesOf(walk))} AS (
-    SELECT h.g_root, e.id, e.from_id, e.to_id, e.type, e.metadata, h.g_depth + 1 AS g_depth, ${next} AS g_node
+  const step = sql(stepOf(walk));
+  const tree = output === 'tree' ? sql`AND x.g_depth = s.g_depth + 1` : sql``;
+  return sql`${step} AS MATERIALIZED (
+    SELECT h.g_root, h.g_depth, e.id, e.from_id, e.to_id, e.type, e.metadata, ${next} AS g_next
     FROM ${best} h
     JOIN ${graph.edges} e ON ${here} = h.g_node AND e.type = ANY(${walk.types as string[]}::text[])
-    JOIN ${best} x ON x.g_root = h.g_root AND x.g_node = ${next} ${tree}
+    ${throughOf(sql, graph, walk, next)}
     WHERE h.g_depth < ${walk.depth}::integer
     LIMIT ${cap + 1}::bigint
+  ),
+  ${sql(edgesOf(walk))} AS (
+    SELECT s.g_root, s.id, s.from_id, s.to_id, s.type, s.metadata, s.g_depth + 1 AS g_depth, s.g_next AS g_node
+    FROM ${step} s JOIN ${best} x ON x.g_root = s.g_root AND x.g_node = s.g_next ${tree}
   )`;
 }
 
 /**
  * Whether a statement is beyond the cap (any walk at its row limit, more than `cap` records visited by its walks
- * together, or more than `cap` edges), and the catalog version it read: one row.
+ * together, or more than `cap` edges walked by the walks of a tree or graph), and the catalog version it read: one
+ * row.
  */
 function countsCte(
   sql: Queryable,
@@ -148,7 +168,7 @@ function countsCte(
 ): Fragment {
   const total = (parts: Fragment[]) => parts.reduce((sum, part) => sql`${sum} + ${part}`, sql`0`);
   const visits = total(walks.map((walk) => sql`(SELECT count(*) FROM ${sql(bestOf(walk))})`));
-  const edges = total(withEdges.map((walk) => sql`(SELECT count(*) FROM ${sql(edgesOf(walk))})`));
+  const edges = total(withEdges.map((walk) => sql`(SELECT count(*) FROM ${sql(stepOf(walk))})`));
   const overflows = walks.map(
     (walk) => sql`(SELECT count(*) FROM ${sql(limitedOf(walk))}) >= ${rowLimit(walk, cap)}::bigint`,
   );
@@ -272,4 +292,95 @@ export function treeOfRecord(
     countsCte(sql, graph, [up, down], [down], options.cap),
   ];
   return sql`WITH RECURSIVE ${join(sql, ctes)} ${result(sql, graph, [down], 'tree')}`;
+}
+
+/** An identifier as PostgreSQL reads it quoted. */
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** The shape of an `include` traversal of one record: what its statement text depends on beside the table. */
+export interface IncludeShape {
+  directions: readonly Direction[];
+  depth: number;
+  /** Whether soft-deleted records are walked through and shown. */
+  deleted: boolean;
+  /** The starting record's own visibility (`whereClause`). */
+  visibility: 'live' | 'all' | 'deleted';
+  cap: number;
+}
+
+/**
+ * The text of `include` from one record, built once per table definition and shape and kept beside the definition
+ * (a WeakMap on the `DataTable`, which lives as long as the bounded catalog cache holds it; the shapes of one table
+ * are bounded: directions, depth up to the server maximum, visibility): the statement `traversal` builds for typed
+ * walks with `include` output, written with three parameters, `$1` the catalog entry's id (its version comes back
+ * beside the rows), `$2` the record's key and `$3` the relationship types (`text[]`). A GR2-style read (ancestors of
+ * a leaf) then builds no statement fragments; the text names the tenant's own schema and tables, and a definition
+ * belongs to one tenant. test/integration/data-graph-traversal.test.ts compares its rows with `traversal`'s.
+ */
+const includeTexts = new WeakMap<GraphTable['table'], Map<string, string>>();
+
+export function includeOfRecordText(table: GraphTable['table'], shape: IncludeShape): string {
+  let texts = includeTexts.get(table);
+  if (!texts) {
+    texts = new Map();
+    includeTexts.set(table, texts);
+  }
+  const id = `${shape.directions.join(',')}|${shape.depth}|${shape.deleted}|${shape.visibility}|${shape.cap}`;
+  const known = texts.get(id);
+  if (known) return known;
+  const c = walkColumns;
+  const schema = quoted(table.schema);
+  const nodes = `${schema}.${quoted(table.physical)}`;
+  const edges = `${schema}.${quoted(table.entry.layout.edges as string)}`;
+  const key = quoted(table.key.name);
+  const deletedColumn = quoted(systemFields.isDeleted);
+  const start = [`${key} = $2`];
+  if (shape.visibility === 'live' && table.softDelete) start.push(`${deletedColumn} = false`);
+  if (shape.visibility === 'deleted') start.push(table.softDelete ? `${deletedColumn} = true` : 'false');
+  const limit = rowLimit(shape, shape.cap);
+  const names = shape.directions;
+  const walks = names.map((direction) => {
+    const [here, next] = direction === 'down' ? ['e.to_id', 'e.from_id'] : ['e.from_id', 'e.to_id'];
+    const through =
+      table.softDelete && !shape.deleted
+        ? `JOIN ${nodes} m ON m.${key} = ${next} AND m.${deletedColumn} = false`
+        : '';
+    const self = quoted(direction);
+    return `${self} AS (
+    SELECT n.${key} AS g_node, n.${key} AS g_root, t."graph:t" AS g_type, 0 AS g_depth
+      FROM ${nodes} n CROSS JOIN unnest($3::text[]) AS t("graph:t") WHERE ${start.join(' AND ')}
+    UNION
+    SELECT ${next}, w.g_root, w.g_type, w.g_depth + 1
+    FROM ${self} w JOIN ${edges} e ON ${here} = w.g_node AND e.type = w.g_type
+    ${through}
+    WHERE w.g_depth < ${shape.depth}::integer
+  ),
+  ${quoted(`${direction}_v`)} AS (SELECT * FROM ${self} LIMIT ${limit}::bigint),
+  ${quoted(`${direction}_best`)} AS (
+    SELECT DISTINCT ON (g_root, g_type, g_node) g_root, g_type, g_node, g_depth FROM ${quoted(`${direction}_v`)}
+    ORDER BY g_root, g_type, g_node, g_depth
+  )`;
+  });
+  const visits = names
+    .map((direction) => `(SELECT count(*) FROM ${quoted(`${direction}_best`)})`)
+    .join(' + ');
+  const overflows = names.map(
+    (direction) => `(SELECT count(*) FROM ${quoted(`${direction}_v`)}) >= ${limit}::bigint`,
+  );
+  const over = [...overflows, `0 + ${visits} > ${shape.cap}::bigint`].join(' OR ');
+  const columns = table.visible.map((field) => `n.${quoted(field.name)}`).join(', ');
+  const rows = names.map(
+    (direction) => `SELECT 'node' AS ${quoted(c.kind)}, '${direction}'::text AS ${quoted(c.direction)},
+      w.g_root AS ${quoted(c.root)}, w.g_type AS ${quoted(c.type)}, w.g_depth AS ${quoted(c.depth)},
+      w.g_node AS ${quoted(c.node)}, NULL AS ${quoted(c.edge)}, NULL AS ${quoted(c.from)}, NULL AS ${quoted(c.to)},
+      NULL AS ${quoted(c.metadata)}, ${columns}
+    FROM ${quoted(`${direction}_best`)} w JOIN ${nodes} n ON n.${key} = w.g_node`,
+  );
+  const text = `WITH RECURSIVE ${walks.join(',\n  ')},
+  graph_counts AS (SELECT ${over} AS over, (SELECT version FROM ${schema}.catalog WHERE id = $1) AS version)
+  SELECT r.*, k.over AS ${quoted(c.over)}, k.version AS ${quoted(catalogVersionColumn)}
+    FROM graph_counts k LEFT JOIN LATERAL (SELECT * FROM (${rows.join(' UNION ALL ')}) AS u WHERE NOT k.over) AS r ON true
+    ORDER BY r.${quoted(c.kind)}, r.${quoted(c.depth)}, r.${quoted(c.node)}`;
+  texts.set(id, text);
+  return text;
 }
