@@ -390,22 +390,37 @@ describe('category tree (integer keys, hierarchy)', () => {
 });
 
 describe('the statement', () => {
-  it('is one recursive query that walks the edge index, whatever the number of records', async () => {
-    await createTable(tenant.owner, app, 'big', {
-      fields: [{ name: 'n', type: 'integer' }],
-      graph: { enabled: true, types: [{ name: 'parent', inverse: 'kids' }] },
-    });
-    const sql = platform.deps.sql();
+  /** The test app's tables are read here directly (the plan is the point, not the API): the scope of its site. */
+  function appScope() {
     const schema = siteSchemaName(tenant.site.slug);
-    const scope = {
+    return {
       schema,
       site: tenant.site.slug,
       siteIdentity: (tenant.site as { created_at?: string }).created_at ?? '',
       app: { description: '', site: '', created_at: '', ...tenant.app },
     };
-    const table = await openTable(sql, scope, 'big');
-    const nodes = sql`${sql(schema)}.${sql(table.physical)}`;
-    const edges = sql`${sql(schema)}.${sql(table.entry.layout.edges as string)}`;
+  }
+
+  /** A new graph table of the test app with an integer `n`, opened with its node and edge tables' names. */
+  async function wideTable(name: string) {
+    await createTable(tenant.owner, app, name, {
+      fields: [{ name: 'n', type: 'integer' }],
+      graph: { enabled: true, types: [{ name: 'parent', inverse: 'kids' }] },
+    });
+    const sql = platform.deps.sql();
+    const { schema } = appScope();
+    const table = await openTable(sql, appScope(), name);
+    return {
+      sql,
+      table,
+      graph: graphOf(sql, table),
+      nodes: sql`${sql(schema)}.${sql(table.physical)}`,
+      edges: sql`${sql(schema)}.${sql(table.entry.layout.edges as string)}`,
+    };
+  }
+
+  it('is one recursive query that walks the edge index, whatever the number of records', async () => {
+    const { sql, table, nodes, edges } = await wideTable('big');
     // A binary tree of 20,000 records, written directly: the plan is the point here, not the API.
     await sql`INSERT INTO ${nodes} (n) SELECT g FROM generate_series(1, 20000) AS g`;
     await sql`INSERT INTO ${edges} (from_id, to_id, type)
@@ -452,13 +467,7 @@ describe('the statement', () => {
 
   it('reads include from one record with a text kept per table and shape, the same rows as the fragments', async () => {
     const sql = platform.deps.sql();
-    const schema = siteSchemaName(tenant.site.slug);
-    const scope = {
-      schema,
-      site: tenant.site.slug,
-      siteIdentity: (tenant.site as { created_at?: string }).created_at ?? '',
-      app: { description: '', site: '', created_at: '', ...tenant.app },
-    };
+    const scope = appScope();
     const cases = [
       { name: 'staff', keys: [ids.Ada, ids.Dot, ids.Ivy], types: ['manager', 'dotted_line'] },
       { name: 'categories', keys: [1, 3, 5], types: ['parent'] },
@@ -544,22 +553,7 @@ describe('the statement', () => {
   }
 
   it('builds the tree and graph of a wide tree with work in proportion to its records and edges', async () => {
-    await createTable(tenant.owner, app, 'wide', {
-      fields: [{ name: 'n', type: 'integer' }],
-      graph: { enabled: true, types: [{ name: 'parent', inverse: 'kids' }] },
-    });
-    const sql = platform.deps.sql();
-    const schema = siteSchemaName(tenant.site.slug);
-    const scope = {
-      schema,
-      site: tenant.site.slug,
-      siteIdentity: (tenant.site as { created_at?: string }).created_at ?? '',
-      app: { description: '', site: '', created_at: '', ...tenant.app },
-    };
-    const table = await openTable(sql, scope, 'wide');
-    const graph = graphOf(sql, table);
-    const nodes = sql`${sql(schema)}.${sql(table.physical)}`;
-    const edges = sql`${sql(schema)}.${sql(table.entry.layout.edges as string)}`;
+    const { sql, graph, nodes, edges } = await wideTable('wide');
     // Record 0, its 60 children (1 to 60) and 60 children under each (61 to 3660): 3661 records, 3660 edges. Two
     // levels of 60 and 3600 records: joining the records of one level with each other would be 3600² rows.
     await sql`INSERT INTO ${nodes} (n) SELECT g FROM generate_series(0, 3660) AS g`;
@@ -598,22 +592,7 @@ describe('the statement', () => {
   });
 
   it('visits each record once per depth, not once per path, and stops the walk at its row limit', async () => {
-    await createTable(tenant.owner, app, 'mesh', {
-      fields: [{ name: 'n', type: 'integer' }],
-      graph: { enabled: true, types: [{ name: 'parent', inverse: 'kids' }] },
-    });
-    const sql = platform.deps.sql();
-    const schema = siteSchemaName(tenant.site.slug);
-    const scope = {
-      schema,
-      site: tenant.site.slug,
-      siteIdentity: (tenant.site as { created_at?: string }).created_at ?? '',
-      app: { description: '', site: '', created_at: '', ...tenant.app },
-    };
-    const table = await openTable(sql, scope, 'mesh');
-    const graph = graphOf(sql, table);
-    const nodes = sql`${sql(schema)}.${sql(table.physical)}`;
-    const edges = sql`${sql(schema)}.${sql(table.entry.layout.edges as string)}`;
+    const { sql, graph, nodes, edges } = await wideTable('mesh');
     // 11 layers of 4 (n / 4 is the layer), each record pointing to every record of the layer above: 160 edges and,
     // from a record of the top layer at depth 10, 4 + 16 + ... + 4^10 (about 1.4 million) paths.
     await sql`INSERT INTO ${nodes} (n) SELECT g FROM generate_series(0, 43) AS g`;
