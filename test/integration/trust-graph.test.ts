@@ -167,6 +167,41 @@ describe('cross-tenant trust suite: graph traversal', () => {
     expect(spoke.body.hub).toHaveLength(1);
   }, 120_000);
 
+  it(`refuses a tree or graph that walks more than ${maxRecords} edges among fewer records, with the same 400`, async () => {
+    // A root and 33 children, each child also pointing to every other child: 34 records, 33 + 33 × 32 = 1089
+    // edges. The tree has 33 edges of its own, but its walk follows all 1089 (docs/graph.md, How it runs).
+    await createTable(tenant.owner, app, 'clique', {
+      fields: [{ name: 'n', type: 'integer' }],
+      graph: { enabled: true, types: [{ name: 'parent', inverse: 'kids' }] },
+    });
+    const [root] = await insert(tenant.owner, app, 'clique', [{ n: 0 }]);
+    const children = (await insert(
+      tenant.owner,
+      app,
+      'clique',
+      Array.from({ length: 33 }, (_, n) => ({ n: n + 1 })),
+    )) as { id: string }[];
+    await edges('clique', [
+      ...children.map((child) => ({ from_id: child.id, to_id: root.id, type: 'parent' })),
+      ...children.flatMap((child) =>
+        children
+          .filter((other) => other.id !== child.id)
+          .map((other) => ({ from_id: child.id, to_id: other.id, type: 'parent' })),
+      ),
+    ]);
+    const clique = dataPath(app, 'clique');
+    for (const query of ['format=tree&depth=2', 'format=graph&depth=2']) {
+      const response = await tenant.owner.get(`${clique}${root.id}/?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(response.body.error).toBe('Validation failed');
+      expect(response.body.details.depth).toBeDefined();
+    }
+    // The records alone are within the bound: include lists them.
+    const kids = await tenant.owner.get(`${clique}${root.id}/?include=descendants&depth=2`);
+    expect(kids.status).toBe(200);
+    expect(kids.body.kids).toHaveLength(33);
+  }, 120_000);
+
   it("answers another tenant's request during and after a heavy traversal", async () => {
     await createTable(other.owner, other.app.slug, 'notes', { fields: [{ name: 'text', type: 'string' }] });
     const [heavy, light] = await Promise.all([
