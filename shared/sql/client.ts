@@ -14,9 +14,10 @@ export const defaultStatementTimeoutMs = 10_000;
  * they pin every client session to one database connection, so the proxy endpoint (a `SqlEndpoint`) never uses
  * them. Every session runs in UTC with ISO dates (the text that shared/api/datetimes.ts reads) and with a
  * statement timeout, so that no statement (a costly regular expression in a CHECK, say) holds a connection for long.
- * Prepared statements are planned for each execution's values (`plan_cache_mode`): a generic plan does not know a
- * `LIMIT` parameter and, for a grouped read, chose an index-order aggregate twice as slow as the hash aggregate the
- * actual values get. Unnamed statements behind RDS Proxy are planned that way anyway.
+ * Prepared statements are planned as PostgreSQL chooses by default (`plan_cache_mode = auto`): five plans for the
+ * actual values, then the generic plan if it is estimated no dearer. A read of one record by key then costs no
+ * planning per request (planning was two thirds of PostgreSQL's CPU for a get by key). A statement whose best plan
+ * depends on values a generic plan cannot know goes through `plannedPerExecution`.
  */
 export function createSql(
   target: string | SqlEndpoint,
@@ -36,7 +37,6 @@ export function createSql(
       TimeZone: 'UTC',
       DateStyle: 'ISO, MDY',
       statement_timeout: statementTimeoutMs,
-      plan_cache_mode: 'force_custom_plan',
     },
   };
   if (typeof target === 'string') return postgres(target, options);
@@ -54,6 +54,19 @@ export function createSql(
   });
   // After a rotation, a refused connection reads the secret again and the query is sent once more.
   return target.refresh ? retryAuthentication(sql, target.refresh) : sql;
+}
+
+/**
+ * Sends `query` as an unnamed statement, which PostgreSQL plans for its actual values every time it runs and never
+ * keeps: for a grouped read, whose generic plan (not knowing the `LIMIT`) took an index-order aggregate twice as
+ * slow as the hash aggregate the actual values get. It costs a round trip more (the driver asks for the parameter
+ * types first), which only statements that cost milliseconds anyway should pay. Behind RDS Proxy every statement is
+ * unnamed already. The driver reads `prepare` from a query's options when it runs it, as its own `simple()` sets it;
+ * test/integration/data-statement-plans.test.ts proves the statement is not kept.
+ */
+export function plannedPerExecution<T extends postgres.PendingQuery<postgres.Row[]>>(query: T): T {
+  (query as unknown as { options: { prepare?: boolean } }).options.prepare = false;
+  return query;
 }
 
 /**
