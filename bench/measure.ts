@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { cpuMillis, type Server } from './processes';
+import { cpuMillis, databaseCpuMillis, type Server } from './processes';
 import type { BenchRequest } from './scenarios';
 
 /** The servers a bench measures: the project, the floor, and Directus for the peer figure (bench/peer/). */
@@ -18,6 +18,11 @@ export interface RunResult {
   readonly statusCodes: Record<string, number>;
   /** CPU time (user + system) of the server's node process per completed request. */
   readonly cpuMsPerRequest: number;
+  /**
+   * CPU time of the PostgreSQL instance (all its processes) per completed request, when it runs on this machine;
+   * NaN otherwise. On a machine whose cores the database shares, it costs throughput as the server's own CPU does.
+   */
+  readonly databaseCpuMsPerRequest: number;
 }
 
 interface Load {
@@ -25,6 +30,8 @@ interface Load {
   next: () => BenchRequest;
   connections: number;
   seconds: number;
+  /** The postmaster of the database, when it runs on this machine (`findPostmaster`). */
+  postmaster?: number | undefined;
 }
 
 function fire(load: Load) {
@@ -43,9 +50,12 @@ export async function measure(
   label: { server: ServerName; round: number },
 ): Promise<RunResult> {
   await fire({ ...load, seconds: load.warmupSeconds });
+  const database = () => (load.postmaster === undefined ? Number.NaN : databaseCpuMillis(load.postmaster));
   const cpuBefore = cpuMillis(load.server.pid);
+  const databaseBefore = database();
   const result = await fire(load);
   const cpu = cpuMillis(load.server.pid) - cpuBefore;
+  const databaseCpu = database() - databaseBefore;
   const statusCodes: Record<string, number> = {};
   for (const [code, stats] of Object.entries(result.statusCodeStats)) statusCodes[code] = stats.count;
   return {
@@ -57,5 +67,6 @@ export async function measure(
     errors: result.non2xx + result.errors + result.timeouts,
     statusCodes,
     cpuMsPerRequest: result.requests.total > 0 ? cpu / result.requests.total : Number.NaN,
+    databaseCpuMsPerRequest: result.requests.total > 0 ? databaseCpu / result.requests.total : Number.NaN,
   };
 }

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import postgres from 'postgres';
+import { findPostmaster } from './processes';
 
 /**
  * The PostgreSQL of a bench: `DATABASE_URL` when given, otherwise a throwaway PostgreSQL 15 started by the CI
@@ -9,7 +10,16 @@ import postgres from 'postgres';
 export interface BenchDatabase {
   readonly url: string;
   readonly version: string;
+  /** Its postmaster's pid when it runs on this machine (its CPU is then measured), else undefined. */
+  readonly postmaster: number | undefined;
   stop(): void;
+}
+
+/** The postmaster of a database URL that points at this machine, if it can be found. */
+function localPostmaster(url: string): number | undefined {
+  const { hostname, port } = new URL(url);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(hostname)) return undefined;
+  return findPostmaster(Number(port || 5432));
 }
 
 const script = '.ci/postgres.sh';
@@ -39,7 +49,7 @@ export async function openDatabase(
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const [row] = await sql`SHOW server_version`;
-    return { url, version: String(row?.server_version ?? 'unknown'), stop };
+    return { url, version: String(row?.server_version ?? 'unknown'), postmaster: localPostmaster(url), stop };
   } finally {
     await sql.end();
   }

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /**
@@ -148,14 +148,56 @@ export const clockTicks = (() => {
   }
 })();
 
+/** The fields of /proc/<pid>/stat after the command name (in parentheses, may hold spaces): state first. */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** CPU time (user + system) the process has used so far, in milliseconds. */
 export function cpuMillis(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name, which is in parentheses and may hold spaces: state is field 3.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  return ((utime + stime) * 1000) / clockTicks;
+  const fields = statFields(pid);
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+}
+
+/**
+ * The postmaster of the PostgreSQL on this machine that listens on `port` (started with `-p <port>`, as
+ * `.ci/postgres.sh` starts it), if there is one: the bench then also reports the database's CPU per request.
+ */
+export function findPostmaster(port: number): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (!args[0]?.endsWith('/postgres')) continue;
+      const flag = args.indexOf('-p');
+      if (flag >= 0 && args[flag + 1] === String(port)) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
+/**
+ * CPU time (ms) a PostgreSQL instance has used so far: the postmaster, its live children (backends, background
+ * workers), and children that have ended (the postmaster reaps them, so their time is in its `cutime`/`cstime`).
+ */
+export function databaseCpuMillis(postmaster: number): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = statFields(Number(entry));
+      const pid = Number(entry);
+      if (pid === postmaster) ticks += Number(fields[13]) + Number(fields[14]);
+      if (pid === postmaster || Number(fields[1]) === postmaster)
+        ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return (ticks * 1000) / clockTicks;
 }
 
 /** Resident memory of the process in MB: now (`VmRSS`) and the peak since start or the last reset (`VmHWM`). */

@@ -39,8 +39,10 @@ function howTo(all: readonly Scenario[]): string[] {
     'whichever server runs after it); start the floor on the same table with a pool of 10; then for each scenario',
     'run autocannon (10 connections, warm-up, then the measured window) against project, floor, project, floor.',
     "CPU ms per request is the user + system time of the server's node process (from `/proc/<pid>/stat`) over the",
-    'measured window divided by its completed requests;',
-    'PostgreSQL and the embedded DynamoDB are not counted. Memory is VmRSS/VmHWM of the node processes.',
+    'measured window divided by its completed requests; database CPU ms per request is the same for the PostgreSQL',
+    'instance (postmaster, backends and workers, ended ones included) when it runs on this machine (`n/a` otherwise):',
+    'on 2 cores it competes with the servers for the same CPU. The embedded DynamoDB is not counted. Memory is',
+    'VmRSS/VmHWM of the node processes.',
     '',
     '```sh',
     'npm run bench                                   # defaults: 100000 records, 5 s warm-up, 15 s per run',
@@ -70,7 +72,7 @@ function runRow(run: RunResult, scenario: ScenarioResult): string {
   const codes = Object.entries(run.statusCodes)
     .map(([code, count]) => `${code}: ${count}`)
     .join(', ');
-  return `| ${run.server} ${run.round} | ${fixed(run.requestsPerSecond, 1)} | ${fixed(run.p50Ms, 1)} | ${fixed(run.p99Ms, 1)} | ${run.errors} | ${fixed(run.cpuMsPerRequest, 2)} | ${codes} | ${ratio} |`;
+  return `| ${run.server} ${run.round} | ${fixed(run.requestsPerSecond, 1)} | ${fixed(run.p50Ms, 1)} | ${fixed(run.p99Ms, 1)} | ${run.errors} | ${fixed(run.cpuMsPerRequest, 2)} | ${fixed(run.databaseCpuMsPerRequest, 2)} | ${codes} | ${ratio} |`;
 }
 
 function scenarioSection(scenario: ScenarioResult): string[] {
@@ -79,8 +81,8 @@ function scenarioSection(scenario: ScenarioResult): string[] {
     '',
     `Target: project/floor >= ${scenario.target}. Ratio of this run: **${fixed(scenario.ratio, 3)}** (${metText(scenario.met)}).`,
     '',
-    '| run | req/s | p50 ms | p99 ms | errors | node CPU ms/req | status codes | ratio to the floor run after it |',
-    '|---|---|---|---|---|---|---|---|',
+    '| run | req/s | p50 ms | p99 ms | errors | node CPU ms/req | database CPU ms/req | status codes | ratio to the floor run after it |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...scenario.runs.map((run) => runRow(run, scenario)),
     '',
   ];

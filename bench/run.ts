@@ -35,6 +35,7 @@ async function runScenario(
   servers: { project: Server; floor: Server },
   fixture: Fixture,
   config: BenchConfig,
+  postmaster: number | undefined,
 ): Promise<RunResult[]> {
   const runs: RunResult[] = [];
   for (let round = 1; round <= config.rounds; round++) {
@@ -47,11 +48,12 @@ async function runScenario(
           connections: config.connections,
           seconds: config.durationSeconds,
           warmupSeconds: config.warmupSeconds,
+          postmaster,
         },
         { server: name, round },
       );
       say(
-        `  ${scenario.name} ${name} ${round}: ${run.requestsPerSecond.toFixed(1)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, ${run.errors} errors, ${run.cpuMsPerRequest.toFixed(2)} CPU ms/req`,
+        `  ${scenario.name} ${name} ${round}: ${run.requestsPerSecond.toFixed(1)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, ${run.errors} errors, ${run.cpuMsPerRequest.toFixed(2)} CPU ms/req, database ${run.databaseCpuMsPerRequest.toFixed(2)}`,
       );
       runs.push(run);
     }
@@ -114,13 +116,14 @@ async function runScenarios(
   servers: { project: Server; floor: Server },
   fixture: Fixture,
   config: BenchConfig,
+  postmaster: number | undefined,
 ): Promise<ScenarioResult[]> {
   const results = [];
   for (const scenario of chosen) {
     say(`${scenario.name}: ${scenario.description}`);
     resetPeakMemory(servers.project.pid);
     resetPeakMemory(servers.floor.pid);
-    const runs = await runScenario(scenario, servers, fixture, config);
+    const runs = await runScenario(scenario, servers, fixture, config, postmaster);
     const peaks = {
       projectPeakMb: memory(servers.project.pid).peakMb,
       floorPeakMb: memory(servers.floor.pid).peakMb,
@@ -157,7 +160,7 @@ async function main(): Promise<void> {
   const projectLoadPeakMb = memory(project.pid).peakMb;
   const projectPeakReset = resetPeakMemory(project.pid);
   const floor = await startFloor(database.url, config, fixture, shared);
-  const results = await runScenarios(chosen, { project, floor }, fixture, config);
+  const results = await runScenarios(chosen, { project, floor }, fixture, config, database.postmaster);
   const memoryResult = memoryAfterRuns(project, results, {
     projectIdleMb,
     projectLoadPeakMb,

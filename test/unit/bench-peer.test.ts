@@ -40,6 +40,7 @@ function run(server: ServerName, round: number, requestsPerSecond: number): RunR
     errors: 0,
     statusCodes: { 200: requestsPerSecond * 15 },
     cpuMsPerRequest: 1.5,
+    databaseCpuMsPerRequest: Number.NaN,
   };
 }
 
