@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildConsole } from '../../console/build';
-import { serveConsoleFrom } from '../../pages/console';
 import { type IdentityProvider, startIdentityProvider } from '../support/identity-provider';
-import { adminPassword, startTestPlatform, type TestPlatform } from '../support/platform';
+import { adminPassword, type TestPlatform } from '../support/platform';
 import { createTenant, createUser, grantSite, type Tenant, unique } from '../support/tenant';
-import { expectAccessible, freePort, screenshot, TestBrowser } from './browser';
+import { expectAccessible, freePort, screenshot } from './browser';
+import { ConsoleHarness, password } from './console-harness';
 
 /**
  * The console's screens outside the data tables (docs/console.md) in a real browser against the platform's real
@@ -20,28 +16,20 @@ import { expectAccessible, freePort, screenshot, TestBrowser } from './browser';
 
 vi.setConfig({ testTimeout: 120_000 });
 /** `expect.poll` with a bound that a loaded machine meets: never a verdict on speed. */
-const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
-
-const password = 'Velvet-Harbor-Quill-42';
-let browser: TestBrowser;
+const ui = new ConsoleHarness('console-access', 20_000);
+const { poll, url, signIn } = ui;
 let platform: TestPlatform;
 let idp: IdentityProvider;
 let tenant: Tenant;
 let context: BrowserContext;
 let page: Page;
-let directory: string;
-let violations: string[];
 /** Plain members of the tenant's organization, with view_site on its site. */
 let alice: { user: { id: number; username: string } };
 let bob: { user: { id: number; username: string } };
 
 beforeAll(async () => {
-  directory = mkdtempSync(join(tmpdir(), 'console-access-'));
-  buildConsole(directory);
-  serveConsoleFrom(directory);
   const idpPort = await freePort();
-  browser = new TestBrowser();
-  platform = await startTestPlatform({ SOCIAL_LOGIN_ALLOWED_HOSTS: `127.0.0.1:${idpPort}` });
+  platform = await ui.start({ SOCIAL_LOGIN_ALLOWED_HOSTS: `127.0.0.1:${idpPort}` });
   idp = await startIdentityProvider({ port: idpPort, redirectUri: `${platform.baseUrl}/sign-in/callback` });
   tenant = await createTenant(platform);
   alice = await createUser(platform, { password });
@@ -50,39 +38,17 @@ beforeAll(async () => {
   await grantSite(tenant, bob.user.id, ['view_site']);
 }, 240_000);
 afterAll(async () => {
-  if (directory) rmSync(directory, { recursive: true, force: true });
-  await browser?.close();
-  await platform?.stop();
+  await ui.stop();
   await idp?.stop();
 });
 beforeEach(async () => {
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await context.newPage();
-  violations = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
-  });
-  page.on('pageerror', (error) => violations.push(`page error: ${error.message}`));
-  return async () => {
-    expect(violations).toEqual([]);
-    await browser.closeContext(context);
-  };
+  ({ context, page } = await ui.open());
+  return ui.close;
 });
 
-const url = (path: string) => `${platform.baseUrl}${path}`;
 const org = () => `#/o/${tenant.organization.slug}`;
 const site = () => `${org()}/s/${tenant.site.slug}`;
 const main = () => page.locator('main').textContent();
-
-async function signIn(username: string, secret = password) {
-  await page.goto(url('/console/'));
-  await page.waitForURL(/\/sign-in\?return_to=/);
-  await page.getByLabel('Username or e-mail').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(secret);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(/\/console\/$/);
-  await poll(() => page.locator('.who').textContent()).toContain(username);
-}
 
 async function open(hash: string, heading: string) {
   await page.goto(url(`/console/${hash}`));

@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildConsole } from '../../console/build';
-import { serveConsoleFrom } from '../../pages/console';
 import { latestToken } from '../support/invitation-mail';
-import { startTestPlatform, type TestPlatform } from '../support/platform';
+import type { TestPlatform } from '../support/platform';
 import { createTenant, createUser, grantSite, type Tenant, unique } from '../support/tenant';
-import { expectAccessible, screenshot, TestBrowser } from './browser';
+import { expectAccessible, screenshot } from './browser';
+import { ConsoleHarness, password } from './console-harness';
 
 /**
  * The console (docs/console.md) in a real browser (Debian's Chromium) against the platform's real HTTP server:
@@ -19,57 +15,23 @@ import { expectAccessible, screenshot, TestBrowser } from './browser';
 
 vi.setConfig({ testTimeout: 120_000 });
 /** `expect.poll` with a bound that a loaded machine meets (a table's creation is DDL): never a verdict on speed. */
-const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
-
-const password = 'Velvet-Harbor-Quill-42';
-let browser: TestBrowser;
+const ui = new ConsoleHarness('console', 20_000);
+const { browser, poll, url, signIn } = ui;
 let platform: TestPlatform;
 let tenant: Tenant;
-let context: BrowserContext;
 let page: Page;
-let directory: string;
-let violations: string[];
 
 beforeAll(async () => {
-  directory = mkdtempSync(join(tmpdir(), 'console-'));
-  buildConsole(directory);
-  serveConsoleFrom(directory);
-  browser = new TestBrowser();
-  platform = await startTestPlatform();
+  platform = await ui.start();
   tenant = await createTenant(platform);
 }, 240_000);
-afterAll(async () => {
-  if (directory) rmSync(directory, { recursive: true, force: true });
-  await browser?.close();
-  await platform?.stop();
-});
+afterAll(() => ui.stop());
 beforeEach(async () => {
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await context.newPage();
-  violations = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
-  });
-  page.on('pageerror', (error) => violations.push(`page error: ${error.message}`));
-  return async () => {
-    expect(violations).toEqual([]);
-    await browser.closeContext(context);
-  };
+  ({ page } = await ui.open());
+  return ui.close;
 });
 
-const url = (path: string) => `${platform.baseUrl}${path}`;
 const place = () => `#/o/${tenant.organization.slug}/s/${tenant.site.slug}/a/${tenant.app.slug}`;
-
-/** Opens the console signed out: it sends the browser to the hosted sign-in page, which comes back. */
-async function signIn(username: string) {
-  await page.goto(url('/console/'));
-  await page.waitForURL(/\/sign-in\?return_to=/);
-  await page.getByLabel('Username or e-mail').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(/\/console\/$/);
-  await poll(() => page.locator('.who').textContent()).toContain(username);
-}
 
 async function openTable(name: string) {
   await page.goto(url(`/console/${place()}/t/${name}`));
