@@ -54,14 +54,23 @@ export interface DataTable {
 }
 
 const cacheLimit = 256;
+/**
+ * Compiled tables by (schema, table id, version), each with the `updated_at` of the catalog row it was compiled
+ * from. The version alone does not name a definition: PostgreSQL restored to an earlier moment takes a table back
+ * to an earlier version, and a later change reaches the lost version's number again with another definition. The
+ * catalog sets `updated_at` to the changing transaction's time (microseconds) with every change of the row's
+ * definition, layout or description (`updateTable`, the only writer of those; a new table has a new random id), so
+ * (id, version, updated_at) names one content: a hit whose `updated_at` differs is compiled again and replaces it.
+ * The hit path stays one Map lookup and one string comparison.
+ */
 const cache = new Map<string, DataTable>();
 
-/** Compiles a catalog entry, once per (site, table, version) per container. */
+/** Compiles a catalog entry, once per (site, table, version, updated_at) per container. */
 export function compileTable(schema: string, entry: CatalogEntry): DataTable {
   const cacheKey = `${schema}/${entry.id}/${entry.version}`;
   const cached = cache.get(cacheKey);
-  if (cached) {
-    // Refresh the entry (timestamps, description); the compiled parts depend on the version only.
+  if (cached && cached.entry.updated_at === entry.updated_at) {
+    // Refresh the entry (the identities a first read claims); the compiled parts are of this very definition.
     return { ...cached, entry };
   }
   const definition = entry.definition;
@@ -81,7 +90,9 @@ export function compileTable(schema: string, entry: CatalogEntry): DataTable {
     uniqueSets: uniqueSets(definition),
     validators: compileRecordValidators(definition),
   };
-  if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value as string);
+  // Another definition of this version (a restore) takes its place; otherwise the oldest entry makes room.
+  if (cached) cache.delete(cacheKey);
+  else if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value as string);
   cache.set(cacheKey, table);
   return table;
 }
