@@ -218,13 +218,25 @@ describe('compileTable', () => {
   });
 
   it('compiles another definition of the same version again (PostgreSQL restored to an earlier moment)', () => {
-    const lost = table({ fields: [{ name: 'title', type: 'string' }] }, 'restored', '2024-05-06T07:08:09.000001Z');
-    const later = table({ fields: [{ name: 'mood', type: 'string' }] }, 'restored', '2024-05-07T07:08:09.000001Z');
+    const lost = table(
+      { fields: [{ name: 'title', type: 'string' }] },
+      'restored',
+      '2024-05-06T07:08:09.000001Z',
+    );
+    const later = table(
+      { fields: [{ name: 'mood', type: 'string' }] },
+      'restored',
+      '2024-05-07T07:08:09.000001Z',
+    );
     expect(later.validators).not.toBe(lost.validators);
     expect([...later.fields.keys()]).toEqual(['id', 'mood']);
     expect(later.definition.fields.map((field) => field.name)).toEqual(['id', 'mood']);
     // The later one is what the cache holds now: asked again, it is not compiled again.
-    const again = table({ fields: [{ name: 'mood', type: 'string' }] }, 'restored', '2024-05-07T07:08:09.000001Z');
+    const again = table(
+      { fields: [{ name: 'mood', type: 'string' }] },
+      'restored',
+      '2024-05-07T07:08:09.000001Z',
+    );
     expect(again.validators).toBe(later.validators);
   });
 

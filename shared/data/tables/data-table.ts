@@ -134,13 +134,30 @@ export function knownTable(scope: TableScope, name: string): DataTable | undefin
 export const catalogVersionColumn = 'platform:catalog_version';
 
 /**
+ * `FROM` this, a statement built from a cached `table` reads the version of the catalog row the table was compiled
+ * from: no row when the table's row is now another one, of another version, or of the same version and another
+ * `updated_at` (PostgreSQL restored to an earlier moment, see `cache` above), so that the read or write is not
+ * taken as current and runs again with the catalog read. Statements kept as text: `catalogRowText`.
+ */
+export function catalogRowOf(sql: Queryable, table: DataTable): Fragment {
+  return sql`${sql(table.schema)}.catalog WHERE id = ${table.entry.id}
+    AND updated_at = ${table.entry.updated_at}::timestamptz`;
+}
+
+/** `catalogRowOf` in a statement's text: the catalog entry's id is `$1`, its `updated_at` `$<at>`. */
+export function catalogRowText(quotedSchema: string, at: number): string {
+  return `${quotedSchema}.catalog WHERE id = $1 AND updated_at = $${at}::timestamptz`;
+}
+
+/**
  * A read whose rows come with the table's catalog version, checked in the same statement (one snapshot): the
  * statement `inner` is built from a cached definition, and the outer query tells whether that definition is still
- * the table's. One row with a null key stands for "no rows" (the catalog row is always there while the table is).
+ * the table's. One row with a null key stands for "no rows" (the catalog row is there while the table is and has
+ * this definition); no row at all, for a definition that is no longer the table's (`catalogRowOf`).
  */
 export function versioned(sql: Queryable, table: DataTable, inner: Fragment): Fragment {
   return sql`SELECT c.version AS ${sql(catalogVersionColumn)}, r.*
-    FROM (SELECT version FROM ${sql(table.schema)}.catalog WHERE id = ${table.entry.id}) AS c
+    FROM (SELECT version FROM ${catalogRowOf(sql, table)}) AS c
     LEFT JOIN LATERAL (${inner}) AS r ON true`;
 }
 
