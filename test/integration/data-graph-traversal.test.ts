@@ -503,7 +503,12 @@ describe('the statement', () => {
               expect(
                 includeOfRecordText(table, { directions, depth, deleted, visibility, cap: 10_000 }),
               ).toBe(text);
-              const actual = await sql.unsafe(text, [table.entry.id, key, types] as never[]);
+              const actual = await sql.unsafe(text, [
+                table.entry.id,
+                key,
+                types,
+                table.entry.updated_at,
+              ] as never[]);
               // The statement orders by kind, depth and key: the start record's rows (one per type) tie.
               expect(sorted(actual)).toEqual(sorted(expected));
               if (expected.some((row) => Number(row['graph:depth']) > 0)) compared++;
@@ -533,6 +538,7 @@ describe('the statement', () => {
       table.entry.id,
       ids.Ada,
       ['manager'],
+      table.entry.updated_at,
     ] as never[]);
     expect(expected).toHaveLength(1);
     expect(expected[0]?.['graph:over']).toBe(true);

@@ -72,7 +72,11 @@ describe('the get-by-key statement built once per table definition', () => {
       const table = await openTable(sql, scopeOf(first), name);
       for (const visibility of ['live', 'all', 'deleted'] as const)
         for (const key of keys) {
-          const cached = await sql.unsafe(keyReadText(table, visibility), [table.entry.id, key]);
+          const cached = await sql.unsafe(keyReadText(table, visibility), [
+            table.entry.id,
+            key,
+            table.entry.updated_at,
+          ]);
           const built = await fragmentRead(table, key, visibility);
           expect([...cached], `${name} ${visibility} ${key}`).toEqual([...built]);
           compared += cached.filter((row) => row.id !== null).length;

@@ -186,8 +186,11 @@ describe('compileRecordValidators', () => {
 
 let tables = 0;
 
-/** A compiled table from a schema; `id` as given keeps the compile cache's key (it holds one per version). */
-function table(raw: RawTableSchema, id = `unit-${++tables}`) {
+/**
+ * A compiled table from a schema; `id` as given keeps the compile cache's key (it holds one per version), and
+ * `updatedAt` as given stands for a definition that did not change (the catalog sets it with every change).
+ */
+function table(raw: RawTableSchema, id = `unit-${++tables}`, updatedAt = new Date().toISOString()) {
   const { schema } = checked(raw);
   const entry: CatalogEntry = {
     id,
@@ -198,8 +201,8 @@ function table(raw: RawTableSchema, id = `unit-${++tables}`) {
     definition: schema,
     layout: { table: 'a1_things', constraints: {} },
     version: 1,
-    created_at: new Date().toISOString(),
-    updated_at: new Date().toISOString(),
+    created_at: updatedAt,
+    updated_at: updatedAt,
     site_identity: null,
     app_identity: null,
   };
@@ -208,9 +211,33 @@ function table(raw: RawTableSchema, id = `unit-${++tables}`) {
 
 describe('compileTable', () => {
   it('compiles once per version', () => {
-    const first = table({ fields: [{ name: 'title', type: 'string' }] }, 'cached');
-    const second = table({ fields: [{ name: 'title', type: 'string' }] }, 'cached');
+    const at = '2024-05-06T07:08:09.123456Z';
+    const first = table({ fields: [{ name: 'title', type: 'string' }] }, 'cached', at);
+    const second = table({ fields: [{ name: 'title', type: 'string' }] }, 'cached', at);
     expect(second.validators).toBe(first.validators);
+  });
+
+  it('compiles another definition of the same version again (PostgreSQL restored to an earlier moment)', () => {
+    const lost = table(
+      { fields: [{ name: 'title', type: 'string' }] },
+      'restored',
+      '2024-05-06T07:08:09.000001Z',
+    );
+    const later = table(
+      { fields: [{ name: 'mood', type: 'string' }] },
+      'restored',
+      '2024-05-07T07:08:09.000001Z',
+    );
+    expect(later.validators).not.toBe(lost.validators);
+    expect([...later.fields.keys()]).toEqual(['id', 'mood']);
+    expect(later.definition.fields.map((field) => field.name)).toEqual(['id', 'mood']);
+    // The later one is what the cache holds now: asked again, it is not compiled again.
+    const again = table(
+      { fields: [{ name: 'mood', type: 'string' }] },
+      'restored',
+      '2024-05-07T07:08:09.000001Z',
+    );
+    expect(again.validators).toBe(later.validators);
   });
 
   it('shows records without the search vector, with JSON numbers and dates', () => {

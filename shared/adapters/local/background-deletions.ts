@@ -5,21 +5,35 @@ import { sweepDeletions } from '../../lifecycle/sweep';
 /** How long after a failed cleanup the local sweep tries again by itself (a store that was briefly unreachable). */
 export const retryAfterFailureMs = 30_000;
 
+/** Runs `run` once, `delayMs` from now; returns what cancels it. */
+export type Schedule = (run: () => void, delayMs: number) => () => void;
+
+/** A timer that never keeps the process alive. */
+const unrefTimer: Schedule = (run, delayMs) => {
+  const timer = setTimeout(run, delayMs);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
 /**
  * The local server's background sweep (docs/lifecycle.md, "Finished in the background"). A deletion that answered
  * 202 wakes it; it finishes every pending deletion in passes of DELETION_STEPS_PER_REQUEST steps, one sweep at a
  * time (a hand-off during a sweep asks for one more sweep, not a second one beside it), between the requests the
  * server goes on serving. A sweep in which a cleanup failed is followed by another one `retryAfterFailureMs` later.
  * `stop()` (the server is stopping) ends the sweep between two passes and waits for the pass under way, so that
- * the stores are closed under no cleanup; what is left stays in its tombstone for the next start.
+ * the stores are closed under no cleanup; what is left stays in its tombstone for the next start. `schedule` sets the
+ * retry's timer (an unref'd `setTimeout`; tests run the retry themselves).
  */
 export class BackgroundDeletions implements DeletionHandOff {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
-  private retry: NodeJS.Timeout | undefined;
+  private cancelRetry: (() => void) | undefined;
 
-  constructor(private readonly deps: LifecycleDeps) {}
+  constructor(
+    private readonly deps: LifecycleDeps,
+    private readonly schedule: Schedule = unrefTimer,
+  ) {}
 
   async handOff(): Promise<void> {
     if (this.stopped) return;
@@ -39,7 +53,7 @@ export class BackgroundDeletions implements DeletionHandOff {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.retry);
+    this.cancelRetry?.();
     await this.idle();
   }
 
@@ -60,9 +74,7 @@ export class BackgroundDeletions implements DeletionHandOff {
   }
 
   private retryLater(): void {
-    clearTimeout(this.retry);
-    this.retry = setTimeout(() => void this.handOff(), retryAfterFailureMs);
-    // Never what keeps the process alive.
-    this.retry.unref();
+    this.cancelRetry?.();
+    this.cancelRetry = this.schedule(() => void this.handOff(), retryAfterFailureMs);
   }
 }

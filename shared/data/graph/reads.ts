@@ -252,7 +252,11 @@ export async function recordGraph(
         visibility,
         cap,
       };
-      return { text: includeOfRecordText(table, shape), params: [table.entry.id, key, types], cap };
+      return {
+        text: includeOfRecordText(table, shape),
+        params: [table.entry.id, key, types, table.entry.updated_at],
+        cap,
+      };
     }
     const start = whereClause(sql, table, { conditions: [keyCondition(table, key)], visibility });
     if (asked.format === 'tree' && asked.depth > 0)

@@ -1,7 +1,7 @@
 import { type Fragment, join, type Queryable } from '../common/fragments';
 import { systemFields } from '../common/model';
 import { from } from '../records/statements';
-import { catalogVersionColumn } from '../tables/data-table';
+import { catalogRowOf, catalogRowText, catalogVersionColumn } from '../tables/data-table';
 import type { GraphTable } from './edges';
 
 /**
@@ -175,7 +175,7 @@ function countsCte(
   const over = [...overflows, sql`${visits} > ${cap}::bigint`, sql`${edges} > ${cap}::bigint`].reduce(
     (any, condition) => sql`${any} OR ${condition}`,
   );
-  const version = sql`(SELECT version FROM ${sql(graph.table.schema)}.catalog WHERE id = ${graph.table.entry.id})`;
+  const version = sql`(SELECT version FROM ${catalogRowOf(sql, graph.table)})`;
   return sql`graph_counts AS (SELECT ${over} AS over, ${version} AS version)`;
 }
 
@@ -312,8 +312,9 @@ export interface IncludeShape {
  * The text of `include` from one record, built once per table definition and shape and kept beside the definition
  * (a WeakMap on the `DataTable`, which lives as long as the bounded catalog cache holds it; the shapes of one table
  * are bounded: directions, depth up to the server maximum, visibility): the statement `traversal` builds for typed
- * walks with `include` output, written with three parameters, `$1` the catalog entry's id (its version comes back
- * beside the rows), `$2` the record's key and `$3` the relationship types (`text[]`). A GR2-style read (ancestors of
+ * walks with `include` output, written with four parameters, `$1` the catalog entry's id (its version comes back
+ * beside the rows), `$2` the record's key, `$3` the relationship types (`text[]`) and `$4` the entry's `updated_at`
+ * (`catalogRowText`). A GR2-style read (ancestors of
  * a leaf) then builds no statement fragments; the text names the tenant's own schema and tables, and a definition
  * belongs to one tenant. test/integration/data-graph-traversal.test.ts compares its rows with `traversal`'s.
  */
@@ -377,7 +378,7 @@ export function includeOfRecordText(table: GraphTable['table'], shape: IncludeSh
     FROM ${quoted(`${direction}_best`)} w JOIN ${nodes} n ON n.${key} = w.g_node`,
   );
   const text = `WITH RECURSIVE ${walks.join(',\n  ')},
-  graph_counts AS (SELECT ${over} AS over, (SELECT version FROM ${schema}.catalog WHERE id = $1) AS version)
+  graph_counts AS (SELECT ${over} AS over, (SELECT version FROM ${catalogRowText(schema, 4)}) AS version)
   SELECT r.*, k.over AS ${quoted(c.over)}, k.version AS ${quoted(catalogVersionColumn)}
     FROM graph_counts k LEFT JOIN LATERAL (SELECT * FROM (${rows.join(' UNION ALL ')}) AS u WHERE NOT k.over) AS r ON true
     ORDER BY r.${quoted(c.kind)}, r.${quoted(c.depth)}, r.${quoted(c.node)}`;

@@ -5,6 +5,7 @@ import { type RecordQuery, type Visibility, whereClause } from '../query/conditi
 import { orderBy, type SortKey, type Window } from '../query/paging';
 import { rankOrder, type SearchPlan, searchColumns, searchCondition, withRank } from '../query/search';
 import {
+  catalogRowText,
   catalogVersionColumn,
   type DataTable,
   keyFromText,
@@ -27,7 +28,8 @@ const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
  * The text of the get-by-key statement of a table definition and visibility: the versioned read (`versioned`) of
- * `SELECT <columns> FROM <table> WHERE <key> = $2 [AND <visibility>]`, the catalog entry's id as $1. Built once per
+ * `SELECT <columns> FROM <table> WHERE <key> = $2 [AND <visibility>]`, the catalog entry's id as $1 and its
+ * `updated_at` as $3 (`catalogRowText`). Built once per
  * definition and kept beside it (a WeakMap on the `DataTable`, which lives as long as the bounded catalog cache holds
  * it), so a get by key builds no statement fragments; the text names the tenant's own schema and table, and a
  * definition belongs to one tenant, so no text is ever shared between tenants. The same statement as the fragments
@@ -49,7 +51,7 @@ export function keyReadText(table: DataTable, visibility: Visibility): string {
   if (visibility === 'deleted') parts.push(table.softDelete ? `${deleted} = true` : 'false');
   const schema = quoted(table.schema);
   const text = `SELECT c.version AS ${quoted(catalogVersionColumn)}, r.*
-    FROM (SELECT version FROM ${schema}.catalog WHERE id = $1) AS c
+    FROM (SELECT version FROM ${catalogRowText(schema, 3)}) AS c
     LEFT JOIN LATERAL (SELECT ${visibleColumns(table).map(quoted).join(', ')} FROM ${schema}.${quoted(table.physical)} WHERE ${parts.join(' AND ')}) AS r ON true`;
   texts[visibility] = text;
   return text;
@@ -73,7 +75,7 @@ export async function getRecord(
     embed = relationships(table);
     const { current, rows } = unversioned(
       table,
-      await sql.unsafe(keyReadText(table, visibility), [table.entry.id, key], {
+      await sql.unsafe(keyReadText(table, visibility), [table.entry.id, key, table.entry.updated_at], {
         prepare: sql.options.prepare,
       }),
     );

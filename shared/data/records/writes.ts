@@ -3,6 +3,7 @@ import type { Sql } from '../../sql/client';
 import { identifiers, join, type Queryable, sqlState } from '../common/fragments';
 import { systemFields } from '../common/model';
 import {
+  catalogRowOf,
   catalogVersionColumn,
   type DataTable,
   isSchemaDrift,
@@ -96,7 +97,7 @@ async function createWithKnownTable(
     return undefined;
   }
   const names = Object.keys(row).sort();
-  const version = sql`(SELECT version FROM ${sql(table.schema)}.catalog WHERE id = ${table.entry.id})`;
+  const version = sql`(SELECT version FROM ${catalogRowOf(sql, table)})`;
   const returning = sql`RETURNING ${columns(sql, table)}, ${version} AS ${sql(catalogVersionColumn)}`;
   let inserted: Row | undefined;
   try {

@@ -54,14 +54,23 @@ export interface DataTable {
 }
 
 const cacheLimit = 256;
+/**
+ * Compiled tables by (schema, table id, version), each with the `updated_at` of the catalog row it was compiled
+ * from. The version alone does not name a definition: PostgreSQL restored to an earlier moment takes a table back
+ * to an earlier version, and a later change reaches the lost version's number again with another definition. The
+ * catalog sets `updated_at` to the changing transaction's time (microseconds) with every change of the row's
+ * definition, layout or description (`updateTable`, the only writer of those; a new table has a new random id), so
+ * (id, version, updated_at) names one content: a hit whose `updated_at` differs is compiled again and replaces it.
+ * The hit path stays one Map lookup and one string comparison.
+ */
 const cache = new Map<string, DataTable>();
 
-/** Compiles a catalog entry, once per (site, table, version) per container. */
+/** Compiles a catalog entry, once per (site, table, version, updated_at) per container. */
 export function compileTable(schema: string, entry: CatalogEntry): DataTable {
   const cacheKey = `${schema}/${entry.id}/${entry.version}`;
   const cached = cache.get(cacheKey);
-  if (cached) {
-    // Refresh the entry (timestamps, description); the compiled parts depend on the version only.
+  if (cached && cached.entry.updated_at === entry.updated_at) {
+    // Refresh the entry (the identities a first read claims); the compiled parts are of this very definition.
     return { ...cached, entry };
   }
   const definition = entry.definition;
@@ -81,7 +90,9 @@ export function compileTable(schema: string, entry: CatalogEntry): DataTable {
     uniqueSets: uniqueSets(definition),
     validators: compileRecordValidators(definition),
   };
-  if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value as string);
+  // Another definition of this version (a restore) takes its place; otherwise the oldest entry makes room.
+  if (cached) cache.delete(cacheKey);
+  else if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value as string);
   cache.set(cacheKey, table);
   return table;
 }
@@ -123,13 +134,30 @@ export function knownTable(scope: TableScope, name: string): DataTable | undefin
 export const catalogVersionColumn = 'platform:catalog_version';
 
 /**
+ * `FROM` this, a statement built from a cached `table` reads the version of the catalog row the table was compiled
+ * from: no row when the table's row is now another one, of another version, or of the same version and another
+ * `updated_at` (PostgreSQL restored to an earlier moment, see `cache` above), so that the read or write is not
+ * taken as current and runs again with the catalog read. Statements kept as text: `catalogRowText`.
+ */
+export function catalogRowOf(sql: Queryable, table: DataTable): Fragment {
+  return sql`${sql(table.schema)}.catalog WHERE id = ${table.entry.id}
+    AND updated_at = ${table.entry.updated_at}::timestamptz`;
+}
+
+/** `catalogRowOf` in a statement's text: the catalog entry's id is `$1`, its `updated_at` `$<at>`. */
+export function catalogRowText(quotedSchema: string, at: number): string {
+  return `${quotedSchema}.catalog WHERE id = $1 AND updated_at = $${at}::timestamptz`;
+}
+
+/**
  * A read whose rows come with the table's catalog version, checked in the same statement (one snapshot): the
  * statement `inner` is built from a cached definition, and the outer query tells whether that definition is still
- * the table's. One row with a null key stands for "no rows" (the catalog row is always there while the table is).
+ * the table's. One row with a null key stands for "no rows" (the catalog row is there while the table is and has
+ * this definition); no row at all, for a definition that is no longer the table's (`catalogRowOf`).
  */
 export function versioned(sql: Queryable, table: DataTable, inner: Fragment): Fragment {
   return sql`SELECT c.version AS ${sql(catalogVersionColumn)}, r.*
-    FROM (SELECT version FROM ${sql(table.schema)}.catalog WHERE id = ${table.entry.id}) AS c
+    FROM (SELECT version FROM ${catalogRowOf(sql, table)}) AS c
     LEFT JOIN LATERAL (${inner}) AS r ON true`;
 }
 
