@@ -132,14 +132,19 @@ function relativesByRoot(table: DataTable, rows: readonly Row[], request: GraphR
  * record one level up that has an edge to it (once per such edge), at its smallest depth; its own children hang
  * under its first occurrence (breadth first, siblings by key), and its other occurrences carry `_repeated: true`
  * and no children. So a tree has at most one node per edge walked, whatever the number of paths.
+ *
+ * The maps are keyed by the keys as the driver read them: within one result the walk's keys (`graph:root`,
+ * `graph:node`) and the edges' ends (`graph:from`, `graph:to`) are columns of the key's type, so one record's key is
+ * the same value (a string or a number) wherever it appears, and no canonical text (a new string per lookup for a
+ * UUID) is built per row.
  */
 function trees(table: DataTable, rows: readonly Row[]): Row[] {
-  // Per start record: its records by key and the children of each (plain keys, no composite strings to hash).
+  // Per start record: its records by key and the children of each.
   const walks = new Map<
-    string,
-    { records: Map<string, Row>; children: Map<string, { child: string; type: unknown }[]> }
+    unknown,
+    { records: Map<unknown, Row>; children: Map<unknown, { child: unknown; type: unknown }[]> }
   >();
-  const walkOf = (root: string) => {
+  const walkOf = (root: unknown) => {
     let walk = walks.get(root);
     if (!walk) {
       walk = { records: new Map(), children: new Map() };
@@ -150,28 +155,28 @@ function trees(table: DataTable, rows: readonly Row[]): Row[] {
   const starts: Row[] = [];
   for (const row of rows) {
     if (row[c.kind] === 'node') {
-      walkOf(keyText(table, row[c.root])).records.set(keyText(table, row[c.node]), row);
+      walkOf(row[c.root]).records.set(row[c.node], row);
       if (Number(row[c.depth]) === 0) starts.push(row);
     } else if (row[c.kind] === 'edge') {
       // Trees hang descendants: the edge's `to` is the parent, its `from` the child.
-      const { children } = walkOf(keyText(table, row[c.root]));
-      const parent = keyText(table, row[c.to]);
+      const { children } = walkOf(row[c.root]);
+      const parent = row[c.to];
       const list = children.get(parent);
-      const child = { child: keyText(table, row[c.from]), type: row[c.type] };
+      const child = { child: row[c.from], type: row[c.type] };
       if (list) list.push(child);
       else children.set(parent, [child]);
     }
   }
   return starts.map((start) => {
-    const { records, children } = walkOf(keyText(table, start[c.root]));
+    const { records, children } = walkOf(start[c.root]);
     const top = present(table, start);
     top._depth = 0;
     top.children = [];
-    const first = keyText(table, start[c.node]);
+    const first = start[c.node];
     const expanded = new Set([first]);
-    const queue: [string, Row][] = [[first, top]];
+    const queue: [unknown, Row][] = [[first, top]];
     for (let index = 0; index < queue.length; index++) {
-      const [key, node] = queue[index] as [string, Row];
+      const [key, node] = queue[index] as [unknown, Row];
       for (const { child, type } of children.get(key) ?? []) {
         const record = records.get(child);
         if (!record) continue;
