@@ -10,10 +10,11 @@ import { toEvent } from '../shared/host/local/http-server';
 import { startLocalPlatform } from '../shared/host/local/runtime';
 import type { HttpEvent } from '../shared/http/handler';
 import { openDatabase } from './postgres';
+import { listQuery } from './scenarios';
 import { type Fixture, itemRecord, prepareProject, tableName } from './setup';
 
 /**
- * The whole request pipeline of G1 (get by id) and C1 (create), in this process: the local server's event
+ * The whole request pipeline of G1 (get by id), L1 (a filtered page with its total) and C1 (create), in this process: the local server's event
  * translation (`toEvent`) and the local app's dispatch (routing, token, who and where, permission, validation, the
  * operation and its SQL, the response), on a throwaway PostgreSQL 15 of its own (port 55437). Ten requests are in
  * flight at a time, as in the bench; the figure is this process's CPU per request (`process.cpuUsage`), so PostgreSQL and the embedded DynamoDB,
@@ -91,7 +92,7 @@ export interface PipelineStep {
   microseconds: number;
 }
 
-/** Starts the platform in this process, loads a small fixture and measures G1 and C1 end to end. */
+/** Starts the platform in this process, loads a small fixture and measures G1, L1 and C1 end to end. */
 export async function measurePipeline(ops: number): Promise<PipelineStep[]> {
   const database = await openDatabase(undefined, { port: 55437, dir: '/tmp/platform-steps-pg' });
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-steps-'));
@@ -119,6 +120,11 @@ export async function measurePipeline(ops: number): Promise<PipelineStep[]> {
         name: 'pipeline: G1 get by id (toEvent + dispatch)',
         event: (n) =>
           toEvent(fakeRequest('GET', `${path}${fixture.ids[n % fixture.ids.length]}/`, getHeaders), empty),
+        status: 200,
+      },
+      {
+        name: 'pipeline: L1 list, filter + page 2 + total (toEvent + dispatch)',
+        event: () => toEvent(fakeRequest('GET', `${path}?${listQuery}`, getHeaders), empty),
         status: 200,
       },
       {

@@ -13,7 +13,7 @@ import { createLogger } from '../shared/log';
  * `npm run bench:steps`: each step of the request pipeline on its own, so that a regression shows where it happened.
  * Each step runs `STEPS_OPS` times (default 20,000) after a warm-up of a tenth of that, in this process alone; the
  * figures are CPU microseconds per operation on the machine it runs on, the cheapest of 5 rounds (compare runs of
- * the same machine only). Last, the whole pipeline of G1 and C1 on a PostgreSQL of its own (bench/pipeline.ts).
+ * the same machine only). Last, the whole pipeline of G1, L1 and C1 on a PostgreSQL of its own (bench/pipeline.ts).
  */
 
 const ops = Number(process.env.STEPS_OPS || 20_000);
@@ -162,7 +162,7 @@ results.push(
   measureStep('rows: 25 jsonb values parsed (the driver)', () => jsonTexts.map((text) => JSON.parse(text))),
 );
 
-// The whole pipeline of G1 and C1 on a PostgreSQL of its own (STEPS_PIPELINE=0 skips it: no database needed).
+// The whole pipeline of G1, L1 and C1 on a PostgreSQL of its own (STEPS_PIPELINE=0 skips it: no database needed).
 if (process.env.STEPS_PIPELINE !== '0') {
   const { measurePipeline } = await import('./pipeline');
   results.push(...(await measurePipeline(Number(process.env.STEPS_PIPELINE_OPS || 3000))));
