@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -200,6 +200,7 @@ describe('bench process figures', () => {
       expect(findPostmaster(54986)).toBeUndefined();
     } finally {
       child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
