@@ -8,7 +8,8 @@ import type postgres from 'postgres';
  * project left on 2026-11-25): a `WITH RECURSIVE … UNION` walk over `(node, root, type, depth)` rows, read through its
  * row limit (`_v`), each record once at its smallest depth (`_best`, `DISTINCT ON`), for a tree the walk up, the
  * natural roots, the walk down, the edges walked (`_step`, materialized) and the tree edges among them, the cap
- * checks (`graph_counts`) and one result of edge and node rows ordered by kind, depth and key. What the floor leaves
+ * checks (`graph_counts`) and one result of edge and node rows ordered by kind, depth and key (a tree's rows with
+ * the project's tree columns, `treeRows`: no direction, edge id or metadata, a node's key once). What the floor leaves
  * out: the catalog version the project's statement reads beside the counts (for its schema-change retry), and
  * everything outside the statement (authentication, catalog, parameters). The shaping is the project's: relatives by
  * depth then key; a tree hangs each edge's record under its parent, children under the first occurrence only.
@@ -115,12 +116,13 @@ export function graphFloor(sql: postgres.Sql, schema: string, nodesTable: string
         OR 0 + (SELECT count(*) FROM up_best) + (SELECT count(*) FROM down_best) > ${cap}::bigint
         OR 0 + (SELECT count(*) FROM down_step) > ${cap}::bigint AS over)
       SELECT r.*, k.over AS "graph:over" FROM graph_counts k LEFT JOIN LATERAL (SELECT * FROM (
-          SELECT 'edge' AS "graph:kind", 'down'::text AS "graph:direction", x.g_root AS "graph:root",
-            x.type AS "graph:type", x.g_depth AS "graph:depth", x.g_node AS "graph:node", x.id AS "graph:edge",
-            x.from_id AS "graph:from", x.to_id AS "graph:to", x.metadata AS "graph:metadata", ${columns}
+          SELECT 'edge' AS "graph:kind", x.g_root AS "graph:root", x.type AS "graph:type",
+            x.g_depth AS "graph:depth", x.g_node AS "graph:node", x.to_id AS "graph:to", ${columns}
           FROM down_edges x LEFT JOIN ${nodes} n ON false
-          UNION ALL ${nodeRows('down', 'down')}) AS u WHERE NOT k.over) AS r ON true
-      ORDER BY r."graph:kind", r."graph:depth", r."graph:node"`;
+          UNION ALL SELECT 'node' AS "graph:kind", w.g_root AS "graph:root", w.g_type AS "graph:type",
+            w.g_depth AS "graph:depth", NULL AS "graph:node", NULL AS "graph:to", ${columns}
+          FROM down_best w JOIN ${nodes} n ON n."id" = w.g_node) AS u WHERE NOT k.over) AS r ON true
+      ORDER BY r."graph:kind", r."graph:depth", r."graph:node", r."id"`;
   }
 
   /** The project's nesting (`trees` in shared/data/graph/reads.ts): breadth first, children under the first occurrence. */
@@ -142,12 +144,12 @@ export function graphFloor(sql: postgres.Sql, schema: string, nodesTable: string
     const starts: Row[] = [];
     for (const row of rows) {
       if (row['graph:kind'] === 'node') {
-        walkOf(row['graph:root']).records.set(row['graph:node'], row);
+        walkOf(row['graph:root']).records.set(row.id, row);
         if (row['graph:depth'] === 0) starts.push(row);
       } else if (row['graph:kind'] === 'edge') {
         const { children } = walkOf(row['graph:root']);
         const list = children.get(row['graph:to']);
-        const child = { child: row['graph:from'], type: row['graph:type'] };
+        const child = { child: row['graph:node'], type: row['graph:type'] };
         if (list) list.push(child);
         else children.set(row['graph:to'], [child]);
       }
@@ -158,8 +160,8 @@ export function graphFloor(sql: postgres.Sql, schema: string, nodesTable: string
       const top: Row = record(start);
       top._depth = 0;
       top.children = [];
-      const expanded = new Set([start['graph:node']]);
-      const queue: [unknown, Row][] = [[start['graph:node'], top]];
+      const expanded = new Set([start.id]);
+      const queue: [unknown, Row][] = [[start.id, top]];
       for (let index = 0; index < queue.length; index++) {
         const [key, node] = queue[index] as [unknown, Row];
         for (const { child, type } of children.get(key) ?? []) {

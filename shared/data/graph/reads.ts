@@ -66,16 +66,17 @@ async function run(
   const read = await readTable(sql, scope, name, async (table) => {
     const built = statement(table);
     const { cap } = built;
-    const rows = [
-      ...('text' in built
-        ? await sql.unsafe(built.text, built.params as never[], { prepare: sql.options.prepare })
-        : await sql`${built.fragment}`),
-    ] as Row[];
+    // The driver's result is an array: used as it is, no copy of thousands of rows.
+    const rows = ('text' in built
+      ? await sql.unsafe(built.text, built.params as never[], { prepare: sql.options.prepare })
+      : await sql`${built.fragment}`) as unknown as Row[];
     const current = rows.length === 0 || rows[0]?.[catalogVersionColumn] === table.entry.version;
     return { current, value: { table, rows, cap } };
   });
   if (read.rows[0]?.[c.over] === true) throw tooManyRecords(read.cap);
-  return { table: read.table, rows: read.rows.filter((row) => row[c.kind] !== null) };
+  // An empty traversal is its one row whose `graph:kind` is null; any other result has none.
+  const empty = read.rows.length === 1 && read.rows[0]?.[c.kind] === null;
+  return { table: read.table, rows: empty ? [] : read.rows };
 }
 
 /** The 400 of a traversal beyond DATA_SERVICE_GRAPH_MAX_RECORDS, naming `depth` (the parameter that widens it most). */
@@ -133,12 +134,13 @@ function relativesByRoot(table: DataTable, rows: readonly Row[], request: GraphR
  * under its first occurrence (breadth first, siblings by key), and its other occurrences carry `_repeated: true`
  * and no children. So a tree has at most one node per edge walked, whatever the number of paths.
  *
- * The maps are keyed by the keys as the driver read them: within one result the walk's keys (`graph:root`,
- * `graph:node`) and the edges' ends (`graph:from`, `graph:to`) are columns of the key's type, so one record's key is
- * the same value (a string or a number) wherever it appears, and no canonical text (a new string per lookup for a
- * UUID) is built per row.
+ * The maps are keyed by the keys as the driver read them: within one result the walk's keys (`graph:root`, an edge
+ * row's `graph:node` and `graph:to`) and a node row's key column are columns of the key's type, so one record's key
+ * is the same value (a string or a number) wherever it appears, and no canonical text (a new string per lookup for a
+ * UUID) is built per row. The rows have a tree's columns (`treeRows` in traversal.ts).
  */
 function trees(table: DataTable, rows: readonly Row[]): Row[] {
+  const key = table.key.name;
   // Per start record: its records by key and the children of each.
   const walks = new Map<
     unknown,
@@ -155,14 +157,14 @@ function trees(table: DataTable, rows: readonly Row[]): Row[] {
   const starts: Row[] = [];
   for (const row of rows) {
     if (row[c.kind] === 'node') {
-      walkOf(row[c.root]).records.set(row[c.node], row);
+      walkOf(row[c.root]).records.set(row[key], row);
       if (Number(row[c.depth]) === 0) starts.push(row);
     } else if (row[c.kind] === 'edge') {
-      // Trees hang descendants: the edge's `to` is the parent, its `from` the child.
+      // Trees hang descendants: the edge's `to` is the parent, its `from` (the record it reaches) the child.
       const { children } = walkOf(row[c.root]);
       const parent = row[c.to];
       const list = children.get(parent);
-      const child = { child: row[c.from], type: row[c.type] };
+      const child = { child: row[c.node], type: row[c.type] };
       if (list) list.push(child);
       else children.set(parent, [child]);
     }
@@ -172,7 +174,7 @@ function trees(table: DataTable, rows: readonly Row[]): Row[] {
     const top = present(table, start);
     top._depth = 0;
     top.children = [];
-    const first = start[c.node];
+    const first = start[key];
     const expanded = new Set([first]);
     const queue: [unknown, Row][] = [[first, top]];
     for (let index = 0; index < queue.length; index++) {
@@ -273,7 +275,7 @@ export async function recordGraph(
     return { fragment: traversal(sql, graph, walks, outputOf(asked), cap), cap };
   });
   const graphRequest = asked as GraphRequest;
-  if (nodeRows(rows).length === 0) throw recordNotFound(id);
+  if (!rows.some((row) => row[c.kind] === 'node')) throw recordNotFound(id);
   if (graphRequest.format === 'tree') {
     const data = trees(table, rows);
     if (embed.length > 0) await populate(sql, scope, table, treeNodes(data), embed);
