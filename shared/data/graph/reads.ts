@@ -141,11 +141,9 @@ function relativesByRoot(table: DataTable, rows: readonly Row[], request: GraphR
  */
 function trees(table: DataTable, rows: readonly Row[]): Row[] {
   const key = table.key.name;
-  // Per start record: its records by key and the children of each.
-  const walks = new Map<
-    unknown,
-    { records: Map<unknown, Row>; children: Map<unknown, { child: unknown; type: unknown }[]> }
-  >();
+  // Per start record: its records by key and the edge rows to the children of each (a tree's thousand nodes:
+  // indexed loops and the rows themselves, no tuple or object per row).
+  const walks = new Map<unknown, { records: Map<unknown, Row>; children: Map<unknown, Row[]> }>();
   const walkOf = (root: unknown) => {
     let walk = walks.get(root);
     if (!walk) {
@@ -155,18 +153,18 @@ function trees(table: DataTable, rows: readonly Row[]): Row[] {
     return walk;
   };
   const starts: Row[] = [];
-  for (const row of rows) {
+  for (let index = 0; index < rows.length; index++) {
+    const row = rows[index] as Row;
     if (row[c.kind] === 'node') {
       walkOf(row[c.root]).records.set(row[key], row);
       if (Number(row[c.depth]) === 0) starts.push(row);
     } else if (row[c.kind] === 'edge') {
-      // Trees hang descendants: the edge's `to` is the parent, its `from` (the record it reaches) the child.
+      // Trees hang descendants: the edge's `to` is the parent, its `from` (the record it reaches, `graph:node`) the
+      // child.
       const { children } = walkOf(row[c.root]);
-      const parent = row[c.to];
-      const list = children.get(parent);
-      const child = { child: row[c.node], type: row[c.type] };
-      if (list) list.push(child);
-      else children.set(parent, [child]);
+      const list = children.get(row[c.to]);
+      if (list) list.push(row);
+      else children.set(row[c.to], [row]);
     }
   }
   return starts.map((start) => {
@@ -176,22 +174,29 @@ function trees(table: DataTable, rows: readonly Row[]): Row[] {
     top.children = [];
     const first = start[key];
     const expanded = new Set([first]);
-    const queue: [unknown, Row][] = [[first, top]];
-    for (let index = 0; index < queue.length; index++) {
-      const [key, node] = queue[index] as [unknown, Row];
-      for (const { child, type } of children.get(key) ?? []) {
+    // The records expanded, breadth first: their keys and their nodes.
+    const keys: unknown[] = [first];
+    const nodes: Row[] = [top];
+    for (let index = 0; index < keys.length; index++) {
+      const edges = children.get(keys[index]);
+      if (!edges) continue;
+      const siblings = (nodes[index] as Row).children as Row[];
+      for (let at = 0; at < edges.length; at++) {
+        const edge = edges[at] as Row;
+        const child = edge[c.node];
         const record = records.get(child);
         if (!record) continue;
         const occurrence = present(table, record);
         occurrence._depth = Number(record[c.depth]);
-        occurrence._relationship_type = type;
+        occurrence._relationship_type = edge[c.type];
         occurrence.children = [];
         if (expanded.has(child)) occurrence._repeated = true;
         else {
           expanded.add(child);
-          queue.push([child, occurrence]);
+          keys.push(child);
+          nodes.push(occurrence);
         }
-        (node.children as Row[]).push(occurrence);
+        siblings.push(occurrence);
       }
     }
     return top;
