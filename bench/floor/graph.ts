@@ -127,56 +127,69 @@ export function graphFloor(sql: postgres.Sql, schema: string, nodesTable: string
 
   /** The project's nesting (`trees` in shared/data/graph/reads.ts): breadth first, children under the first occurrence. */
   async function tree(id: string, send: Send) {
-    const rows = await treeStatement(id);
-    if (rows[0]?.['graph:over'] === true) return send(400, { error: 'Validation failed' });
+    // Read as arrays, as the project reads a tree's rows: the columns by their position in `treeStatement`.
+    const rows = (await treeStatement(id).values()) as unknown as unknown[][];
+    const [kind, root, type, depth, node, to, key, name, createdAt, over] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+    if (rows[0]?.[over] === true) return send(400, { error: 'Validation failed' });
+    const recordOf = (row: unknown[]): Row => ({
+      id: row[key],
+      name: row[name],
+      created_at: (row[createdAt] as Date).toISOString(),
+    });
     const walks = new Map<
       unknown,
-      { records: Map<unknown, Row>; children: Map<unknown, { child: unknown; type: unknown }[]> }
+      { records: Map<unknown, unknown[]>; children: Map<unknown, unknown[][]> }
     >();
-    const walkOf = (root: unknown) => {
-      let walk = walks.get(root);
+    const walkOf = (rootKey: unknown) => {
+      let walk = walks.get(rootKey);
       if (!walk) {
         walk = { records: new Map(), children: new Map() };
-        walks.set(root, walk);
+        walks.set(rootKey, walk);
       }
       return walk;
     };
-    const starts: Row[] = [];
-    for (const row of rows) {
-      if (row['graph:kind'] === 'node') {
-        walkOf(row['graph:root']).records.set(row.id, row);
-        if (row['graph:depth'] === 0) starts.push(row);
-      } else if (row['graph:kind'] === 'edge') {
-        const { children } = walkOf(row['graph:root']);
-        const list = children.get(row['graph:to']);
-        const child = { child: row['graph:node'], type: row['graph:type'] };
-        if (list) list.push(child);
-        else children.set(row['graph:to'], [child]);
+    const starts: unknown[][] = [];
+    for (let index = 0; index < rows.length; index++) {
+      const row = rows[index] as unknown[];
+      if (row[kind] === 'node') {
+        walkOf(row[root]).records.set(row[key], row);
+        if (row[depth] === 0) starts.push(row);
+      } else if (row[kind] === 'edge') {
+        const { children } = walkOf(row[root]);
+        const list = children.get(row[to]);
+        if (list) list.push(row);
+        else children.set(row[to], [row]);
       }
     }
     if (starts.length === 0) return send(404, { error: 'Record not found' });
     const roots = starts.map((start) => {
-      const { records, children } = walkOf(start['graph:root']);
-      const top: Row = record(start);
+      const { records, children } = walkOf(start[root]);
+      const top: Row = recordOf(start);
       top._depth = 0;
       top.children = [];
-      const expanded = new Set([start.id]);
-      const queue: [unknown, Row][] = [[start.id, top]];
-      for (let index = 0; index < queue.length; index++) {
-        const [key, node] = queue[index] as [unknown, Row];
-        for (const { child, type } of children.get(key) ?? []) {
+      const expanded = new Set([start[key]]);
+      const keys: unknown[] = [start[key]];
+      const nodes: Row[] = [top];
+      for (let index = 0; index < keys.length; index++) {
+        const edges = children.get(keys[index]);
+        if (!edges) continue;
+        const siblings = (nodes[index] as Row).children as Row[];
+        for (let at = 0; at < edges.length; at++) {
+          const edge = edges[at] as unknown[];
+          const child = edge[node];
           const found = records.get(child);
           if (!found) continue;
-          const occurrence: Row = record(found);
-          occurrence._depth = found['graph:depth'];
-          occurrence._relationship_type = type;
+          const occurrence: Row = recordOf(found);
+          occurrence._depth = found[depth];
+          occurrence._relationship_type = edge[type];
           occurrence.children = [];
           if (expanded.has(child)) occurrence._repeated = true;
           else {
             expanded.add(child);
-            queue.push([child, occurrence]);
+            keys.push(child);
+            nodes.push(occurrence);
           }
-          (node.children as Row[]).push(occurrence);
+          siblings.push(occurrence);
         }
       }
       return top;
