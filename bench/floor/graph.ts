@@ -8,7 +8,8 @@ import type postgres from 'postgres';
  * project left on 2026-11-25): a `WITH RECURSIVE … UNION` walk over `(node, root, type, depth)` rows, read through its
  * row limit (`_v`), each record once at its smallest depth (`_best`, `DISTINCT ON`), for a tree the walk up, the
  * natural roots, the walk down, the edges walked (`_step`, materialized) and the tree edges among them, the cap
- * checks (`graph_counts`) and one result of edge and node rows ordered by kind, depth and key. What the floor leaves
+ * checks (`graph_counts`) and one result of edge and node rows ordered by kind, depth and key (a tree's rows with
+ * the project's tree columns, `treeRows`: no direction, edge id or metadata, a node's key once). What the floor leaves
  * out: the catalog version the project's statement reads beside the counts (for its schema-change retry), and
  * everything outside the statement (authentication, catalog, parameters). The shaping is the project's: relatives by
  * depth then key; a tree hangs each edge's record under its parent, children under the first occurrence only.
@@ -115,66 +116,80 @@ export function graphFloor(sql: postgres.Sql, schema: string, nodesTable: string
         OR 0 + (SELECT count(*) FROM up_best) + (SELECT count(*) FROM down_best) > ${cap}::bigint
         OR 0 + (SELECT count(*) FROM down_step) > ${cap}::bigint AS over)
       SELECT r.*, k.over AS "graph:over" FROM graph_counts k LEFT JOIN LATERAL (SELECT * FROM (
-          SELECT 'edge' AS "graph:kind", 'down'::text AS "graph:direction", x.g_root AS "graph:root",
-            x.type AS "graph:type", x.g_depth AS "graph:depth", x.g_node AS "graph:node", x.id AS "graph:edge",
-            x.from_id AS "graph:from", x.to_id AS "graph:to", x.metadata AS "graph:metadata", ${columns}
+          SELECT 'edge' AS "graph:kind", x.g_root AS "graph:root", x.type AS "graph:type",
+            x.g_depth AS "graph:depth", x.g_node AS "graph:node", x.to_id AS "graph:to", ${columns}
           FROM down_edges x LEFT JOIN ${nodes} n ON false
-          UNION ALL ${nodeRows('down', 'down')}) AS u WHERE NOT k.over) AS r ON true
-      ORDER BY r."graph:kind", r."graph:depth", r."graph:node"`;
+          UNION ALL SELECT 'node' AS "graph:kind", w.g_root AS "graph:root", w.g_type AS "graph:type",
+            w.g_depth AS "graph:depth", NULL AS "graph:node", NULL AS "graph:to", ${columns}
+          FROM down_best w JOIN ${nodes} n ON n."id" = w.g_node) AS u WHERE NOT k.over) AS r ON true
+      ORDER BY r."graph:kind", r."graph:depth", r."graph:node", r."id"`;
   }
 
   /** The project's nesting (`trees` in shared/data/graph/reads.ts): breadth first, children under the first occurrence. */
   async function tree(id: string, send: Send) {
-    const rows = await treeStatement(id);
-    if (rows[0]?.['graph:over'] === true) return send(400, { error: 'Validation failed' });
+    // Read as arrays, as the project reads a tree's rows: the columns by their position in `treeStatement`.
+    const rows = (await treeStatement(id).values()) as unknown as unknown[][];
+    const [kind, root, type, depth, node, to, key, name, createdAt, over] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+    if (rows[0]?.[over] === true) return send(400, { error: 'Validation failed' });
+    const recordOf = (row: unknown[]): Row => ({
+      id: row[key],
+      name: row[name],
+      created_at: (row[createdAt] as Date).toISOString(),
+    });
     const walks = new Map<
       unknown,
-      { records: Map<unknown, Row>; children: Map<unknown, { child: unknown; type: unknown }[]> }
+      { records: Map<unknown, unknown[]>; children: Map<unknown, unknown[][]> }
     >();
-    const walkOf = (root: unknown) => {
-      let walk = walks.get(root);
+    const walkOf = (rootKey: unknown) => {
+      let walk = walks.get(rootKey);
       if (!walk) {
         walk = { records: new Map(), children: new Map() };
-        walks.set(root, walk);
+        walks.set(rootKey, walk);
       }
       return walk;
     };
-    const starts: Row[] = [];
-    for (const row of rows) {
-      if (row['graph:kind'] === 'node') {
-        walkOf(row['graph:root']).records.set(row['graph:node'], row);
-        if (row['graph:depth'] === 0) starts.push(row);
-      } else if (row['graph:kind'] === 'edge') {
-        const { children } = walkOf(row['graph:root']);
-        const list = children.get(row['graph:to']);
-        const child = { child: row['graph:from'], type: row['graph:type'] };
-        if (list) list.push(child);
-        else children.set(row['graph:to'], [child]);
+    const starts: unknown[][] = [];
+    for (let index = 0; index < rows.length; index++) {
+      const row = rows[index] as unknown[];
+      if (row[kind] === 'node') {
+        walkOf(row[root]).records.set(row[key], row);
+        if (row[depth] === 0) starts.push(row);
+      } else if (row[kind] === 'edge') {
+        const { children } = walkOf(row[root]);
+        const list = children.get(row[to]);
+        if (list) list.push(row);
+        else children.set(row[to], [row]);
       }
     }
     if (starts.length === 0) return send(404, { error: 'Record not found' });
     const roots = starts.map((start) => {
-      const { records, children } = walkOf(start['graph:root']);
-      const top: Row = record(start);
+      const { records, children } = walkOf(start[root]);
+      const top: Row = recordOf(start);
       top._depth = 0;
       top.children = [];
-      const expanded = new Set([start['graph:node']]);
-      const queue: [unknown, Row][] = [[start['graph:node'], top]];
-      for (let index = 0; index < queue.length; index++) {
-        const [key, node] = queue[index] as [unknown, Row];
-        for (const { child, type } of children.get(key) ?? []) {
+      const expanded = new Set([start[key]]);
+      const keys: unknown[] = [start[key]];
+      const nodes: Row[] = [top];
+      for (let index = 0; index < keys.length; index++) {
+        const edges = children.get(keys[index]);
+        if (!edges) continue;
+        const siblings = (nodes[index] as Row).children as Row[];
+        for (let at = 0; at < edges.length; at++) {
+          const edge = edges[at] as unknown[];
+          const child = edge[node];
           const found = records.get(child);
           if (!found) continue;
-          const occurrence: Row = record(found);
-          occurrence._depth = found['graph:depth'];
-          occurrence._relationship_type = type;
+          const occurrence: Row = recordOf(found);
+          occurrence._depth = found[depth];
+          occurrence._relationship_type = edge[type];
           occurrence.children = [];
           if (expanded.has(child)) occurrence._repeated = true;
           else {
             expanded.add(child);
-            queue.push([child, occurrence]);
+            keys.push(child);
+            nodes.push(occurrence);
           }
-          (node.children as Row[]).push(occurrence);
+          siblings.push(occurrence);
         }
       }
       return top;

@@ -50,8 +50,18 @@ function walksOf(request: GraphRequest, start: Fragment, typed: boolean): Walk[]
   }));
 }
 
-/** A traversal statement: fragments, or a text kept per table definition and its parameters. */
-type Statement = { fragment: Fragment; cap: number } | { text: string; params: unknown[]; cap: number };
+/**
+ * A traversal statement: fragments, or a text kept per table definition and its parameters. `values`: its rows are
+ * read as arrays (a tree's thousands of rows: an array of its columns costs less than an object of them).
+ */
+type Statement = ({ fragment: Fragment } | { text: string; params: unknown[] }) & {
+  cap: number;
+  values?: boolean;
+};
+
+/** Where a row holds a column: its name (rows read as objects) or its position (rows read as arrays). */
+type At = (column: string) => string | number;
+const byName: At = (column) => column;
 
 /**
  * Runs a traversal statement within `readTable` (a schema change meanwhile re-reads the catalog and runs again).
@@ -62,20 +72,30 @@ async function run(
   scope: TableScope,
   name: string,
   statement: (table: DataTable) => Statement,
-): Promise<{ table: DataTable; rows: Row[] }> {
+): Promise<{ table: DataTable; rows: Row[]; at: At }> {
   const read = await readTable(sql, scope, name, async (table) => {
     const built = statement(table);
     const { cap } = built;
-    const rows = [
-      ...('text' in built
-        ? await sql.unsafe(built.text, built.params as never[], { prepare: sql.options.prepare })
-        : await sql`${built.fragment}`),
-    ] as Row[];
-    const current = rows.length === 0 || rows[0]?.[catalogVersionColumn] === table.entry.version;
-    return { current, value: { table, rows, cap } };
+    const query =
+      'text' in built
+        ? sql.unsafe(built.text, built.params as never[], { prepare: sql.options.prepare })
+        : sql`${built.fragment}`;
+    // The driver's result is an array: used as it is, no copy of thousands of rows.
+    const result = built.values ? await query.values() : await query;
+    const rows = result as unknown as Row[];
+    let at = byName;
+    if (built.values) {
+      const positions = new Map(result.columns.map((column, index) => [column.name, index]));
+      at = (column) => positions.get(column) ?? -1;
+    }
+    const current = rows.length === 0 || rows[0]?.[at(catalogVersionColumn)] === table.entry.version;
+    return { current, value: { table, rows, cap, at } };
   });
-  if (read.rows[0]?.[c.over] === true) throw tooManyRecords(read.cap);
-  return { table: read.table, rows: read.rows.filter((row) => row[c.kind] !== null) };
+  const { at } = read;
+  if (read.rows[0]?.[at(c.over)] === true) throw tooManyRecords(read.cap);
+  // An empty traversal is its one row whose `graph:kind` is null; any other result has none.
+  const empty = read.rows.length === 1 && read.rows[0]?.[at(c.kind)] === null;
+  return { table: read.table, rows: empty ? [] : read.rows, at };
 }
 
 /** The 400 of a traversal beyond DATA_SERVICE_GRAPH_MAX_RECORDS, naming `depth` (the parameter that widens it most). */
@@ -133,17 +153,36 @@ function relativesByRoot(table: DataTable, rows: readonly Row[], request: GraphR
  * under its first occurrence (breadth first, siblings by key), and its other occurrences carry `_repeated: true`
  * and no children. So a tree has at most one node per edge walked, whatever the number of paths.
  *
- * The maps are keyed by the keys as the driver read them: within one result the walk's keys (`graph:root`,
- * `graph:node`) and the edges' ends (`graph:from`, `graph:to`) are columns of the key's type, so one record's key is
- * the same value (a string or a number) wherever it appears, and no canonical text (a new string per lookup for a
- * UUID) is built per row.
+ * The maps are keyed by the keys as the driver read them: within one result the walk's keys (`graph:root`, an edge
+ * row's `graph:node` and `graph:to`) and a node row's key column are columns of the key's type, so one record's key
+ * is the same value (a string or a number) wherever it appears, and no canonical text (a new string per lookup for a
+ * UUID) is built per row. The rows have a tree's columns (`treeRows` in traversal.ts).
  */
-function trees(table: DataTable, rows: readonly Row[]): Row[] {
-  // Per start record: its records by key and the children of each.
-  const walks = new Map<
-    unknown,
-    { records: Map<unknown, Row>; children: Map<unknown, { child: unknown; type: unknown }[]> }
-  >();
+function trees(table: DataTable, rows: readonly Row[], at: At = byName): Row[] {
+  const key = at(table.key.name);
+  const kind = at(c.kind);
+  const root = at(c.root);
+  const depth = at(c.depth);
+  const node = at(c.node);
+  const to = at(c.to);
+  const type = at(c.type);
+  const fields = table.visible.map((field) => ({
+    name: field.name,
+    at: at(field.name),
+    output: typeRule(field.type).output,
+  }));
+  // `present` of a row wherever it holds its columns.
+  const record = (row: Row): Row => {
+    const out: Row = {};
+    for (const field of fields) {
+      const value = row[field.at];
+      out[field.name] = value === null || value === undefined ? null : field.output(value);
+    }
+    return out;
+  };
+  // Per start record: its records by key and the edge rows to the children of each (a tree's thousand nodes:
+  // indexed loops and the rows themselves, no tuple or object per row).
+  const walks = new Map<unknown, { records: Map<unknown, Row>; children: Map<unknown, Row[]> }>();
   const walkOf = (root: unknown) => {
     let walk = walks.get(root);
     if (!walk) {
@@ -153,43 +192,50 @@ function trees(table: DataTable, rows: readonly Row[]): Row[] {
     return walk;
   };
   const starts: Row[] = [];
-  for (const row of rows) {
-    if (row[c.kind] === 'node') {
-      walkOf(row[c.root]).records.set(row[c.node], row);
-      if (Number(row[c.depth]) === 0) starts.push(row);
-    } else if (row[c.kind] === 'edge') {
-      // Trees hang descendants: the edge's `to` is the parent, its `from` the child.
-      const { children } = walkOf(row[c.root]);
-      const parent = row[c.to];
-      const list = children.get(parent);
-      const child = { child: row[c.from], type: row[c.type] };
-      if (list) list.push(child);
-      else children.set(parent, [child]);
+  for (let index = 0; index < rows.length; index++) {
+    const row = rows[index] as Row;
+    if (row[kind] === 'node') {
+      walkOf(row[root]).records.set(row[key], row);
+      if (Number(row[depth]) === 0) starts.push(row);
+    } else if (row[kind] === 'edge') {
+      // Trees hang descendants: the edge's `to` is the parent, its `from` (the record it reaches, `graph:node`) the
+      // child.
+      const { children } = walkOf(row[root]);
+      const list = children.get(row[to]);
+      if (list) list.push(row);
+      else children.set(row[to], [row]);
     }
   }
   return starts.map((start) => {
-    const { records, children } = walkOf(start[c.root]);
-    const top = present(table, start);
+    const { records, children } = walkOf(start[root]);
+    const top = record(start);
     top._depth = 0;
     top.children = [];
-    const first = start[c.node];
+    const first = start[key];
     const expanded = new Set([first]);
-    const queue: [unknown, Row][] = [[first, top]];
-    for (let index = 0; index < queue.length; index++) {
-      const [key, node] = queue[index] as [unknown, Row];
-      for (const { child, type } of children.get(key) ?? []) {
-        const record = records.get(child);
-        if (!record) continue;
-        const occurrence = present(table, record);
-        occurrence._depth = Number(record[c.depth]);
-        occurrence._relationship_type = type;
+    // The records expanded, breadth first: their keys and their nodes.
+    const keys: unknown[] = [first];
+    const nodes: Row[] = [top];
+    for (let index = 0; index < keys.length; index++) {
+      const edges = children.get(keys[index]);
+      if (!edges) continue;
+      const siblings = (nodes[index] as Row).children as Row[];
+      for (let at = 0; at < edges.length; at++) {
+        const edge = edges[at] as Row;
+        const child = edge[node];
+        const found = records.get(child);
+        if (!found) continue;
+        const occurrence = record(found);
+        occurrence._depth = Number(found[depth]);
+        occurrence._relationship_type = edge[type];
         occurrence.children = [];
         if (expanded.has(child)) occurrence._repeated = true;
         else {
           expanded.add(child);
-          queue.push([child, occurrence]);
+          keys.push(child);
+          nodes.push(occurrence);
         }
-        (node.children as Row[]).push(occurrence);
+        siblings.push(occurrence);
       }
     }
     return top;
@@ -239,7 +285,7 @@ export async function recordGraph(
 ): Promise<Row> {
   let asked: GraphRequest | undefined;
   let embed: Relationship[] = [];
-  const { table, rows } = await run(sql, scope, name, (table) => {
+  const { table, rows, at } = await run(sql, scope, name, (table) => {
     const key = keyFromText(table, id);
     if (key === undefined) throw recordNotFound(id);
     asked = request(table);
@@ -264,18 +310,21 @@ export async function recordGraph(
       };
     }
     const start = whereClause(sql, table, { conditions: [keyCondition(table, key)], visibility });
+    // A tree's rows are read as arrays (`trees` reads them by position).
+    const values = asked.format === 'tree';
     if (asked.format === 'tree' && asked.depth > 0)
-      return { fragment: treeOfRecord(sql, graph, start, { ...asked, types, cap }), cap };
+      return { fragment: treeOfRecord(sql, graph, start, { ...asked, types, cap }), cap, values };
     const walks =
       asked.format === 'tree'
         ? walksOf({ ...asked, include: 'descendants' }, start, false)
         : walksOf(asked, start, asked.format !== 'graph');
-    return { fragment: traversal(sql, graph, walks, outputOf(asked), cap), cap };
+    return { fragment: traversal(sql, graph, walks, outputOf(asked), cap), cap, values };
   });
   const graphRequest = asked as GraphRequest;
-  if (nodeRows(rows).length === 0) throw recordNotFound(id);
+  const kind = at(c.kind);
+  if (!rows.some((row) => row[kind] === 'node')) throw recordNotFound(id);
   if (graphRequest.format === 'tree') {
-    const data = trees(table, rows);
+    const data = trees(table, rows, at);
     if (embed.length > 0) await populate(sql, scope, table, treeNodes(data), embed);
     return { data, total: data.length };
   }

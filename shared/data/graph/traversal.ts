@@ -207,21 +207,45 @@ function edgeRows(sql: Queryable, graph: GraphTable, walk: Walk): Fragment {
 }
 
 /**
+ * The rows of a tree, with only the columns a tree reads (`trees` in reads.ts): a tree is built from thousands of
+ * rows, and each column is a value the driver reads and keeps per row (docs/benchmarks.md, Memory). An edge row
+ * (first: it types the union's columns) has its child (`graph:node`, the edge's `from` in a walk down), its parent
+ * (`graph:to`) and its type; a node row has the record's columns, its key only in the key's column (`graph:node` is
+ * null). No direction (a tree walks down), edge id or metadata (a tree shows neither).
+ */
+function treeRows(sql: Queryable, graph: GraphTable, walk: Walk): Fragment[] {
+  const c = walkColumns;
+  const key = sql(graph.table.key.name);
+  return [
+    sql`SELECT 'edge' AS ${sql(c.kind)}, x.g_root AS ${sql(c.root)}, x.type AS ${sql(c.type)},
+      x.g_depth AS ${sql(c.depth)}, x.g_node AS ${sql(c.node)}, x.to_id AS ${sql(c.to)}, ${columnsOf(sql, graph, 'n')}
+    FROM ${sql(edgesOf(walk))} x LEFT JOIN ${from(sql, graph.table)} n ON false`,
+    sql`SELECT 'node' AS ${sql(c.kind)}, w.g_root AS ${sql(c.root)}, w.g_type AS ${sql(c.type)},
+      w.g_depth AS ${sql(c.depth)}, NULL AS ${sql(c.node)}, NULL AS ${sql(c.to)}, ${columnsOf(sql, graph, 'n')}
+    FROM ${sql(bestOf(walk))} w JOIN ${from(sql, graph.table)} n ON n.${key} = w.g_node`,
+  ];
+}
+
+/**
  * The statement's result from its CTEs: one row beyond the cap (`graph:over` true), else the edge rows (first: they
- * type the union's columns) and node rows of each walk, by depth and then key. An empty traversal (no start record)
- * is one row whose `graph:kind` is null.
+ * type the union's columns) and node rows of each walk, by depth and then key (a tree's node rows have their key in
+ * the key's column only: ordered by it after `graph:node`, null on them). An empty traversal (no start record) is one
+ * row whose `graph:kind` is null.
  */
 function result(sql: Queryable, graph: GraphTable, walks: readonly Walk[], output: Output): Fragment {
   const c = walkColumns;
-  const edges = output !== 'include';
-  const selects = [
-    ...(edges ? walks.map((walk) => edgeRows(sql, graph, walk)) : []),
-    ...walks.map((walk) => nodeRows(sql, graph, walk)),
-  ];
+  const selects =
+    output === 'tree'
+      ? walks.flatMap((walk) => treeRows(sql, graph, walk))
+      : [
+          ...(output === 'graph' ? walks.map((walk) => edgeRows(sql, graph, walk)) : []),
+          ...walks.map((walk) => nodeRows(sql, graph, walk)),
+        ];
   const union = selects.reduce((rows, select) => sql`${rows} UNION ALL ${select}`);
+  const key = output === 'tree' ? sql`, r.${sql(graph.table.key.name)}` : sql``;
   return sql`SELECT r.*, k.over AS ${sql(c.over)}, k.version AS ${sql(catalogVersionColumn)}
     FROM graph_counts k LEFT JOIN LATERAL (SELECT * FROM (${union}) AS u WHERE NOT k.over) AS r ON true
-    ORDER BY r.${sql(c.kind)}, r.${sql(c.depth)}, r.${sql(c.node)}`;
+    ORDER BY r.${sql(c.kind)}, r.${sql(c.depth)}, r.${sql(c.node)}${key}`;
 }
 
 /** One statement for walks in both directions or one: each record once per start (and type), with its depth. */
