@@ -158,6 +158,15 @@ describe('the local HTTP server', () => {
     expect(response.headers['transfer-encoding']).toBeUndefined();
   });
 
+  it('sends a large text body whole, with its length in bytes', async () => {
+    // Large bodies go out as bytes, small ones as text: both with the length of their UTF-8 bytes.
+    const text = JSON.stringify({ data: 'é€'.repeat(40_000) });
+    answer = { statusCode: 200, headers: { 'content-type': 'application/json' }, body: text };
+    const response = await send('GET', '/api/items/');
+    expect(response.headers['content-length']).toBe(String(Buffer.byteLength(text)));
+    expect(response.body.toString('utf8')).toBe(text);
+  });
+
   it('reads the body of a GET sent in chunks', async () => {
     // node:http frames a GET's body only when told to.
     await send('GET', '/api/items/', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, [
