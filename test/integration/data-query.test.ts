@@ -354,6 +354,23 @@ describe('aggregation', () => {
     });
   });
 
+  it('takes min and max of booleans and of uuid keys, and string_agg of uuids, which PostgreSQL has no such function for', async () => {
+    const response = await tenant.owner.get(
+      `${products}?_aggregate=min(in_stock),max(in_stock),min(id),max(id),string_agg(id)`,
+    );
+    expect(response.status).toBe(200);
+    const listed = await tenant.owner.get(`${products}?page_size=100`);
+    const ids = (listed.body.data as { id: string }[]).map((record) => record.id).sort();
+    expect(response.body.aggregates).toEqual({
+      min_in_stock: false,
+      max_in_stock: true,
+      min_id: ids[0],
+      max_id: ids.at(-1),
+      string_agg_id: expect.any(String),
+    });
+    expect(response.body.aggregates.string_agg_id.split(', ').sort()).toEqual(ids);
+  });
+
   it('applies filters before aggregation, with the other functions', async () => {
     const response = await tenant.owner.get(
       `${products}?category=toys&_aggregate=array_agg(views),stddev(views),variance(views),string_agg(name),json_agg(views),count(unit_price)`,

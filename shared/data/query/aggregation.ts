@@ -16,7 +16,24 @@ interface AggregateFunction {
   takes: Kind;
   /** Whether its result is a number (and so can be compared in `_having`). */
   numeric: boolean | ((field: FieldDef) => boolean);
-  sql: (sql: Queryable, column: Fragment) => Fragment;
+  sql: (sql: Queryable, column: Fragment, field?: FieldDef) => Fragment;
+}
+
+/**
+ * `min`/`max`: PostgreSQL has neither for `boolean` nor for `uuid`. Booleans take `bool_and`/`bool_or` (false is the
+ * smaller), uuids their text (lower-case hex, whose order is the uuid's byte order).
+ */
+function extreme(fn: 'min' | 'max'): AggregateFunction['sql'] {
+  return (sql, column, field) => {
+    if (field?.type === 'boolean') return fn === 'min' ? sql`bool_and(${column})` : sql`bool_or(${column})`;
+    const value = asText(sql, column, field);
+    return fn === 'min' ? sql`min(${value})` : sql`max(${value})`;
+  };
+}
+
+/** A uuid string field's column as text (its `uuid` column has no `min`, `max` or `string_agg`); others as they are. */
+function asText(sql: Queryable, column: Fragment, field: FieldDef | undefined): Fragment {
+  return field?.type === 'string' && field.format === 'uuid' ? sql`${column}::text` : column;
 }
 
 const isNumber = (field: FieldDef) => field.type === 'integer' || field.type === 'number';
@@ -25,13 +42,17 @@ const functions: Record<string, AggregateFunction> = {
   count: { takes: 'any', numeric: true, sql: (sql, column) => sql`count(${column})` },
   sum: { takes: 'numeric', numeric: true, sql: (sql, column) => sql`sum(${column})` },
   avg: { takes: 'numeric', numeric: true, sql: (sql, column) => sql`avg(${column})` },
-  min: { takes: 'comparable', numeric: isNumber, sql: (sql, column) => sql`min(${column})` },
-  max: { takes: 'comparable', numeric: isNumber, sql: (sql, column) => sql`max(${column})` },
+  min: { takes: 'comparable', numeric: isNumber, sql: extreme('min') },
+  max: { takes: 'comparable', numeric: isNumber, sql: extreme('max') },
   stddev: { takes: 'numeric', numeric: true, sql: (sql, column) => sql`stddev(${column})` },
   variance: { takes: 'numeric', numeric: true, sql: (sql, column) => sql`variance(${column})` },
   array_agg: { takes: 'any', numeric: false, sql: (sql, column) => sql`array_agg(${column})` },
   json_agg: { takes: 'any', numeric: false, sql: (sql, column) => sql`json_agg(${column})` },
-  string_agg: { takes: 'text', numeric: false, sql: (sql, column) => sql`string_agg(${column}, ', ')` },
+  string_agg: {
+    takes: 'text',
+    numeric: false,
+    sql: (sql, column, field) => sql`string_agg(${asText(sql, column, field)}, ', ')`,
+  },
 };
 
 export interface Aggregate {
@@ -150,7 +171,7 @@ export function aggregationOf(table: DataTable, params: URLSearchParams): Aggreg
 
 export function aggregateSql(sql: Queryable, aggregate: Aggregate): Fragment {
   const rule = functions[aggregate.fn] as AggregateFunction;
-  return rule.sql(sql, aggregate.field ? sql`${sql(aggregate.field.name)}` : sql`*`);
+  return rule.sql(sql, aggregate.field ? sql`${sql(aggregate.field.name)}` : sql`*`, aggregate.field);
 }
 
 const comparisonSql = (sql: Queryable, operator: HavingCondition['operator']) =>
