@@ -17,9 +17,6 @@ const rfc3339 =
 const pgTimestamp =
   /^(\d{4,})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(?:([+-])(\d\d)(?::(\d\d))?(?::(\d\d))?)?( BC)?$/;
 
-/** The same text of a UTC value with a four-digit year (or of a timestamp without time zone). */
-const pgUtcTimestamp = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?(?:\+00)?$/;
-
 /** Milliseconds since the epoch of a UTC wall time, years below 100 included (Date.UTC maps them to 19xx). */
 function utcMillis(year: number, month: number, day: number, h: number, m: number, s: number): number {
   const date = new Date(0);
@@ -85,7 +82,8 @@ const isDigit = (text: string, at: number) => {
 };
 
 /**
- * `pgUtcTimestamp`'s values (years 0001-9999) read by position, without a match array and its captures: a read of a
+ * The text of a UTC value with a four-digit year, `YYYY-MM-DD HH:MM:SS[.1-6 digits][+00]` (or of a timestamp without
+ * time zone; years 0001-9999), read by position, without a match array and its captures: a read of a
  * thousand records reads a thousand timestamps (docs/benchmarks.md, Memory). Undefined for any other text.
  */
 function utcTimestampFromPg(text: string): string | undefined {
@@ -118,11 +116,6 @@ export function timestampFromPg(text: string): string {
   // API's form, without a trip through `Date` (PostgreSQL writes only valid calendar values).
   const fast = utcTimestampFromPg(text);
   if (fast !== undefined) return fast;
-  const utc = pgUtcTimestamp.exec(text);
-  if (utc && !text.startsWith('0000')) {
-    const micros = (utc[3] ?? '').padEnd(6, '0');
-    return `${utc[1]}T${utc[2]}.${micros.endsWith('000') ? micros.slice(0, 3) : micros}Z`;
-  }
   const parts = pgTimestamp.exec(text);
   if (!parts || parts[12]) return text;
   const [, y, mo, d, h, mi, s, fraction = '', sign, oh, om, os] = parts;
