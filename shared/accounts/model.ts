@@ -18,6 +18,12 @@ export interface StoredUser extends User {
   password_hash: string | null;
   /** Raised by every password change and deactivation; tokens carry it and die when it moves (0 when absent). */
   token_version?: number;
+  /**
+   * Whether someone proved the address is theirs (an invitation's link was followed, or a provider the platform
+   * trusts vouched for it); absent on users made before it existed, which counts as not proven. What was attached to
+   * the account before the first proof ends with it (shared/social/proof.ts).
+   */
+  email_verified?: boolean;
 }
 
 /**
@@ -26,6 +32,7 @@ export interface StoredUser extends User {
  */
 export interface SessionUser extends User {
   token_version: number;
+  email_verified: boolean;
 }
 
 export type OrganizationRole = 'owner' | 'admin' | 'member';

@@ -28,6 +28,8 @@ export interface NewUser {
   last_name?: string | undefined;
   is_active?: boolean | undefined;
   is_superuser?: boolean | undefined;
+  /** Only a path that proved the address (a trusted provider's verified e-mail) creates a user with it proven. */
+  email_verified?: boolean | undefined;
 }
 
 export const usernamePattern = '^[\\w.@+-]+$';
@@ -65,6 +67,7 @@ export async function createUser(
     date_joined: iso(deps.clock()),
     last_login: null,
     password_hash: input.password ? await hashPassword(input.password) : null,
+    email_verified: input.email_verified ?? false,
   };
   await deps.events.beforeCreate(publicUser(user), options.scope);
   await insertUser(deps.store, user, options.alsoCreate?.(publicUser(user)) ?? []);
@@ -84,7 +87,11 @@ export async function getUser(store: Store, id: number): Promise<User | undefine
 }
 
 function sessionUser(user: StoredUser): SessionUser {
-  return { ...publicUser(user), token_version: user.token_version ?? 0 };
+  return {
+    ...publicUser(user),
+    token_version: user.token_version ?? 0,
+    email_verified: user.email_verified === true,
+  };
 }
 
 /** The user of an authenticated request, with the token version its tokens must carry. */

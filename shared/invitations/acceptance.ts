@@ -10,7 +10,8 @@ import { ConflictError, GoneError, NotFoundError, PermissionDeniedError } from '
 import { existingGroups } from '../groups/lookup';
 import { groupKeys } from '../groups/model';
 import type { Logger } from '../log';
-import { endUnverifiedLinks } from '../social/unverified-links';
+import { quotedName } from '../mail/mailer';
+import { afterProof } from '../social/proof';
 import { onConditionFailure, rethrow, transact } from '../store/writes';
 import { passwordChangedByInvitation } from './mail';
 import { invitationKeys, type StoredInvitation } from './model';
@@ -148,7 +149,8 @@ async function inviteeActivated(table: string, user: User, placeholder: boolean,
     Update: {
       TableName: table,
       Key: keys.user(user.id),
-      UpdateExpression: `SET password_hash = :hash, first_name = :first, last_name = :last, is_active = :true ${endEarlierSessions.expression}`,
+      // The link followed went to the address: it is proven, and what was attached before ends (social/proof.ts).
+      UpdateExpression: `SET password_hash = :hash, first_name = :first, last_name = :last, is_active = :true, email_verified = :true ${endEarlierSessions.expression}`,
       ConditionExpression: placeholder
         ? 'attribute_exists(PK)'
         : 'attribute_exists(PK) AND is_active = :true',
@@ -232,8 +234,6 @@ export async function acceptInvitation(
   if (!organization) throw new NotFoundError();
   const { user, placeholder } = await inviteeOf(deps, invitation);
   await enforcePasswordPolicy(input.password, [user.username, user.email, input.first_name, input.last_name]);
-  // The invitee proved the address: provider links made with it unverified end first (pre-hijacking guard).
-  await endUnverifiedLinks(deps.store, user.id);
   const grants = await grantsOf(deps, invitation, user.id);
   const now = iso(deps.clock());
   const groups = await groupUpdates(deps, invitation, user.id, now);
@@ -268,6 +268,13 @@ export async function acceptInvitation(
     },
   );
   if (!placeholder) await tellPasswordChanged(deps, log, user, organization);
+  // The address is proven from the transaction on: links attached before it no longer count, and go now.
+  await afterProof(
+    deps,
+    log,
+    user,
+    `when an invitation to join the organization ${quotedName(organization.name)} was accepted with the link sent to this address`,
+  );
   return {
     user: { ...user, first_name: input.first_name, last_name: input.last_name, is_active: true },
     organization,

@@ -1,9 +1,11 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../accounts/keys';
+import { getSessionUser } from '../accounts/users';
 import { ConflictError, NotFoundError } from '../errors';
 import { queryAll, type Store } from '../store/store';
 import { conditionFailures } from '../store/writes';
 import { accountLinkPrefix, socialKeys } from './model';
+import { type AttachedLink, attachedBeforeProof } from './proof';
 
 /**
  * The caller's own provider accounts (docs/social-login.md, "Linked provider accounts"): the list, and unlinking
@@ -14,7 +16,7 @@ export type SocialAccountDeps = {
   readonly store: Store;
 };
 
-interface AccountItem {
+interface AccountItem extends AttachedLink {
   id: number;
   site: string;
   provider_key: string;
@@ -22,6 +24,8 @@ interface AccountItem {
   email: string;
   created_at: string;
   link: { PK: string; SK: string };
+  /** A lasting way in (identities.ts, `linkFacts`): absent on links made before it existed, which do not count. */
+  lasting?: boolean;
 }
 
 /** The representation: which provider account (`uid`), of which provider key and site. */
@@ -36,12 +40,18 @@ export function accountView(item: AccountItem) {
   };
 }
 
+/** The user's links that still count: a link attached before the address was proven is dead (proof.ts). */
 async function accountItems(store: Store, userId: number): Promise<AccountItem[]> {
-  return queryAll<AccountItem>(store, {
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.user(userId).PK, ':prefix': accountLinkPrefix },
-    ConsistentRead: true,
-  });
+  const [items, user] = await Promise.all([
+    queryAll<AccountItem>(store, {
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.user(userId).PK, ':prefix': accountLinkPrefix },
+      ConsistentRead: true,
+    }),
+    getSessionUser(store, userId),
+  ]);
+  if (!user) return [];
+  return items.filter((item) => !attachedBeforeProof(user, item));
 }
 
 /** The user's links in the order they were made. */
@@ -65,14 +75,16 @@ const noWayLeft = () =>
   new ConflictError({
     code: 'last_sign_in_method',
     message:
-      'This is the only way to sign in to this account: set a password or link another provider before unlinking it.',
+      'This account would be left without a lasting way to sign in: set a password, or link a provider the platform trusts with this e-mail address, before unlinking it.',
   });
 
 /**
  * Unlinks one of the user's provider accounts (404 for an id that is not theirs). Refused (409) when the account
- * would be left with no way to sign in: no usable password and no other link. The guard is a condition of the
- * same transaction (the password still set, or the other link still there), so two parallel unlinks of the last
- * two links cannot both succeed.
+ * would be left without a lasting way in (docs/social-login.md, "The last way in"): a usable password, or another
+ * link through a provider the platform trusts with the account's own address (`lasting`). A link through any other
+ * provider does not count: the site whose app made it can be deleted by its owner, and with it the link. The guard
+ * is a condition of the same transaction (the password still set, or the other lasting link still there), so two
+ * parallel unlinks of the last two links cannot both succeed.
  */
 export async function deleteSocialAccount(deps: SocialAccountDeps, userId: number, id: number) {
   const { store } = deps;
@@ -82,13 +94,16 @@ export async function deleteSocialAccount(deps: SocialAccountDeps, userId: numbe
     );
     const item = found.Item as AccountItem | undefined;
     if (!item) throw new NotFoundError();
-    const other = (await accountItems(store, userId)).find((entry) => entry.id !== id);
+    const other = (await accountItems(store, userId)).find(
+      (entry) => entry.id !== id && entry.lasting === true,
+    );
     const guard = other
       ? {
           ConditionCheck: {
             TableName: store.table,
             Key: socialKeys.account(userId, other.id),
-            ConditionExpression: 'attribute_exists(PK)',
+            ConditionExpression: 'lasting = :true',
+            ExpressionAttributeValues: { ':true': true },
           },
         }
       : {

@@ -1,13 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../accounts/keys';
 import type { SessionUser } from '../accounts/model';
-import { createUser, findUserByEmail, getSessionUser, type UserCreationDeps } from '../accounts/users';
+import {
+  createUser,
+  endEarlierSessions,
+  findUserByEmail,
+  getSessionUser,
+  type UserCreationDeps,
+} from '../accounts/users';
 import { iso } from '../clock';
 import { AppError, AuthenticationError, BadRequestError, ConflictError } from '../errors';
 import { nextId, type Store } from '../store/store';
-import { onConditionFailure, putNew, transact } from '../store/writes';
+import { conditionFailures, onConditionFailure, putNew, transact } from '../store/writes';
 import { accountLinkPrefix, socialKeys } from './model';
+import { type AttachedLink, attachedBeforeProof } from './proof';
 import type { ProviderIdentity } from './providers';
 
 /**
@@ -25,26 +32,49 @@ export interface LinkTarget {
   appId: number;
 }
 
+/**
+ * What the platform knows of one provider login: who the provider says signed in, and whether the platform trusts
+ * the provider's verification of that address (providers.ts, `emailTrusted`).
+ */
+export interface ProviderLogin {
+  identity: ProviderIdentity;
+  trusted: boolean;
+}
+
 const maxSubjectLength = 255;
 const attempts = 3;
 /** The most provider accounts one user may have linked (the list of them reads one bounded partition prefix). */
 export const maxLinksPerUser = 100;
 
+/**
+ * What a link records beside its keys: whether the account's address was proven when it was attached (proof.ts),
+ * and whether it is a lasting way in (accounts.ts, the unlink guard): a provider the platform trusts vouched for
+ * the account's own address, so that losing this link (its site deleted) still leaves the same provider account a
+ * way back in by that address.
+ */
+function linkFacts(login: ProviderLogin, user: { email: string }, addressVerified: boolean) {
+  const sameAddress = (login.identity.email ?? '').trim().toLowerCase() === user.email.trim().toLowerCase();
+  return { address_verified: addressVerified, lasting: login.trusted && sameAddress };
+}
+
 function linkItem(
   target: LinkTarget,
-  identity: ProviderIdentity,
-  userId: number,
+  login: ProviderLogin,
+  user: { id: number; email: string },
+  addressVerified: boolean,
   linkId: number,
   now: string,
 ) {
+  const { identity } = login;
   return {
     ...socialKeys.identity(target.site, target.providerKey, identity.subject),
-    user_id: userId,
+    user_id: user.id,
     app_id: target.appId,
     link_id: linkId,
     email: identity.email ?? '',
     // Whether the provider vouched for the address when the link was made (see docs/social-login.md, Known limits).
     email_verified: identity.emailVerified,
+    ...linkFacts(login, user, addressVerified),
     created_at: now,
   };
 }
@@ -52,32 +82,32 @@ function linkItem(
 /** The user's side of a link: what `/api/auth/social-accounts/` lists, and what its DELETE removes. */
 function accountItem(
   target: LinkTarget,
-  identity: ProviderIdentity,
-  userId: number,
+  login: ProviderLogin,
+  user: { id: number; email: string },
+  addressVerified: boolean,
   linkId: number,
   now: string,
 ) {
+  const { identity } = login;
   return {
-    ...socialKeys.account(userId, linkId),
+    ...socialKeys.account(user.id, linkId),
     id: linkId,
     site: target.site,
     provider_key: target.providerKey,
     subject: identity.subject,
     email: identity.email ?? '',
+    ...linkFacts(login, user, addressVerified),
     created_at: now,
     link: socialKeys.identity(target.site, target.providerKey, identity.subject),
   };
 }
 
-function unverifiedLinkItem(target: LinkTarget, identity: ProviderIdentity, userId: number, linkId: number) {
-  return {
-    ...socialKeys.unverifiedLink(userId, target.site, target.providerKey, identity.subject),
-    link: socialKeys.identity(target.site, target.providerKey, identity.subject),
-    account: socialKeys.account(userId, linkId),
-  };
+interface StoredLink extends AttachedLink {
+  user_id: number;
+  link_id?: number;
 }
 
-async function linkedUserId(deps: UserCreationDeps, target: LinkTarget, subject: string) {
+async function linkOf(deps: UserCreationDeps, target: LinkTarget, subject: string) {
   const result = await deps.store.doc.send(
     new GetCommand({
       TableName: deps.store.table,
@@ -85,7 +115,43 @@ async function linkedUserId(deps: UserCreationDeps, target: LinkTarget, subject:
       ConsistentRead: true,
     }),
   );
-  return result.Item ? Number(result.Item.user_id) : undefined;
+  return result.Item ? ({ ...result.Item, user_id: Number(result.Item.user_id) } as StoredLink) : undefined;
+}
+
+/**
+ * Removes a link attached before its user's address was proven (and its user side), met on its way in: it signs
+ * nobody in any more (proof.ts), and the provider account is then treated as linked to no one.
+ */
+async function endDeadLink(deps: UserCreationDeps, target: LinkTarget, subject: string, link: StoredLink) {
+  const table = deps.store.table;
+  await deps.store.doc
+    .send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: table,
+              Key: socialKeys.identity(target.site, target.providerKey, subject),
+              ConditionExpression: 'user_id = :uid',
+              ExpressionAttributeValues: { ':uid': link.user_id },
+            },
+          },
+          ...(link.link_id !== undefined
+            ? [{ Delete: { TableName: table, Key: socialKeys.account(link.user_id, link.link_id) } }]
+            : []),
+          {
+            Delete: {
+              TableName: table,
+              Key: socialKeys.unverifiedLink(link.user_id, target.site, target.providerKey, subject),
+            },
+          },
+        ],
+      }),
+    )
+    .catch((error) => {
+      // Ended meanwhile by another request, or by the tidy-up after the proof: nothing left to do.
+      if (!conditionFailures(error)) throw error;
+    });
 }
 
 async function activeUser(deps: UserCreationDeps, id: number): Promise<SessionUser> {
@@ -109,14 +175,32 @@ export async function countUserLinks(store: Store, userId: number): Promise<numb
   return result.Count ?? 0;
 }
 
-/** Links the account to an existing active user; false when another login linked the account first. */
+/**
+ * The condition that the user is active and at the token version that was read: no proof of the address, password
+ * change or deactivation happened since (each raises the version), so the link is recorded with the address's
+ * state as read and, for an explicit link, the credentials that asked for it are still current.
+ */
+function unchangedUser(user: SessionUser) {
+  return {
+    ConditionExpression: `is_active = :yes AND ${user.token_version === 0 ? '(attribute_not_exists(token_version) OR token_version = :tv)' : 'token_version = :tv'}`,
+    ExpressionAttributeValues: { ':yes': true, ':tv': user.token_version },
+  };
+}
+
+/**
+ * Links the account to an existing active user; false when the link or the user changed meanwhile (read again).
+ * `proves`: a provider the platform trusts vouched for the user's own address, and the address was not proven yet:
+ * the same transaction marks it proven and ends every earlier session (proof.ts); links attached before are dead
+ * from then on.
+ */
 async function attach(
   deps: UserCreationDeps,
   target: LinkTarget,
-  identity: ProviderIdentity,
-  userId: number,
+  login: ProviderLogin,
+  user: SessionUser,
+  proves: boolean,
 ) {
-  if ((await countUserLinks(deps.store, userId)) >= maxLinksPerUser)
+  if ((await countUserLinks(deps.store, user.id)) >= maxLinksPerUser)
     throw new ConflictError({
       code: 'too_many_links',
       message: `This account already has ${maxLinksPerUser} linked provider accounts: unlink one first.`,
@@ -124,24 +208,30 @@ async function attach(
   const table = deps.store.table;
   const linkId = await nextId(deps.store, 'social-account');
   const now = iso(deps.clock());
+  const verified = user.email_verified || proves;
+  const condition = unchangedUser(user);
+  const userItem = proves
+    ? {
+        Update: {
+          TableName: table,
+          Key: keys.user(user.id),
+          UpdateExpression: `SET email_verified = :proven ${endEarlierSessions.expression}`,
+          ...condition,
+          ExpressionAttributeValues: {
+            ...condition.ExpressionAttributeValues,
+            ':proven': true,
+            ...endEarlierSessions.values,
+          },
+        },
+      }
+    : { ConditionCheck: { TableName: table, Key: keys.user(user.id), ...condition } };
   return onConditionFailure(
     transact(deps.store, [
-      putNew(table, linkItem(target, identity, userId, linkId, now)),
-      {
-        ConditionCheck: {
-          TableName: table,
-          Key: keys.user(userId),
-          ConditionExpression: 'is_active = :yes',
-          ExpressionAttributeValues: { ':yes': true },
-        },
-      },
-      putNew(table, accountItem(target, identity, userId, linkId, now)),
+      putNew(table, linkItem(target, login, user, verified, linkId, now)),
+      userItem,
+      putNew(table, accountItem(target, login, user, verified, linkId, now)),
     ]).then(() => true),
-    (failed) => {
-      if (failed.includes(1))
-        throw new AuthenticationError({ message: 'User not found or inactive.', code: 'user_inactive' });
-      return false;
-    },
+    () => false,
   );
 }
 
@@ -155,11 +245,11 @@ function usernameFor(email: string, attempt: number): string {
 async function create(
   deps: UserCreationDeps,
   target: LinkTarget,
-  identity: ProviderIdentity,
+  login: ProviderLogin,
   email: string,
-  trusted: boolean,
   attempt: number,
 ) {
+  const { identity, trusted } = login;
   const linkId = await nextId(deps.store, 'social-account');
   try {
     const user = await createUser(
@@ -169,18 +259,19 @@ async function create(
         username: usernameFor(email, attempt),
         first_name: identity.firstName.slice(0, 150),
         last_name: identity.lastName.slice(0, 150),
+        // A provider the platform trusts proved the address; any other may have named someone else's.
+        email_verified: trusted,
       },
       {
         // A first sign-in creates a user of this site: its apps' PRE_USER_CREATE subscribers may veto it.
         scope: { site: target.site },
         alsoCreate: (user) => {
           const now = iso(deps.clock());
+          // An address the platform cannot trust may be someone else's: the link is then one attached before the
+          // address was proven, and its owner ends it by proving the address (proof.ts).
           return [
-            linkItem(target, identity, user.id, linkId, now),
-            accountItem(target, identity, user.id, linkId, now),
-            // An address the platform cannot trust may be someone else's: remember the link, so that the
-            // address's owner ends it on proving the address (shared/social/unverified-links.ts).
-            ...(trusted ? [] : [unverifiedLinkItem(target, identity, user.id, linkId)]),
+            linkItem(target, login, user, trusted, linkId, now),
+            accountItem(target, login, user, trusted, linkId, now),
           ];
         },
       },
@@ -207,19 +298,37 @@ export const linkRequiredMessage =
   'An account with this e-mail address already exists: sign in and link this provider from your account.';
 
 /**
- * The user a provider account signs in as, and whether this login created it. `trusted`: the platform trusts the
- * provider's verification of the address (providers.ts, `emailTrusted`).
+ * The user the provider account is linked to, when the link still counts: a link attached before its user's
+ * address was proven is removed here and counts as none (proof.ts).
  */
+async function linkedUser(deps: UserCreationDeps, target: LinkTarget, subject: string) {
+  const link = await linkOf(deps, target, subject);
+  if (!link) return undefined;
+  const user = await activeUser(deps, link.user_id);
+  if (!attachedBeforeProof(user, link)) return user;
+  await endDeadLink(deps, target, subject, link);
+  return undefined;
+}
+
+/** What a sign-in through a provider the platform trusts proved, to tidy up after (proof.ts). */
+export interface SignedIn {
+  user: SessionUser;
+  created: boolean;
+  /** This sign-in proved the address of an existing account (a trusted provider attached to it). */
+  proved: boolean;
+}
+
+/** The user a provider account signs in as, and whether this login created it. */
 export async function userForIdentity(
   deps: UserCreationDeps,
   target: LinkTarget,
-  identity: ProviderIdentity,
-  trusted: boolean,
-): Promise<{ user: SessionUser; created: boolean }> {
+  login: ProviderLogin,
+): Promise<SignedIn> {
+  const { identity, trusted } = login;
   checkSubject(identity);
   for (let attempt = 0; attempt < attempts; attempt++) {
-    const linked = await linkedUserId(deps, target, identity.subject);
-    if (linked !== undefined) return { user: await activeUser(deps, linked), created: false };
+    const linked = await linkedUser(deps, target, identity.subject);
+    if (linked) return { user: linked, created: false, proved: false };
     const email = identity.email?.trim();
     if (!email || email.length > 254 || !email.includes('@'))
       throw new BadRequestError({
@@ -231,12 +340,14 @@ export async function userForIdentity(
       // Only the account's own credentials may add a provider it cannot trust, and a superuser's always.
       if (!trusted || existing.is_superuser)
         throw new BadRequestError({ code: 'link_required', message: linkRequiredMessage });
-      if (await attach(deps, target, identity, existing.id))
-        return { user: await activeUser(deps, existing.id), created: false };
+      const user = await activeUser(deps, existing.id);
+      const proves = !user.email_verified;
+      if (await attach(deps, target, login, user, proves))
+        return { user: await activeUser(deps, existing.id), created: false, proved: proves };
       continue;
     }
-    const id = await create(deps, target, identity, email, trusted, attempt);
-    if (id !== undefined) return { user: await activeUser(deps, id), created: true };
+    const id = await create(deps, target, login, email, attempt);
+    if (id !== undefined) return { user: await activeUser(deps, id), created: true, proved: false };
   }
   throw new ConflictError({
     code: 'login_conflict',
@@ -246,24 +357,33 @@ export async function userForIdentity(
 
 /**
  * Links the provider account to the signed-in user who started this login (the explicit link). Already linked to
- * that user: nothing to do; linked to another user: 409.
+ * that user: nothing to do; linked to another user: 409. The link is written on condition that the user is still at
+ * the token version read here: a proof of the address, a password change or a deactivation meanwhile (each ends
+ * the credentials that asked) refuses it with 401.
  */
 export async function linkIdentity(
   deps: UserCreationDeps,
   target: LinkTarget,
-  identity: ProviderIdentity,
+  login: ProviderLogin,
   userId: number,
 ): Promise<SessionUser> {
+  const { identity } = login;
   checkSubject(identity);
+  const user = await activeUser(deps, userId);
   for (let attempt = 0; attempt < attempts; attempt++) {
-    const linked = await linkedUserId(deps, target, identity.subject);
-    if (linked === userId) return activeUser(deps, userId);
-    if (linked !== undefined)
+    const linked = await linkedUser(deps, target, identity.subject);
+    if (linked?.id === userId) return linked;
+    if (linked)
       throw new ConflictError({
         code: 'provider_account_linked',
         message: 'This provider account is already linked to another user.',
       });
-    if (await attach(deps, target, identity, userId)) return activeUser(deps, userId);
+    if (await attach(deps, target, login, user, false)) return activeUser(deps, userId);
+    if ((await activeUser(deps, userId)).token_version !== user.token_version)
+      throw new AuthenticationError({
+        message: 'Your session ended while linking: sign in again.',
+        code: 'session_ended',
+      });
   }
   throw new ConflictError({
     code: 'login_conflict',

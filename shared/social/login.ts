@@ -15,6 +15,7 @@ import type { Keys } from '../keys/keys';
 import { assertNotLocked, recordFailure } from '../limits/failures';
 import { consumeCall } from '../limits/rate';
 import type { Logger } from '../log';
+import type { Mailer } from '../mail/mailer';
 import type { Store } from '../store/store';
 import { socialAccountOf } from './accounts';
 import { isConfigured, secretContext } from './apps';
@@ -28,6 +29,7 @@ import {
 import { linkIdentity, userForIdentity } from './identities';
 import { providerKeyOf, type StoredSocialApp, socialKeys } from './model';
 import { jsonObject, OutboundError, outboundFetch } from './outbound';
+import { afterProof } from './proof';
 import { emailTrusted, oidcIdentity, type ProviderIdentity, providerDef } from './providers';
 import { appByProviderKey, takeItem } from './repository';
 
@@ -47,6 +49,7 @@ export type SocialLoginDeps = {
   readonly log: Logger;
   readonly tokens: TokenService;
   readonly events: UserCreationEvents;
+  readonly mailer: Mailer;
 };
 
 const stateSeconds = 600;
@@ -349,9 +352,10 @@ export async function finishLogin(
     throw error;
   }
   const target = { site, providerKey: providerKeyOf(app), appId: app.id };
+  const login = { identity, trusted: emailTrusted(app.provider, identity) };
   if (state.user_id !== undefined && caller.user) {
     refuseTenantIssuerFor(caller.user, app);
-    const user = await linkIdentity(deps, target, identity, state.user_id);
+    const user = await linkIdentity(deps, target, login, state.user_id);
     const pair = await startSession(deps, user);
     const link = socialKeys.identity(target.site, target.providerKey, identity.subject);
     const account = await socialAccountOf(deps, user.id, link);
@@ -365,8 +369,10 @@ export async function finishLogin(
       user,
     };
   }
-  const trusted = emailTrusted(app.provider, identity);
-  const { user, created } = await userForIdentity(deps, target, identity, trusted);
+  const { user, created, proved } = await userForIdentity(deps, target, login);
+  // A provider the platform trusts vouched for the address of an account nobody had proven it for: what was
+  // attached to the account before ends (proof.ts), and its owner is told.
+  if (proved) await afterProof(deps, deps.log, user, `by a sign-in with ${app.provider}`);
   const pair = await startSession(deps, user);
   return { answer: { ...pair, user: publicUser(user), created }, user };
 }

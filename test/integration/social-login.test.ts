@@ -402,7 +402,7 @@ describe('an account a provider login made with an address the provider did not 
     expect((await owner.get('/api/auth/social-accounts/')).body.results).toEqual([]);
   });
 
-  it('keeps a link the account made itself (an explicit link)', async () => {
+  it('ends a link the account made itself before the address was proven too (trust-accounts.test.ts)', async () => {
     const email = `${unique('owner')}@example.com`;
     const { api } = await createUser(platform, { email });
     const own = account({ email: `${unique('other')}@idp.example` });
@@ -422,7 +422,8 @@ describe('an account a provider login made with an address the provider did not 
     expect(accepted.status).toBe(200);
     const again = await login(own.id);
     expect(again.status).toBe(200);
-    expect(again.body.user.id).toBe(linked.body.user.id);
+    expect(again.body.user.id).not.toBe(linked.body.user.id);
+    expect(again.body.created).toBe(true);
   });
 });
 
@@ -600,15 +601,15 @@ describe('/api/auth/social-accounts/', () => {
     expect((await login(account().id)).status).toBe(200);
   });
 
-  it('refuses to unlink the only way to sign in (no password, no other link): 409', async () => {
+  it('refuses to unlink the last lasting way to sign in (no password, no link a trusted provider made): 409', async () => {
     const first = await login(account().id);
     const api = platform.api.withToken(first.body.access);
     const mine = await api.get('/api/auth/social-accounts/');
     expect(mine.body.count).toBe(1);
     const response = await api.delete(`/api/auth/social-accounts/${mine.body.results[0].id}/`);
     expect(response.status).toBe(409);
-    expect(response.body.detail).toMatch(/only way to sign in/);
-    // With a second link, either may go, but not both.
+    expect(response.body.detail).toMatch(/without a lasting way to sign in/);
+    // A second link of a site's own provider is no lasting way in either (trust-accounts.test.ts): neither goes.
     const second = await linkAs(api, account().id);
     expect(second.status).toBe(200);
     const ids = (await api.get('/api/auth/social-accounts/')).body.results.map((r: { id: number }) => r.id);
@@ -616,8 +617,8 @@ describe('/api/auth/social-accounts/', () => {
     const answers = await Promise.all(
       ids.map((id: number) => api.delete(`/api/auth/social-accounts/${id}/`)),
     );
-    expect(answers.map((a) => a.status).sort()).toEqual([204, 409]);
-    expect((await api.get('/api/auth/social-accounts/')).body.count).toBe(1);
+    expect(answers.map((a) => a.status)).toEqual([409, 409]);
+    expect((await api.get('/api/auth/social-accounts/')).body.count).toBe(2);
   });
 });
 
