@@ -2,6 +2,7 @@ import { passwordMinLength } from '../shared/accounts/password-policy';
 import { requestOrigin } from '../shared/api/pagination';
 import type { HttpResult } from '../shared/api/result';
 import type { RequestContext } from '../shared/http/context';
+import { signInHostFixed } from '../shared/social/providers';
 import { apiGet } from './api';
 import {
   esc,
@@ -253,6 +254,9 @@ export function signInPage(ctx: Ctx): Promise<HttpResult> {
     const stopAuto = queryValue(ctx, 'auto_redirect') === '0';
     const auto = apps.filter((app) => app.auto_redirect === true);
     const autoApp = !stopAuto && !user && auto.length === 1 ? auto[0] : undefined;
+    // Without a click only to a provider whose sign-in host the platform fixed; a site's own provider is asked
+    // for first, with its host named (docs/pages.md, "Automatic redirection").
+    const unasked = autoApp !== undefined && signInHostFixed(autoApp.provider);
     const after = back ?? withSite(ctx.deps.config.pages.afterSignIn, site);
     const signedIn = user
       ? `<section class="signed-in" aria-labelledby="signed-in-heading">
@@ -261,10 +265,16 @@ export function signInPage(ctx: Ctx): Promise<HttpResult> {
 <p><a class="button-link" href="${esc(after)}">Continue</a> <button type="button" class="secondary" data-sign-out>Sign out</button></p>
 </section>`
       : '';
-    const autoNotice = autoApp
-      ? `<p class="notice" role="status">Taking you to ${esc(autoApp.name)} to sign in…
-<a href="${esc(`/sign-in${siteQuery(site, { auto_redirect: '0', ...(back ? { return_to: back } : {}) })}`)}">Sign in another way</a></p>`
-      : '';
+    const otherWay = `<a href="${esc(`/sign-in${siteQuery(site, { auto_redirect: '0', ...(back ? { return_to: back } : {}) })}`)}">Sign in another way</a>`;
+    const autoNotice = !autoApp
+      ? ''
+      : unasked
+        ? `<p class="notice" role="status">Taking you to ${esc(autoApp.name)} to sign in… ${otherWay}</p>`
+        : `<section class="notice leaving" aria-labelledby="leaving-heading" data-leaving>
+<h2 id="leaving-heading">Sign in with ${esc(autoApp.name)}</h2>
+<p>This site signs in with ${esc(autoApp.name)}, a provider of its own. Continuing takes you to <strong data-leaving-host>its sign-in page</strong>, which this platform does not run.</p>
+<p><a class="button-link" href="#" hidden data-leaving-continue>Continue to ${esc(autoApp.name)}</a> ${otherWay}</p>
+</section>`;
     const providers = apps.length
       ? `<section aria-labelledby="providers-heading">
 <h2 id="providers-heading">Sign in with a provider</h2>
@@ -290,7 +300,8 @@ ${providers}`;
           site: site.slug,
           after,
           'return-to': back,
-          'auto-redirect': autoApp ? providerKey(autoApp) : null,
+          'auto-redirect': autoApp && unasked ? providerKey(autoApp) : null,
+          'auto-confirm': autoApp && !unasked ? providerKey(autoApp) : null,
           'sign-in': `/sign-in${siteQuery(site)}`,
         },
         body,

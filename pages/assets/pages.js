@@ -143,7 +143,8 @@
   }
 
   /** Starts a provider's sign-in (or link, when signed in): the state is remembered in this browser only. */
-  async function startProvider(provider, link, alertElement) {
+  /** Starts a login at the provider: its authorization URL, the login remembered for the callback. */
+  async function providerUrl(provider, link, alertElement) {
     const redirectUri = `${window.location.origin}/sign-in/callback`;
     const answer = await api(
       'GET',
@@ -151,11 +152,30 @@
     );
     if (answer.status !== 200) {
       if (alertElement) alertElement.textContent = messageOf(answer.body, 'The sign-in could not start.');
-      return;
+      return undefined;
     }
     const entry = { provider, site, link, returnTo: data.returnTo || '', after: data.after || '' };
     sessionStorage.setItem(`pages-login:${answer.body.state}`, JSON.stringify(entry));
-    go(answer.body.authorization_url);
+    return answer.body.authorization_url;
+  }
+
+  async function startProvider(provider, link, alertElement) {
+    const url = await providerUrl(provider, link, alertElement);
+    if (url) go(url);
+  }
+
+  /**
+   * A site's own provider asked for automatically: the page names the host it would go to and goes there only when
+   * the person follows the link (never without a click).
+   */
+  async function confirmProvider(provider, alertElement) {
+    const url = await providerUrl(provider, false, alertElement);
+    if (!url) return;
+    const section = document.querySelector('[data-leaving]');
+    section.querySelector('[data-leaving-host]').textContent = new URL(url).host;
+    const link = section.querySelector('[data-leaving-continue]');
+    link.href = url;
+    link.hidden = false;
   }
 
   function providerButtons(link, alertElement) {
@@ -235,6 +255,7 @@
         showErrors(form, answer, 'Signing in failed.');
       });
       if (data.autoRedirect) startProvider(data.autoRedirect, false, alert);
+      else if (data.autoConfirm) confirmProvider(data.autoConfirm, alert);
     },
 
     async callback() {

@@ -184,3 +184,15 @@ export function providerDef(name: ProviderName): ProviderDef {
 export function emailTrusted(name: ProviderName, identity: ProviderIdentity): boolean {
   return providerDef(name).trustsEmail && identity.emailVerified;
 }
+
+/**
+ * Whether a sign-in page may send a visitor to this provider without a click (an app's `auto_redirect`): only when
+ * the platform, not a tenant, fixed where the provider's sign-in lives (a well-known discovery document, or fixed
+ * OAuth 2.0 endpoints). A site's own `openid_connect` provider names its authorization endpoint itself, any https
+ * host, so the platform's page would lend its name to whatever is there: its page asks first, naming the host.
+ */
+export function signInHostFixed(name: string): boolean {
+  if (!isProviderName(name)) return false;
+  const def = providerDef(name);
+  return def.kind === 'oauth2' || def.discovery !== undefined;
+}

@@ -299,7 +299,7 @@ describe('provider sign-in', () => {
     expect(app.key).toMatch(/^corp-/);
   });
 
-  it('follows auto_redirect when exactly one app asks, and not with ?auto_redirect=0', async () => {
+  it("asks before leaving for a site's own provider that asks for auto_redirect, naming its host", async () => {
     await addCorpApp({ auto_redirect: true }, site);
     const id = unique('acct');
     idp.accounts.set(id, {
@@ -309,13 +309,27 @@ describe('provider sign-in', () => {
       family_name: 'J',
     });
     idp.browserAccount = id;
+    const navigations: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) navigations.push(frame.url());
+    });
     await page.goto(url(`/sign-in?site=${site.site.slug}`));
+    // The page names the host it would go to and stays until the person chooses to go.
+    const go = page.getByRole('link', { name: 'Continue to Corp <b>SSO</b>' });
+    await expect.poll(() => go.isVisible()).toBe(true);
+    await expect.poll(() => page.locator('[data-leaving-host]').textContent()).toBe(new URL(idp.issuer).host);
+    expect(navigations.every((address) => address.startsWith(platform.baseUrl))).toBe(true);
+    expect(page.url()).toContain('/sign-in');
+    await expectAccessible(page);
+    await screenshot(page, 'sign-in-leaving');
+    await go.click();
     await page.waitForURL(/\/account(\?|$)/);
 
     const other = await browser.newContext();
     page = await other.newPage();
     await page.goto(url(`/sign-in?site=${site.site.slug}&auto_redirect=0`));
     await expect.poll(() => page.getByRole('button', { name: /Continue with/ }).count()).toBe(1);
+    expect(await page.locator('[data-leaving]').count()).toBe(0);
     expect(page.url()).toContain('/sign-in');
     await browser.closeContext(other);
   });

@@ -109,6 +109,47 @@ describe('cross-tenant trust suite: hosted pages', () => {
     }
   });
 
+  it("the sign-in page never sends a visitor to a site's own provider without a click", async () => {
+    const owner = await createUser(platform);
+    const organization = await owner.api.post('/api/cloud/organizations/', { name: unique('OrgAuto') });
+    const site = await owner.api.post(`/api/cloud/organizations/${organization.body.slug}/sites/`, {
+      name: unique('Auto'),
+    });
+    expect(site.status).toBe(201);
+    const siteApi = owner.api.forSite(site.body.slug);
+    // The tenant's own OpenID provider, asking for automatic redirection to wherever its discovery document says.
+    const own = await siteApi.post('/api/auth/social-apps/', {
+      provider: 'openid_connect',
+      provider_id: 'phish',
+      name: 'Company SSO',
+      client_id: 'id',
+      secret: 's',
+      settings: {
+        server_url: 'https://login.attacker.example/.well-known/openid-configuration',
+        auto_redirect: true,
+      },
+    });
+    expect(own.status).toBe(201);
+    const asked = await page(`/sign-in?site=${site.body.slug}`);
+    expect(asked.status).toBe(200);
+    expect(asked.html).not.toContain('data-auto-redirect');
+    expect(asked.html).toContain('data-auto-confirm="phish"');
+    expect(asked.html).toContain('which this platform does not run');
+    // A provider whose sign-in host the platform fixed may still be followed without a click.
+    await siteApi.delete(`/api/auth/social-apps/${own.body.data.id}/`);
+    const fixed = await siteApi.post('/api/auth/social-apps/', {
+      provider: 'github',
+      name: 'GitHub',
+      client_id: 'id',
+      secret: 's',
+      settings: { auto_redirect: true },
+    });
+    expect(fixed.status).toBe(201);
+    const unasked = await page(`/sign-in?site=${site.body.slug}`);
+    expect(unasked.html).toContain('data-auto-redirect="github"');
+    expect(unasked.html).not.toContain('data-auto-confirm');
+  });
+
   it("a return_to is limited to the page's own site's allowlist, not another site's", async () => {
     const ownTarget = encodeURIComponent('https://app-a.example/home');
     const otherTarget = encodeURIComponent('https://app-b.example/home');
