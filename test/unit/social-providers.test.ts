@@ -5,6 +5,7 @@ import {
   providerDef,
   providerNames,
   providers,
+  signInHostFixed,
 } from '../../shared/social/providers';
 
 describe('the provider registry', () => {
@@ -92,5 +93,21 @@ describe('which providers may attach a sign-in to an existing account by its add
 
   it('decides for every provider of the registry', () => {
     for (const name of providerNames) expect(typeof providerDef(name).trustsEmail).toBe('boolean');
+  });
+});
+
+describe('which providers a sign-in page may follow without a click (auto_redirect)', () => {
+  it('only those whose sign-in host the platform fixed, never a site’s own OpenID Connect provider', () => {
+    const fixed = Object.fromEntries(providerNames.map((name) => [name, signInHostFixed(name)]));
+    expect(fixed).toEqual({
+      discord: true,
+      facebook: true,
+      github: true,
+      gitlab: true,
+      google: true,
+      microsoft: true,
+      openid_connect: false,
+    });
+    expect(signInHostFixed('corp')).toBe(false);
   });
 });
