@@ -20,5 +20,8 @@ export const authManifest = defineGroup({
     signsTokens: true,
     // Provider sign-in creates users.
     createsUsers: true,
+    // A sign-in through a provider the platform trusts can prove an account's address: its owner is told what that
+    // ended (shared/social/proof.ts).
+    mail: true,
   },
 });

@@ -9,6 +9,13 @@ export interface User {
   last_name: string;
   is_active: boolean;
   is_superuser: boolean;
+  /**
+   * Whether someone proved the address is theirs (an invitation's or a reset's link was followed, or a provider the
+   * platform trusts vouched for it). Stored users made before it existed lack it, which counts as not proven
+   * (`publicUser` says false). What was attached to the account before the first proof ends with it
+   * (shared/social/proof.ts).
+   */
+  email_verified: boolean;
   date_joined: string;
   last_login: string | null;
 }
@@ -18,12 +25,6 @@ export interface StoredUser extends User {
   password_hash: string | null;
   /** Raised by every password change and deactivation; tokens carry it and die when it moves (0 when absent). */
   token_version?: number;
-  /**
-   * Whether someone proved the address is theirs (an invitation's link was followed, or a provider the platform
-   * trusts vouched for it); absent on users made before it existed, which counts as not proven. What was attached to
-   * the account before the first proof ends with it (shared/social/proof.ts).
-   */
-  email_verified?: boolean;
 }
 
 /**
@@ -32,7 +33,6 @@ export interface StoredUser extends User {
  */
 export interface SessionUser extends User {
   token_version: number;
-  email_verified: boolean;
 }
 
 export type OrganizationRole = 'owner' | 'admin' | 'member';
@@ -100,6 +100,7 @@ export function publicUser(user: User): User {
     last_name: user.last_name,
     is_active: user.is_active,
     is_superuser: user.is_superuser,
+    email_verified: user.email_verified === true,
     date_joined: user.date_joined,
     last_login: user.last_login,
   };

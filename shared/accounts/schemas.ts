@@ -185,6 +185,8 @@ export const user = {
     last_name: { type: 'string' },
     is_active: { type: 'boolean' },
     is_superuser: { type: 'boolean' },
+    /** Whether the address was proven (an invitation's link followed, a reset link, a trusted provider). */
+    email_verified: { type: 'boolean' },
     date_joined: dateTime,
     last_login: { type: ['string', 'null'], format: 'date-time' },
   },

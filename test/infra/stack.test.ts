@@ -224,7 +224,7 @@ describe('PlatformStack secret store', () => {
 });
 
 describe('PlatformStack mail', () => {
-  it('lets only the invitations function send mail, as the configured sender', () => {
+  it('lets only the invitations and auth functions send mail, as the configured sender', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
     const stack = new PlatformStack(app, 'Mail', {
       mailSender: 'invites@example.com',
@@ -245,12 +245,15 @@ describe('PlatformStack mail', () => {
         (statement) => statement.Action === 'ses:SendEmail',
       ),
     );
-    expect(sendStatements).toHaveLength(1);
-    expect(sendStatements[0]).toMatchObject({
-      Condition: { StringEquals: { 'ses:FromAddress': 'invites@example.com' } },
-    });
-    expect(JSON.stringify(sendStatements[0])).toContain(':identity/invites@example.com');
-    expect(JSON.stringify(sendStatements[0])).toContain(':identity/example.com');
+    // Invitations send the invitation; auth the notice of what a proven address ended (shared/social/proof.ts).
+    expect(sendStatements).toHaveLength(2);
+    for (const statement of sendStatements) {
+      expect(statement).toMatchObject({
+        Condition: { StringEquals: { 'ses:FromAddress': 'invites@example.com' } },
+      });
+      expect(JSON.stringify(statement)).toContain(':identity/invites@example.com');
+      expect(JSON.stringify(statement)).toContain(':identity/example.com');
+    }
   });
 
   it('grants no mail permission without a sender', () => {

@@ -21,6 +21,7 @@ const user: User = {
   last_name: '',
   is_active: true,
   is_superuser: false,
+  email_verified: false,
   date_joined: '',
   last_login: null,
 };

@@ -2052,6 +2052,7 @@ export interface operations {
                             last_name: string;
                             is_active: boolean;
                             is_superuser: boolean;
+                            email_verified?: boolean;
                             /** Format: date-time */
                             date_joined?: string;
                             /** Format: date-time */
@@ -2963,6 +2964,7 @@ export interface operations {
                         last_name: string;
                         is_active: boolean;
                         is_superuser: boolean;
+                        email_verified?: boolean;
                         /** Format: date-time */
                         date_joined?: string;
                         /** Format: date-time */
@@ -3136,6 +3138,7 @@ export interface operations {
                             last_name: string;
                             is_active: boolean;
                             is_superuser: boolean;
+                            email_verified?: boolean;
                             /** Format: date-time */
                             date_joined?: string;
                             /** Format: date-time */
@@ -3210,6 +3213,7 @@ export interface operations {
                         last_name: string;
                         is_active: boolean;
                         is_superuser: boolean;
+                        email_verified?: boolean;
                         /** Format: date-time */
                         date_joined?: string;
                         /** Format: date-time */
@@ -3281,6 +3285,7 @@ export interface operations {
                         last_name: string;
                         is_active: boolean;
                         is_superuser: boolean;
+                        email_verified?: boolean;
                         /** Format: date-time */
                         date_joined?: string;
                         /** Format: date-time */
@@ -3432,6 +3437,7 @@ export interface operations {
                         last_name: string;
                         is_active: boolean;
                         is_superuser: boolean;
+                        email_verified?: boolean;
                         /** Format: date-time */
                         date_joined?: string;
                         /** Format: date-time */
@@ -3769,6 +3775,7 @@ export interface operations {
                                 last_name: string;
                                 is_active?: boolean;
                                 is_superuser?: boolean;
+                                email_verified?: boolean;
                                 /** Format: date-time */
                                 date_joined?: string;
                                 /** Format: date-time */
@@ -3861,6 +3868,7 @@ export interface operations {
                             last_name: string;
                             is_active?: boolean;
                             is_superuser?: boolean;
+                            email_verified?: boolean;
                             /** Format: date-time */
                             date_joined?: string;
                             /** Format: date-time */
@@ -3891,6 +3899,7 @@ export interface operations {
                             last_name: string;
                             is_active?: boolean;
                             is_superuser?: boolean;
+                            email_verified?: boolean;
                             /** Format: date-time */
                             date_joined?: string;
                             /** Format: date-time */
@@ -5010,6 +5019,7 @@ export interface operations {
                                 last_name: string;
                                 is_active?: boolean;
                                 is_superuser?: boolean;
+                                email_verified?: boolean;
                                 /** Format: date-time */
                                 date_joined?: string;
                                 /** Format: date-time */
@@ -5086,6 +5096,7 @@ export interface operations {
                             last_name: string;
                             is_active?: boolean;
                             is_superuser?: boolean;
+                            email_verified?: boolean;
                             /** Format: date-time */
                             date_joined?: string;
                             /** Format: date-time */
@@ -5114,6 +5125,7 @@ export interface operations {
                             last_name: string;
                             is_active?: boolean;
                             is_superuser?: boolean;
+                            email_verified?: boolean;
                             /** Format: date-time */
                             date_joined?: string;
                             /** Format: date-time */
