@@ -1,6 +1,7 @@
 import type { GroupRegistry } from '../shared/http/context';
 import { accountOperations } from './accounts/operations';
 import { authOperations } from './auth/operations';
+import { recoveryOperations } from './auth/recovery-operations';
 import { socialOperations } from './auth/social-operations';
 import { dataOperations } from './data/operations';
 import { eventOperations } from './events/operations';
@@ -16,7 +17,10 @@ import { secretOperations } from './secrets/operations';
  * functions/<group>/handler.ts).
  */
 export const registry: GroupRegistry = {
-  auth: { manifest: groups.auth, operations: { ...authOperations, ...socialOperations } },
+  auth: {
+    manifest: groups.auth,
+    operations: { ...authOperations, ...socialOperations, ...recoveryOperations },
+  },
   accounts: { manifest: groups.accounts, operations: accountOperations },
   roles: { manifest: groups.roles, operations: roleOperations },
   secrets: { manifest: groups.secrets, operations: secretOperations },

@@ -92,6 +92,8 @@ export interface Config {
   readonly invitationLimits: InvitationLimits;
   /** How long an invitation's link works after it was sent (create or resend); later it answers 410. */
   readonly invitationTtlSeconds: number;
+  /** Forgotten passwords: the reset link e-mailed to the address (shared/recovery/password-reset.ts). */
+  readonly passwordReset: PasswordResetConfig;
   /** The deepest graph traversal a request may ask for (`depth`); deeper requests are refused. */
   readonly graphMaxDepth: number;
   /**
@@ -168,6 +170,36 @@ export interface MailConfig {
   readonly from: string;
   /** Base URL of the acceptance page; the invitation token is appended (`<base>/<token>`). */
   readonly invitationLinkBase: string;
+}
+
+/** Password resets by a link e-mailed to the account's address (docs/security.md, "Forgotten passwords"). */
+export interface PasswordResetConfig {
+  /** `PASSWORD_RESET_TTL_SECONDS`: how long a reset link works (default 3600). */
+  readonly ttlSeconds: number;
+  /** `PASSWORD_RESET_LINK_BASE`: the reset page; the token follows after `#` (default `<origin>/reset-password`). */
+  readonly linkBase: string;
+  /** `PASSWORD_RESETS_PER_HOUR`: requests per e-mail address (whether it has an account or not) an hour (5). */
+  readonly perAddressPerHour: number;
+  /** `PASSWORD_RESETS_PER_CLIENT_PER_HOUR`: requests per client address an hour (30). */
+  readonly perClientPerHour: number;
+  /**
+   * `PASSWORD_RESET_ANSWER_MS`: the request answers no sooner than this after it arrived, whether or not the address
+   * has an account, so its time does not tell (default 500).
+   */
+  readonly answerMs: number;
+}
+
+function passwordResetConfig(env: Env, host: string, port: number): PasswordResetConfig {
+  const linkBase = optional(env, 'PASSWORD_RESET_LINK_BASE') ?? `http://${host}:${port}/reset-password`;
+  if (!/^https?:\/\//.test(linkBase))
+    throw new ConfigError('PASSWORD_RESET_LINK_BASE must be an http(s) URL');
+  return {
+    ttlSeconds: atLeastOne(env, 'PASSWORD_RESET_TTL_SECONDS', 3600),
+    linkBase: linkBase.replace(/#.*$/, ''),
+    perAddressPerHour: atLeastOne(env, 'PASSWORD_RESETS_PER_HOUR', 5),
+    perClientPerHour: atLeastOne(env, 'PASSWORD_RESETS_PER_CLIENT_PER_HOUR', 30),
+    answerMs: integer(env, 'PASSWORD_RESET_ANSWER_MS', 500),
+  };
 }
 
 /** The hosted pages (pages/, docs/pages.md). */
@@ -507,6 +539,7 @@ export function loadConfig(env: Env = process.env): Config {
     mail: mailConfig(env, host, port),
     invitationLimits: invitationLimits(env),
     invitationTtlSeconds: invitationTtl(env),
+    passwordReset: passwordResetConfig(env, host, port),
     socialLogin: {
       allowedHosts: (optional(env, 'SOCIAL_LOGIN_ALLOWED_HOSTS') ?? '')
         .split(',')

@@ -3,6 +3,7 @@ import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
 import { authManifest } from './manifest';
 import { authOperations } from './operations';
+import { recoveryOperations } from './recovery-operations';
 import { socialOperations } from './social-operations';
 import { validatorLoaders } from './validators/index.generated';
 
@@ -11,6 +12,6 @@ useGeneratedValidators(authManifest.routes, validatorLoaders);
 
 export const handler = createGroupHandler(
   authManifest,
-  { ...authOperations, ...socialOperations },
+  { ...authOperations, ...socialOperations, ...recoveryOperations },
   cloudDeps(),
 );

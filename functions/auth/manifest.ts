@@ -1,14 +1,15 @@
 import { defineGroup, tableReads, tableWrites } from '../../shared/api/group';
 import { authRoutes } from '../../shared/auth/routes';
+import { recoveryRoutes } from '../../shared/recovery/routes';
 import { socialRoutes } from '../../shared/social/routes';
 
-/** The auth endpoint group: JWT login, refresh and the JWKS, then social apps and provider login. */
+/** The auth endpoint group: JWT login, refresh and the JWKS, password resets, then social apps and provider login. */
 export const authManifest = defineGroup({
   name: 'auth',
-  description: 'JWT login, refresh and the JWKS; social apps and provider login',
+  description: 'JWT login, refresh and the JWKS; password resets; social apps and provider login',
   envelope: 'detail',
   changesAccess: true,
-  routes: [...authRoutes, ...socialRoutes],
+  routes: [...authRoutes, ...recoveryRoutes, ...socialRoutes],
   needs: {
     // Sign-in failure windows (Put, Update, Delete when a login succeeds), refresh families (Put, Update) and
     // browser sessions (Put; Delete on logout); social apps and their sentinels (transactions), login states
@@ -20,8 +21,8 @@ export const authManifest = defineGroup({
     signsTokens: true,
     // Provider sign-in creates users.
     createsUsers: true,
-    // A sign-in through a provider the platform trusts can prove an account's address: its owner is told what that
-    // ended (shared/social/proof.ts).
+    // Reset links and the notice of a changed password (shared/recovery); a sign-in through a provider the platform
+    // trusts can prove an account's address, and its owner is told what that ended (shared/social/proof.ts).
     mail: true,
   },
 });

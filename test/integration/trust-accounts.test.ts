@@ -21,7 +21,11 @@ let inviter: Tenant;
 beforeAll(async () => {
   idp = await startIdentityProvider();
   platform = await startTestPlatform(
-    { SOCIAL_LOGIN_ALLOWED_HOSTS: idp.host, SOCIAL_LOGIN_REDIRECTS_PER_MINUTE: '100000' },
+    {
+      SOCIAL_LOGIN_ALLOWED_HOSTS: idp.host,
+      SOCIAL_LOGIN_REDIRECTS_PER_MINUTE: '100000',
+      PASSWORD_RESET_ANSWER_MS: '0',
+    },
     {},
     { dataPlane: false },
   );
@@ -132,6 +136,26 @@ describe('cross-tenant trust suite: an account squatted before its owner proved 
     expect(notice).toContain(ownAccount);
     expect(notice).toContain('"second"');
     expect(notice).toContain('every session and sign-in token issued before');
+  });
+
+  it("ends the squatter's links and sessions when the owner resets the password through the e-mailed link", async () => {
+    const email = `${unique('reset')}@example.com`;
+    const squatting = providerAccount(email);
+    const first = await signIn(attacker, 'mine', squatting);
+    expect(first.status).toBe(200);
+    expect((await platform.api.post('/api/auth/password/reset/', { email })).status).toBe(202);
+    const eml = outboxFor(platform, email).find((message) => message.includes('Choose a new password'));
+    const token = /#([A-Za-z0-9_-]{43})/.exec(eml ?? '')?.[1];
+    expect(token).toBeDefined();
+    const reset = await platform.api.post('/api/auth/password/reset/confirm/', {
+      token,
+      password: 'Copper-Nebula-Thistle-5',
+    });
+    expect(reset.status).toBe(200);
+    expect((await signIn(attacker, 'mine', squatting)).status).toBe(400);
+    expect((await platform.api.withToken(first.body.access).get('/api/cloud/users/me/')).status).toBe(401);
+    const owner = await platform.api.login(email, 'Copper-Nebula-Thistle-5');
+    expect((await owner.get('/api/auth/social-accounts/')).body.count).toBe(0);
   });
 
   it('keeps a link the owner attaches after proving the address', async () => {

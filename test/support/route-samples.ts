@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { loadManifest } from '../../pages/console';
 import type { RouteDef } from '../../shared/api/route';
 import { createTable, insert } from './data';
@@ -194,6 +194,10 @@ export const samples: Record<string, Sample> = {
   jwks: none,
   startBrowserSession: (fixture) => ({ body: { username: targetName(fixture), password: defaultPassword } }),
   endBrowserSession: none,
+  // A new address each time: requests are limited per address asked for.
+  requestPasswordReset: () => ({ body: { email: `${randomUUID()}@example.com` } }),
+  // A token no reset link carries: the route answers its 400 at `token`, to anyone alike.
+  confirmPasswordReset: () => ({ body: { token: 'A'.repeat(43), password: defaultPassword } }),
 
   listSocialApps: none,
   createSocialApp: () => ({ body: socialAppBody() }),

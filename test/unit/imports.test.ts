@@ -47,8 +47,8 @@ const layers: readonly (readonly [name: string, paths: readonly string[]])[] = [
   ],
   ['domains: tenancy, social, secrets', ['shared/tenancy/', 'shared/social/', 'shared/secrets/']],
   [
-    'domains: events, invitations, meta, pages',
-    ['shared/events/', 'shared/invitations/', 'shared/meta/', 'shared/pages/'],
+    'domains: events, invitations, recovery, meta, pages',
+    ['shared/events/', 'shared/invitations/', 'shared/recovery/', 'shared/meta/', 'shared/pages/'],
   ],
   ['domains: lifecycle (deletions, across the domains above)', ['shared/lifecycle/']],
   ['ports', ['shared/deps.ts']],

@@ -93,6 +93,12 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
   "/api/auth/jwt/token/": {
     "POST": "detail"
   },
+  "/api/auth/password/reset/": {
+    "POST": "detail"
+  },
+  "/api/auth/password/reset/confirm/": {
+    "POST": "detail"
+  },
   "/api/auth/session/": {
     "POST": "detail",
     "DELETE": "detail"

@@ -1,0 +1,16 @@
+import { ok } from '../../shared/api/result';
+import type { TypedOperations } from '../../shared/http/typed-operations';
+import { confirmPasswordReset, requestPasswordReset } from '../../shared/recovery/password-reset';
+import type { recoveryRoutes } from '../../shared/recovery/routes';
+
+/** Account recovery (shared/recovery): public, throttled, the same answer for every address. */
+export const recoveryOperations = {
+  async requestPasswordReset(ctx) {
+    const answer = await requestPasswordReset(ctx.deps, ctx.log, ctx.body.email, ctx.clientIp);
+    return { status: 202, body: answer, headers: { 'cache-control': 'no-store' } };
+  },
+
+  async confirmPasswordReset(ctx) {
+    return ok(await confirmPasswordReset(ctx.deps, ctx.log, ctx.body, ctx.clientIp));
+  },
+} satisfies TypedOperations<typeof recoveryRoutes>;

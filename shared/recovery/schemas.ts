@@ -1,0 +1,26 @@
+/** Request and response schemas of account recovery (JSON Schema; request types derive from them). */
+
+export const resetRequestBody = {
+  type: 'object',
+  required: ['email'],
+  properties: { email: { type: 'string', minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' } },
+  additionalProperties: false,
+} as const;
+
+export const resetConfirmBody = {
+  type: 'object',
+  required: ['token', 'password'],
+  properties: {
+    token: { type: 'string', minLength: 1, maxLength: 256 },
+    password: { type: 'string', minLength: 1, maxLength: 1024 },
+  },
+  additionalProperties: false,
+} as const;
+
+/** A sentence for the person, and nothing else. */
+export const detailAnswer = {
+  type: 'object',
+  required: ['detail'],
+  properties: { detail: { type: 'string' } },
+  additionalProperties: false,
+} as const;
