@@ -119,7 +119,14 @@ export function composeDeps(
     secretCache,
     sql: plane,
     hasSql: sql !== undefined,
-    deletions: deletionHandOff(config, { store, sql: plane, hasSql: sql !== undefined, clock, log, secretCache }),
+    deletions: deletionHandOff(config, {
+      store,
+      sql: plane,
+      hasSql: sql !== undefined,
+      clock,
+      log,
+      secretCache,
+    }),
     mailer: overrides.mailer ?? createMailer(config, log, clock),
     tokens: new TokenService(
       keys.signer,

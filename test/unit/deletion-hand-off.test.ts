@@ -7,10 +7,10 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { deletionOperations } from '../../functions/accounts/deletion-operations';
 import { LambdaDeletionHandOff, sweepRequest } from '../../shared/adapters/aws/lambda-deletion-hand-off';
 import { composeDeps } from '../../shared/compose/compose';
 import { loadConfig } from '../../shared/config';
-import { deletionOperations } from '../../functions/accounts/deletion-operations';
 import { budgetOf, cleanUpOne, type Tombstone } from '../../shared/lifecycle/runner';
 import { captureLog } from '../support/capture-log';
 
@@ -153,7 +153,10 @@ describe('the accounts function without the data plane (outside the VPC)', () =>
         app_identity: app.created_at,
       },
     ],
-    ['site', { kind: 'site', site: site.slug, site_id: 3, site_identity: site.created_at, organization: 'o' }],
+    [
+      'site',
+      { kind: 'site', site: site.slug, site_id: 3, site_identity: site.created_at, organization: 'o' },
+    ],
   ])('leaves a pending %s deletion owed, untouched and unlogged, for the sweeper', async (_, tomb) => {
     const deps = accounts();
     const budget = budgetOf(deps);
