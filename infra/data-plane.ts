@@ -209,9 +209,11 @@ export class DataPlane extends Construct {
       parameterGroup,
       credentials: Credentials.fromGeneratedSecret(databaseUser),
       defaultDatabaseName: databaseName,
-      writer: ClusterInstance.serverlessV2('Writer'),
+      writer: ClusterInstance.serverlessV2('Writer', { enablePerformanceInsights: true }),
       // Promotion tier 1 (scaleWithWriter): sized like the writer, so it can take over at the writer's load.
-      readers: props.reader ? [ClusterInstance.serverlessV2('Reader', { scaleWithWriter: true })] : [],
+      readers: props.reader
+        ? [ClusterInstance.serverlessV2('Reader', { scaleWithWriter: true, enablePerformanceInsights: true })]
+        : [],
       // Top statements and waits, 7 days (the free tier).
       enablePerformanceInsights: true,
       performanceInsightRetention: PerformanceInsightRetention.DEFAULT,

@@ -58,6 +58,12 @@ describe('3. prod pins its account and region, and its domain is the only way in
     expect(readFileSync('bin/app.ts', 'utf8')).toMatch(/settings\.env \?\?/);
   });
 
+  it('pins the availability-zone lookup of that account and region in cdk.context.json (synth needs no credentials)', () => {
+    const lookups = JSON.parse(readFileSync('cdk.context.json', 'utf8')) as Record<string, unknown>;
+    const zones = lookups[`availability-zones:account=${prodBlock.account}:region=${prodBlock.region}`];
+    expect(Array.isArray(zones) && zones.length >= 2).toBe(true);
+  });
+
   it('refuses a production block without account or region', () => {
     const without = Object.fromEntries(Object.entries(prodBlock).filter(([key]) => key !== 'region'));
     expect(() =>
