@@ -16,9 +16,9 @@ import { Construct } from 'constructs';
 import { sweepRequest } from '../shared/adapters/aws/lambda-deletion-hand-off';
 import { tableReads, tableWrites } from '../shared/api/group';
 import { groupCode, lambdaRuntime } from './bundling';
+import { sweeperConcurrency } from './concurrency';
 import type { DataPlane } from './data-plane';
 import { functionRole } from './function-role';
-import { sweeperConcurrency } from './settings';
 import { grantTableAccess } from './table-access';
 
 /**

@@ -45,6 +45,8 @@ export interface ObservabilityProps {
   readonly reservedConcurrency: number;
   /** The JWT signing key: one KMS Sign per token (docs/deploying.md, "Token signing"). */
   readonly signingKey?: IKey;
+  /** The account's ECC request-rate quota per second (default `kmsEccRequestsPerSecond`). */
+  readonly kmsEccQuota?: number;
 }
 
 /** Thresholds of the alarms; docs/deploying.md explains each (and says what to do). */
@@ -170,7 +172,7 @@ export class Observability extends Construct {
       );
     }
     this.concurrencyAlarms(props);
-    if (props.signingKey) this.signingAlarm();
+    if (props.signingKey) this.signingAlarm(props.kmsEccQuota ?? kmsEccRequestsPerSecond);
 
     const dynamoThrottles = new MathExpression({
       expression: 'reads + writes',
@@ -362,7 +364,7 @@ export class Observability extends Construct {
    * in the account): KMS publishes its API usage to AWS/Usage, per minute. Above the quota, KMS throttles signs,
    * and sign-ins and refreshes fail.
    */
-  private signingAlarm(): void {
+  private signingAlarm(quota: number): void {
     const signs = new Metric({
       namespace: 'AWS/Usage',
       metricName: 'CallCount',
@@ -371,7 +373,7 @@ export class Observability extends Construct {
       period: oneMinute,
     });
     const percent = new MathExpression({
-      expression: `100 * (signs / 60) / ${kmsEccRequestsPerSecond}`,
+      expression: `100 * (signs / 60) / ${quota}`,
       usingMetrics: { signs },
       period: oneMinute,
       label: 'KMS Sign, % of the ECC quota',
@@ -380,7 +382,7 @@ export class Observability extends Construct {
       'KmsSignQuota',
       percent,
       thresholds.kmsSignQuotaPercent,
-      `KMS Sign above ${thresholds.kmsSignQuotaPercent}% of the account's ECC request quota in 3 of 5 minutes: throttling is near`,
+      `KMS Sign above ${thresholds.kmsSignQuotaPercent}% of the account's ECC request quota (${quota}/s) in 3 of 5 minutes: throttling is near`,
       { periods: 5, breaching: 3 },
     );
   }

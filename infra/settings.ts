@@ -2,6 +2,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { groups } from '../functions/groups';
 import type { GroupName } from '../shared/api/route';
 import { parseCorsOrigins } from '../shared/cors';
+import { defaultAccountConcurrency, sweeperConcurrency, unreservedMinimum } from './concurrency';
 import type { JwtKeySettings } from './jwt-keys';
 import type { PlatformStackProps } from './stack';
 
@@ -43,19 +44,13 @@ export const settingKeys = [
   'databaseReader',
   'sourceMaps',
   'eventFunctionAccount',
+  'kmsEccQuota',
 ] as const;
 
 /** The retentions CloudWatch Logs accepts, in days (RetentionDays). */
 const logRetentions = Object.values(RetentionDays).filter(
   (value): value is RetentionDays => typeof value === 'number' && value > 0,
 );
-
-/** What Lambda keeps unreserved in every account and region: reservations may not go below it. */
-export const unreservedMinimum = 100;
-/** The account's concurrency quota assumed when `accountConcurrency` is not set (Lambda's default quota). */
-export const defaultAccountConcurrency = 1000;
-/** The deletion sweeper's reservation: one sweep at a time (infra/deletions.ts). */
-export const sweeperConcurrency = 1;
 
 /**
  * A production stage (`prod`, or a block with `"production": true`): every setting comes from its block in
@@ -126,6 +121,7 @@ export function stackSettings(context: Context): PlatformStackProps & { stage: s
     backupRetentionDays: backupRetention(get('backupRetentionDays'), production),
     backupCopyVaultArn: text('backupCopyVaultArn'),
     accountConcurrency,
+    kmsEccQuota: positiveInteger(get('kmsEccQuota'), 'kmsEccQuota'),
     databaseReader: flag(get('databaseReader'), 'databaseReader'),
     sourceMaps: flag(get('sourceMaps'), 'sourceMaps') ?? !production,
     eventFunctions: eventAccount ? { account: eventAccount } : undefined,

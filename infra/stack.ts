@@ -35,6 +35,7 @@ import { type CustomDomain, PlatformApi, type Throttle } from './api';
 import { gatewayRoutes, isolatedGatewayPaths } from './api-routes';
 import { Backups } from './backups';
 import { groupCode, lambdaRuntime } from './bundling';
+import { defaultAccountConcurrency, sweeperConcurrency } from './concurrency';
 import { DataPlane } from './data-plane';
 import { DeletionSweeper } from './deletions';
 import { UserCreationEvents } from './events';
@@ -43,7 +44,6 @@ import { defaultJwtKeys, type JwtKeySettings, JwtKeys } from './jwt-keys';
 import { Migration } from './migration';
 import { Observability } from './observability';
 import { createSecretsKey, grantSecretsKey } from './secrets-key';
-import { defaultAccountConcurrency, sweeperConcurrency } from './settings';
 import { grantTableAccess } from './table-access';
 import { defaultStageThrottle, routeThrottles } from './throttling';
 
@@ -91,6 +91,8 @@ export interface PlatformStackProps extends StackProps {
   readonly backupCopyVaultArn?: string;
   /** The account's Lambda concurrency quota (default 1000): the concurrency alarms' scale. */
   readonly accountConcurrency?: number;
+  /** The account's KMS "Cryptographic operations (ECC) request rate" quota per second (default 300). */
+  readonly kmsEccQuota?: number;
   /** A reader instance in promotion tier 1 beside the writer (production), so a failure is a failover. */
   readonly databaseReader?: boolean;
   /** `--enable-source-maps` in the functions' NODE_OPTIONS (default true; false in production). */
@@ -314,6 +316,7 @@ export class PlatformStack extends Stack {
         Object.values(props.reservedConcurrency ?? {}).reduce((sum, count) => sum + count, 0) +
         (this.deletionSweeper ? sweeperConcurrency : 0),
       signingKey: this.signingKey,
+      kmsEccQuota: props.kmsEccQuota,
     });
     acknowledgeFindings(this, {
       functions: [

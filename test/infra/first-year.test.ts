@@ -270,7 +270,10 @@ describe('8. alarms page on rates over several periods, and on what matters', ()
       1,
     );
     expect(unreserved?.Threshold).toBe(((1000 - reserved) * 80) / 100);
-    find(/AWS\/Usage.*Sign|Sign.*AWS\/Usage/);
+    const kms = find(/AWS\/Usage.*Sign|Sign.*AWS\/Usage/)[0];
+    expect(JSON.stringify(kms?.Metrics)).toContain('/ 300');
+    const raised = synth({ kmsEccQuota: 1000 }, 'Raised').template;
+    expect(JSON.stringify(raised.toJSON())).toContain('(signs / 60) / 1000');
     expect(find(/SystemErrors/)[0]?.Metrics.length).toBeGreaterThan(5);
     const duration = find(/"Duration"/)[0];
     expect(duration?.Threshold).toBe(0.9 * 300_000);
