@@ -32,8 +32,8 @@ export function acknowledgeFindings(
     acknowledge(
       fn,
       'AwsSolutions-L1',
-      'Node.js 22 on purpose: the bundles target node22 (infra/bundling.ts) and the local runtime and CI run ' +
-        'Node 22; the runtime moves together with the bundle target, not ahead of it.',
+      'Node.js 24 (nodejs24.x), the newest runtime the installed aws-cdk-lib offers, with the bundles targeting ' +
+        'node24 (infra/bundling.ts) and CI loading them on Node 24; the runtime moves with the bundle target.',
     );
     if (!fn.role) continue;
     acknowledge(

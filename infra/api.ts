@@ -84,6 +84,9 @@ export class PlatformApi extends Construct {
     this.api = new HttpApi(this, 'Api', {
       description: 'Multi-tenant backend platform',
       createDefaultStage: false,
+      // With a custom domain, the domain is the only way in: the execute-api URL would bypass whatever the domain
+      // adds (a WAF'd CloudFront in front, the issuer's host) and answer tokens of the same issuer.
+      disableExecuteApiEndpoint: props.domain !== undefined,
       corsPreflight: {
         allowOrigins: [...origins],
         // The listed origins' apps may send the browser session cookie; `*` never gets credentials.

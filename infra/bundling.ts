@@ -11,7 +11,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DockerImage } from 'aws-cdk-lib';
-import { Code } from 'aws-cdk-lib/aws-lambda';
+import { Code, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BuildOptions, type BuildResult, buildSync } from 'esbuild';
 import { buildConsole } from '../console/build';
 import { pageAssetDirectory, pageAssets } from '../pages/assets';
@@ -22,7 +22,13 @@ import { pruneUnreachable } from './bundle-graph';
 /** The project's root: the bundles build from it whatever the current directory (the CDK runs from anywhere). */
 const projectRoot = resolve(import.meta.dirname, '..');
 
-export const nodeTarget = 'node22';
+/**
+ * The Lambda runtime of every function, and the bundles' target with it: the newest Node.js runtime the installed
+ * aws-cdk-lib offers (nodejs22.x is deprecated in 2027). CI loads every bundle on that Node.js (.ci/run,
+ * LAMBDA_NODE_VERSION).
+ */
+export const lambdaRuntime = Runtime.NODEJS_24_X;
+export const nodeTarget = 'node24';
 
 export const esmBanner =
   "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";

@@ -22,6 +22,8 @@ import {
   DatabaseClusterEngine,
   type DatabaseProxy,
   DatabaseSecret,
+  ParameterGroup,
+  PerformanceInsightRetention,
 } from 'aws-cdk-lib/aws-rds';
 import { type ISecret, SecretRotation, SecretRotationApplication } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct, type IConstruct } from 'constructs';
@@ -34,7 +36,11 @@ export interface DataPlaneProps {
   readonly maxCapacity?: number;
   /** Availability zones of the VPC (default 2: the least Aurora and RDS Proxy accept). */
   readonly maxAzs?: number;
-  /** Retention and removal of the flow logs and the exported PostgreSQL logs. */
+  /** A Serverless v2 reader in promotion tier 1 (scales with the writer): a failure is a failover (default false). */
+  readonly reader?: boolean;
+  /** Days of Aurora's automated backups (point-in-time restore window; default 7, at most 35). */
+  readonly backupRetentionDays?: number;
+  /** Retention and removal of the flow logs, the exported PostgreSQL logs and the rotation functions' logs. */
   readonly logRetention?: RetentionDays;
   readonly logRemoval?: RemovalPolicy;
 }
@@ -61,6 +67,12 @@ export function clusterIdentifier(stackName: string): string {
 }
 
 const postgresPort = 5432;
+
+/** The cluster parameter group's settings (docs/deploying.md, "Aurora"). */
+export const clusterParameters = {
+  logMinDurationStatementMs: 1000,
+  idleInTransactionSessionTimeoutMs: 60_000,
+} as const;
 
 /**
  * The data plane (table catalog, records): Aurora PostgreSQL Serverless v2 in the isolated subnets of its own VPC,
@@ -90,6 +102,7 @@ export class DataPlane extends Construct {
   readonly databaseSecurityGroup: SecurityGroup;
   readonly port = postgresPort;
   private readonly rotationGroup: SecurityGroup;
+  private readonly rotations: SecretRotation[] = [];
   readonly subnets: SubnetSelection = { subnetType: SubnetType.PRIVATE_ISOLATED };
 
   constructor(scope: Construct, id: string, props: DataPlaneProps = {}) {
@@ -155,13 +168,12 @@ export class DataPlane extends Construct {
       service: GatewayVpcEndpointAwsService.DYNAMODB,
       subnets: [this.subnets],
     });
+    // What the functions here call besides DynamoDB: KMS (the JWT keys' public halves) and Secrets Manager (their
+    // database login). No function here creates users or invokes one (the accounts function left the VPC: the
+    // deletion sweeper runs the deletions' SQL), so no Step Functions or Lambda endpoint (about $29 a month each).
     for (const [name, service] of [
       ['Kms', InterfaceVpcEndpointAwsService.KMS],
       ['SecretsManager', InterfaceVpcEndpointAwsService.SECRETS_MANAGER],
-      // The accounts function sits here too (deletions drop tables and schemas) and creates users: it starts the
-      // PRE_USER_CREATE state machine synchronously and invokes POST_USER_CREATE subscribers.
-      ['StepFunctionsSync', InterfaceVpcEndpointAwsService.STEP_FUNCTIONS_SYNC],
-      ['Lambda', InterfaceVpcEndpointAwsService.LAMBDA],
     ] as const) {
       this.vpc.addInterfaceEndpoint(name, {
         service,
@@ -174,6 +186,17 @@ export class DataPlane extends Construct {
     }
 
     const identifier = clusterIdentifier(Stack.of(this).stackName);
+    const engine = DatabaseClusterEngine.auroraPostgres({ version: AuroraPostgresEngineVersion.VER_16_4 });
+    // Statements slower than a second are logged (with their duration), and a session left idle inside a
+    // transaction is ended after a minute, releasing its locks and its proxy connection (docs/deploying.md).
+    const parameterGroup = new ParameterGroup(this, 'ClusterParameters', {
+      engine,
+      description: 'Platform cluster: slow statements logged, idle transactions ended',
+      parameters: {
+        log_min_duration_statement: String(clusterParameters.logMinDurationStatementMs),
+        idle_in_transaction_session_timeout: String(clusterParameters.idleInTransactionSessionTimeoutMs),
+      },
+    });
     // Created before the cluster, so that Aurora writes into it rather than creating it without a retention.
     this.databaseLogs = new LogGroup(this, 'PostgresqlLogs', {
       logGroupName: `/aws/rds/cluster/${identifier}/postgresql`,
@@ -182,10 +205,18 @@ export class DataPlane extends Construct {
     });
     this.cluster = new DatabaseCluster(this, 'Cluster', {
       clusterIdentifier: identifier,
-      engine: DatabaseClusterEngine.auroraPostgres({ version: AuroraPostgresEngineVersion.VER_16_4 }),
+      engine,
+      parameterGroup,
       credentials: Credentials.fromGeneratedSecret(databaseUser),
       defaultDatabaseName: databaseName,
-      writer: ClusterInstance.serverlessV2('Writer'),
+      writer: ClusterInstance.serverlessV2('Writer', { enablePerformanceInsights: true }),
+      // Promotion tier 1 (scaleWithWriter): sized like the writer, so it can take over at the writer's load.
+      readers: props.reader
+        ? [ClusterInstance.serverlessV2('Reader', { scaleWithWriter: true, enablePerformanceInsights: true })]
+        : [],
+      // Top statements and waits, 7 days (the free tier).
+      enablePerformanceInsights: true,
+      performanceInsightRetention: PerformanceInsightRetention.DEFAULT,
       serverlessV2MinCapacity: props.minCapacity ?? 0.5,
       serverlessV2MaxCapacity: props.maxCapacity ?? 4,
       vpc: this.vpc,
@@ -194,7 +225,7 @@ export class DataPlane extends Construct {
       port: postgresPort,
       storageEncrypted: true,
       iamAuthentication: false,
-      backup: { retention: Duration.days(7) },
+      backup: { retention: Duration.days(props.backupRetentionDays ?? 7) },
       cloudwatchLogsExports: ['postgresql'],
       deletionProtection: protect,
       removalPolicy: protect ? RemovalPolicy.SNAPSHOT : RemovalPolicy.DESTROY,
@@ -210,6 +241,7 @@ export class DataPlane extends Construct {
       securityGroup: this.rotationGroup,
     });
     this.rotationFunctionNames.push(rotationFunctionName(masterRotation));
+    this.rotations.push(masterRotation);
 
     this.loginSecret = new DatabaseSecret(this, 'LoginSecret', {
       username: loginUser,
@@ -295,6 +327,22 @@ export class DataPlane extends Construct {
     });
     rotation.node.addDependency(after);
     this.rotationFunctionNames.push(rotationFunctionName(rotation));
+    this.rotations.push(rotation);
+  }
+
+  /**
+   * The rotation functions' log groups (`/aws/lambda/<name>`), created before the rotation applications with the
+   * stage's retention: Secrets Manager's applications would otherwise let Lambda create them, never expiring.
+   */
+  createRotationLogGroups(retention: RetentionDays, removalPolicy: RemovalPolicy): void {
+    this.rotations.forEach((rotation, index) => {
+      const logs = new LogGroup(this, `RotationLogs${index === 0 ? 'Master' : 'Login'}`, {
+        logGroupName: `/aws/lambda/${this.rotationFunctionNames[index]}`,
+        retention,
+        removalPolicy,
+      });
+      rotation.node.addDependency(logs);
+    });
   }
 }
 

@@ -7,7 +7,6 @@ import {
   ApplicationLogLevel,
   Architecture,
   LoggingFormat,
-  Runtime,
   SystemLogLevel,
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
@@ -16,7 +15,8 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { sweepRequest } from '../shared/adapters/aws/lambda-deletion-hand-off';
 import { tableReads, tableWrites } from '../shared/api/group';
-import { groupCode } from './bundling';
+import { groupCode, lambdaRuntime } from './bundling';
+import { sweeperConcurrency } from './concurrency';
 import type { DataPlane } from './data-plane';
 import { functionRole } from './function-role';
 import { grantTableAccess } from './table-access';
@@ -59,7 +59,7 @@ export class DeletionSweeper extends Construct {
       code: groupCode('deletions'),
       handler: 'index.handler',
       description: 'Finishes pending deletions of apps, sites, organizations and users (docs/lifecycle.md)',
-      runtime: Runtime.NODEJS_22_X,
+      runtime: lambdaRuntime,
       architecture: Architecture.ARM_64,
       memorySize: 512,
       timeout: Duration.minutes(sweeperTimeoutMinutes),
@@ -71,9 +71,13 @@ export class DeletionSweeper extends Construct {
       tracing: Tracing.ACTIVE,
       environment: { ...props.environment, ...props.dataPlane.environment('app') },
       ...props.dataPlane.functionPlacement(),
+      // One sweep at a time: two beside each other wait on the same row locks until the statement timeout, and
+      // page someone for nothing. An invocation (a hand-off, the schedule) that comes during a sweep is throttled,
+      // and Lambda keeps an asynchronous one and retries it for up to maxEventAge, so it runs after the sweep.
+      reservedConcurrentExecutions: sweeperConcurrency,
     });
-    // A failed hand-off is not retried by Lambda: the schedule is the retry, and two sweeps beside each other
-    // only cost (every step is idempotent).
+    // A failed sweep is not retried by Lambda (retryAttempts 0): the schedule is the retry. A throttled invocation
+    // is retried by Lambda within maxEventAge (one schedule period), then dropped: the next schedule covers it.
     this.function.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(scheduleMinutes) });
     grantTableAccess(props.table, this.function, [...tableReads, ...tableWrites]);
     props.dataPlane.grantConnect(this.function, 'app');

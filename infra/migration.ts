@@ -1,12 +1,15 @@
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
-import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { CfnResource, Duration, type RemovalPolicy, type Stack } from 'aws-cdk-lib';
+import { Architecture, LoggingFormat, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Trigger } from 'aws-cdk-lib/triggers';
 import { Construct, type IConstruct } from 'constructs';
-import { esmBanner, localOnly, nodeTarget } from './bundling';
+import { esmBanner, lambdaRuntime, localOnly, nodeTarget } from './bundling';
 import { type DataPlane, databaseName } from './data-plane';
 import { functionRole } from './function-role';
+
+/** The id of CDK's singleton trigger provider (aws-cdk-lib/triggers) in the stack. */
+const triggerProviderId = 'AWSCDK.TriggerCustomResourceProviderCustomResourceProvider';
 
 /** How long a migration statement waits for a lock before it fails (PostgreSQL's lock_timeout). */
 export const migrationLockTimeoutMs = 5000;
@@ -37,7 +40,7 @@ export class Migration extends Construct {
       entry: 'functions/migrate/handler.ts',
       handler: 'handler',
       description: 'Deploy time: creates the database login role and applies the SQL migrations',
-      runtime: Runtime.NODEJS_22_X,
+      runtime: lambdaRuntime,
       architecture: Architecture.ARM_64,
       memorySize: 256,
       timeout: Duration.minutes(5),
@@ -80,6 +83,22 @@ export class Migration extends Construct {
       executeOnHandlerChange: true,
       timeout: Duration.minutes(5),
     });
+  }
+
+  /**
+   * The log group of CDK's trigger provider (the singleton function that invokes the step at deploy time): the
+   * provider's function has no log group setting, so its Lambda resource is pointed at one the stack creates with
+   * the stage's retention (`LoggingConfig`), instead of Lambda creating `/aws/lambda/<name>` that never expires.
+   */
+  logTriggerProvider(stack: Stack, retention: RetentionDays, removalPolicy: RemovalPolicy): LogGroup {
+    const provider = stack.node.tryFindChild(triggerProviderId);
+    const handler = provider?.node.tryFindChild('Handler');
+    if (!(handler instanceof CfnResource) || handler.cfnResourceType !== 'AWS::Lambda::Function')
+      throw new Error(`No ${triggerProviderId} function in the stack: CDK's trigger provider changed`);
+    const logs = new LogGroup(this, 'TriggerProviderLogs', { retention, removalPolicy });
+    handler.addPropertyOverride('LoggingConfig', { LogGroup: logs.logGroupName });
+    handler.node.addDependency(logs);
+    return logs;
   }
 
   /** Runs the step before these are created or updated (the functions that use SQL). */

@@ -1,6 +1,8 @@
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { groups } from '../functions/groups';
 import type { GroupName } from '../shared/api/route';
 import { parseCorsOrigins } from '../shared/cors';
+import { defaultAccountConcurrency, sweeperConcurrency, unreservedMinimum } from './concurrency';
 import type { JwtKeySettings } from './jwt-keys';
 import type { PlatformStackProps } from './stack';
 
@@ -33,7 +35,22 @@ export const settingKeys = [
   'jwtSigningKey',
   'jwtVerificationKeys',
   'EVENT_FUNCTION_TIMEOUT_SECONDS',
+  'account',
+  'region',
+  'logRetentionDays',
+  'backupRetentionDays',
+  'backupCopyVaultArn',
+  'accountConcurrency',
+  'databaseReader',
+  'sourceMaps',
+  'eventFunctionAccount',
+  'kmsEccQuota',
 ] as const;
+
+/** The retentions CloudWatch Logs accepts, in days (RetentionDays). */
+const logRetentions = Object.values(RetentionDays).filter(
+  (value): value is RetentionDays => typeof value === 'number' && value > 0,
+);
 
 /**
  * A production stage (`prod`, or a block with `"production": true`): every setting comes from its block in
@@ -62,6 +79,10 @@ function requirePinned(stage: string, block: Record<string, unknown>, context: C
   if (!block.alarmEmail) missing.push('alarmEmail: without it no alarm reaches anyone');
   if (block.corsOrigins === undefined)
     missing.push('corsOrigins: the browser origins, explicitly (an empty list for none)');
+  if (!block.account || !block.region)
+    missing.push(
+      "account and region: without them the stack goes wherever the deployer's credentials point (a second, empty prod)",
+    );
   if (missing.length > 0)
     throw new Error(`The production stage "${stage}" needs in ${where}: ${missing.join('; ')}`);
 }
@@ -81,8 +102,29 @@ export function stackSettings(context: Context): PlatformStackProps & { stage: s
   if (Boolean(domainName) !== Boolean(certificateArn)) {
     throw new Error('domainName and certificateArn go together');
   }
+  const production = isProduction(stage, block);
+  const account = text('account');
+  const region = text('region');
+  if (account !== undefined && !/^\d{12}$/.test(account)) throw new Error('account: 12 digits');
+  if (region !== undefined && !/^[a-z]{2}(-[a-z]+)+-\d$/.test(region))
+    throw new Error(`region "${region}": an AWS region name such as eu-west-1`);
+  const eventAccount = text('eventFunctionAccount');
+  if (eventAccount !== undefined && !/^\d{12}$/.test(eventAccount))
+    throw new Error('eventFunctionAccount: 12 digits');
+  const reserved = reservedConcurrency(get('reservedConcurrency'));
+  const accountConcurrency = positiveInteger(get('accountConcurrency'), 'accountConcurrency');
+  checkReservations(reserved, accountConcurrency ?? defaultAccountConcurrency);
   return {
     stage,
+    ...(account || region ? { env: { account, region } } : {}),
+    logRetention: logRetention(get('logRetentionDays'), production),
+    backupRetentionDays: backupRetention(get('backupRetentionDays'), production),
+    backupCopyVaultArn: text('backupCopyVaultArn'),
+    accountConcurrency,
+    kmsEccQuota: positiveInteger(get('kmsEccQuota'), 'kmsEccQuota'),
+    databaseReader: flag(get('databaseReader'), 'databaseReader'),
+    sourceMaps: flag(get('sourceMaps'), 'sourceMaps') ?? !production,
+    eventFunctions: eventAccount ? { account: eventAccount } : undefined,
     deletionProtection: text('deletionProtection') !== 'false',
     defaultSite: text('defaultSite'),
     baseDomain: text('baseDomain'),
@@ -92,7 +134,7 @@ export function stackSettings(context: Context): PlatformStackProps & { stage: s
     alarmEmail: text('alarmEmail'),
     mailSender: text('mailSender'),
     invitationLinkBase: text('invitationLinkBase'),
-    reservedConcurrency: reservedConcurrency(get('reservedConcurrency')),
+    reservedConcurrency: reserved,
     databaseCapacity: capacity(get('databaseMinCapacity'), get('databaseMaxCapacity')),
     jwtKeys: jwtKeys(get('jwtSigningKey'), get('jwtVerificationKeys')),
     userCreationHookTimeoutSeconds:
@@ -153,4 +195,58 @@ function reservedConcurrency(raw: unknown): Partial<Record<GroupName, number>> |
 function capacity(min: unknown, max: unknown): { min: number; max: number } | undefined {
   if (min === undefined && max === undefined) return undefined;
   return { min: Number(min ?? 0.5), max: Number(max ?? 4) };
+}
+
+/** `logRetentionDays`: one of CloudWatch Logs' retentions (default a year in production, a month elsewhere). */
+function logRetention(raw: unknown, production: boolean): RetentionDays {
+  if (raw === undefined) return production ? RetentionDays.ONE_YEAR : RetentionDays.ONE_MONTH;
+  const days = Number(raw);
+  if (!logRetentions.includes(days))
+    throw new Error(`logRetentionDays: one of CloudWatch Logs' retentions (${logRetentions.join(', ')})`);
+  return days as RetentionDays;
+}
+
+/**
+ * `backupRetentionDays`: how far back both stores can be restored, Aurora's backups and DynamoDB's point-in-time
+ * recovery alike (1 to 35; default 35 in production, 7 elsewhere), so that a restore of both to one moment
+ * (docs/deploying.md, "Restoring the data") has the whole window.
+ */
+function backupRetention(raw: unknown, production: boolean): number {
+  if (raw === undefined) return production ? 35 : 7;
+  const days = Number(raw);
+  if (!Number.isInteger(days) || days < 1 || days > 35)
+    throw new Error('backupRetentionDays: a whole number of days from 1 to 35');
+  return days;
+}
+
+function positiveInteger(raw: unknown, key: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${key}: a positive integer`);
+  return value;
+}
+
+function flag(raw: unknown, key: string): boolean | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === true || raw === 'true') return true;
+  if (raw === false || raw === 'false') return false;
+  throw new Error(`${key}: true or false, got ${JSON.stringify(raw)}`);
+}
+
+/**
+ * The reservations (the groups', and the deletion sweeper's one) come out of the account's concurrency quota, and
+ * Lambda refuses any that would leave fewer than 100 unreserved: refused here, at synthesis, rather than by a
+ * failed deployment.
+ */
+function checkReservations(
+  reserved: Partial<Record<GroupName, number>> | undefined,
+  accountConcurrency: number,
+): void {
+  const total = Object.values(reserved ?? {}).reduce((sum, count) => sum + count, sweeperConcurrency);
+  if (accountConcurrency - total < unreservedMinimum)
+    throw new Error(
+      `reservedConcurrency: ${total} reserved (the deletion sweeper's ${sweeperConcurrency} included) leaves ` +
+        `${accountConcurrency - total} of accountConcurrency ${accountConcurrency} unreserved; Lambda keeps at ` +
+        `least ${unreservedMinimum}: lower the reservations or raise the quota (and accountConcurrency)`,
+    );
 }

@@ -1,4 +1,15 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import {
+  Aws,
+  CfnOutput,
+  CfnRule,
+  Duration,
+  Fn,
+  RemovalPolicy,
+  Stack,
+  type StackProps,
+  Tags,
+  Token,
+} from 'aws-cdk-lib';
 import { type HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -8,7 +19,6 @@ import {
   ApplicationLogLevel,
   Architecture,
   LoggingFormat,
-  Runtime,
   SystemLogLevel,
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
@@ -23,7 +33,9 @@ import { indexes, tableKeys, ttlAttribute } from '../shared/store/table';
 import { acknowledgeFindings } from './acknowledgements';
 import { type CustomDomain, PlatformApi, type Throttle } from './api';
 import { gatewayRoutes, isolatedGatewayPaths } from './api-routes';
-import { groupCode } from './bundling';
+import { Backups } from './backups';
+import { groupCode, lambdaRuntime } from './bundling';
+import { defaultAccountConcurrency, sweeperConcurrency } from './concurrency';
 import { DataPlane } from './data-plane';
 import { DeletionSweeper } from './deletions';
 import { UserCreationEvents } from './events';
@@ -64,8 +76,27 @@ export interface PlatformStackProps extends StackProps {
   readonly throttle?: Throttle;
   /** Reserved concurrency per group: a cap, so a runaway group cannot take the account's whole concurrency. */
   readonly reservedConcurrency?: Partial<Record<GroupName, number>>;
-  /** Retention of the function, access and flow logs (default one month). */
+  /**
+   * Retention of every log group the stack creates or implies: the functions', the rotation and trigger provider
+   * functions', the state machine's, the access, flow and PostgreSQL logs (default one month; `logRetentionDays`,
+   * a year in production).
+   */
   readonly logRetention?: RetentionDays;
+  /** Days back both stores can be restored: Aurora's backups and DynamoDB's point-in-time recovery (default 7). */
+  readonly backupRetentionDays?: number;
+  /**
+   * The vault AWS Backup copies each recovery point to (another account's, ideally); default a second vault in
+   * this stack. The plan exists on a protected stage only (infra/backups.ts).
+   */
+  readonly backupCopyVaultArn?: string;
+  /** The account's Lambda concurrency quota (default 1000): the concurrency alarms' scale. */
+  readonly accountConcurrency?: number;
+  /** The account's KMS "Cryptographic operations (ECC) request rate" quota per second (default 300). */
+  readonly kmsEccQuota?: number;
+  /** A reader instance in promotion tier 1 beside the writer (production), so a failure is a failover. */
+  readonly databaseReader?: boolean;
+  /** `--enable-source-maps` in the functions' NODE_OPTIONS (default true; false in production). */
+  readonly sourceMaps?: boolean;
   /** Subscribed to the alarm topic. */
   readonly alarmEmail?: string;
   /** Aurora capacity range in ACU (default 0.5 to 4). */
@@ -109,6 +140,8 @@ export class PlatformStack extends Stack {
   readonly issuer: string;
   /** Whether the table, cluster, keys and logs are protected (the deletionProtection setting). */
   readonly deletionProtection: boolean;
+  /** The AWS Backup plan with its copy to a second vault, on a protected stage. */
+  readonly backups: Backups | undefined;
 
   constructor(scope: Construct, id: string, props: PlatformStackProps = {}) {
     super(scope, id, props);
@@ -118,6 +151,8 @@ export class PlatformStack extends Stack {
     // Logs are kept like the data they describe: a protected stage retains them when the stack goes.
     const logRemoval = protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
+    const backupDays = props.backupRetentionDays ?? 7;
+    if (props.domain) assertCertificateRegion(this, props.domain.certificateArn);
     Tags.of(this).add('Project', 'tenantbase');
     Tags.of(this).add('Stage', stage);
 
@@ -130,7 +165,11 @@ export class PlatformStack extends Stack {
         sortKey: { name: index.sort, type: AttributeType.STRING },
       })),
       billing: Billing.onDemand(),
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // The same window as Aurora's backups (backupRetentionDays), so both restore to any moment of it.
+      pointInTimeRecoverySpecification: {
+        pointInTimeRecoveryEnabled: true,
+        recoveryPeriodInDays: backupDays,
+      },
       timeToLiveAttribute: ttlAttribute,
       deletionProtection: protect,
       removalPolicy: protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
@@ -160,6 +199,8 @@ export class PlatformStack extends Stack {
             deletionProtection: protect,
             minCapacity: props.databaseCapacity?.min,
             maxCapacity: props.databaseCapacity?.max,
+            reader: props.databaseReader ?? false,
+            backupRetentionDays: backupDays,
             logRetention,
             logRemoval,
           })
@@ -173,7 +214,8 @@ export class PlatformStack extends Stack {
       TABLE_NAME: this.table.tableName,
       ...this.jwtKeys.environment(),
       JWT_ISSUER: this.issuer,
-      NODE_OPTIONS: '--enable-source-maps',
+      // Stack traces through the bundles' source maps: parsing the maps is cold-start time, so not in production.
+      ...((props.sourceMaps ?? true) ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
     };
     const gateway = gatewayRoutes(routeTable, Object.keys(routeThrottles));
     const created = new Map<string, HttpRoute>();
@@ -190,7 +232,7 @@ export class PlatformStack extends Stack {
         code: groupCode(group.name),
         handler: 'index.handler',
         description: group.description,
-        runtime: Runtime.NODEJS_22_X,
+        runtime: lambdaRuntime,
         architecture: Architecture.ARM_64,
         memorySize: 512,
         timeout: Duration.seconds(29),
@@ -246,7 +288,17 @@ export class PlatformStack extends Stack {
         ...(this.deletionSweeper ? [this.deletionSweeper.function] : []),
       );
       this.dataPlane.rotateLogin(this.migration.trigger);
+      this.dataPlane.createRotationLogGroups(logRetention, logRemoval);
+      this.migration.logTriggerProvider(this, logRetention, logRemoval);
     }
+    this.backups = protect
+      ? new Backups(this, 'Backups', {
+          table: this.table,
+          cluster: this.dataPlane?.cluster,
+          retentionDays: backupDays,
+          copyVaultArn: props.backupCopyVaultArn,
+        })
+      : undefined;
     this.platformApi.limitRoutes(created, routeLimits());
 
     this.observability = new Observability(this, 'Observability', {
@@ -259,6 +311,12 @@ export class PlatformStack extends Stack {
       stateMachine: this.userCreationEvents.stateMachine,
       migrationFunction: this.migration?.function,
       deletionSweeper: this.deletionSweeper?.function,
+      accountConcurrency: props.accountConcurrency ?? defaultAccountConcurrency,
+      reservedConcurrency:
+        Object.values(props.reservedConcurrency ?? {}).reduce((sum, count) => sum + count, 0) +
+        (this.deletionSweeper ? sweeperConcurrency : 0),
+      signingKey: this.signingKey,
+      kmsEccQuota: props.kmsEccQuota,
     });
     acknowledgeFindings(this, {
       functions: [
@@ -271,7 +329,8 @@ export class PlatformStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.platformApi.url });
-    new CfnOutput(this, 'ExecuteApiUrl', { value: this.api.apiEndpoint });
+    // With a custom domain the execute-api endpoint is disabled (infra/api.ts): the domain is the only way in.
+    if (!this.platformApi.domain) new CfnOutput(this, 'ExecuteApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'JwtIssuer', { value: this.issuer });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'AlarmTopic', { value: this.observability.topic.topicArn });
@@ -342,6 +401,33 @@ export class PlatformStack extends Stack {
       conditions: { StringEquals: { 'ses:FromAddress': sender } },
     });
   }
+}
+
+/**
+ * An API Gateway custom domain needs its ACM certificate in the stack's own region: a certificate of another region
+ * fails the deployment half-way, or (with a deployer's other default region) comes with a second, empty stage.
+ * Refused at synthesis when the stack's region is known; an environment-agnostic stack gets a template rule
+ * instead, so CloudFormation refuses the change set in any other region.
+ */
+function assertCertificateRegion(stack: Stack, certificateArn: string): void {
+  const region = certificateArn.split(':')[3];
+  if (!region) throw new Error(`certificateArn "${certificateArn}" is not an ACM certificate ARN`);
+  if (!Token.isUnresolved(stack.region)) {
+    if (region !== stack.region)
+      throw new Error(
+        `certificateArn is in ${region} but the stack is deployed to ${stack.region}: an API Gateway regional ` +
+          'domain needs a certificate of its own region (set region, or use a certificate of that region)',
+      );
+    return;
+  }
+  new CfnRule(stack, 'CertificateRegion', {
+    assertions: [
+      {
+        assert: Fn.conditionEquals(Aws.REGION, region),
+        assertDescription: `The API certificate is in ${region}: deploy the stack to ${region}`,
+      },
+    ],
+  });
 }
 
 function mailEnvironment(props: PlatformStackProps): Record<string, string> {

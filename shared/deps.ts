@@ -23,6 +23,11 @@ export interface Deps {
   readonly store: Store;
   /** Data plane (PostgreSQL); the connection opens on first use. */
   readonly sql: () => Sql;
+  /**
+   * Whether this process has a data plane (`sql` composed). Without it, deletions hand their SQL steps to the
+   * deletion sweeper (shared/lifecycle/budget.ts, `hasSql`).
+   */
+  readonly hasSql: boolean;
   readonly tokens: TokenService;
   /** Who and where of recent requests (shared/tenancy/access-cache.ts). */
   readonly accessCache: AccessCache;

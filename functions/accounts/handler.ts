@@ -1,5 +1,4 @@
 import { cloudDeps } from '../../shared/compose/cloud';
-import { sqlPlane } from '../../shared/compose/sql-plane';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
 import { accountsManifest } from './manifest';
@@ -9,4 +8,4 @@ import { validatorLoaders } from './validators/index.generated';
 // The route schemas were compiled at build time (`npm run validators`): a route's module loads on its first request.
 useGeneratedValidators(accountsManifest.routes, validatorLoaders);
 
-export const handler = createGroupHandler(accountsManifest, accountOperations, cloudDeps(sqlPlane));
+export const handler = createGroupHandler(accountsManifest, accountOperations, cloudDeps());

@@ -18,8 +18,8 @@ export const accountsManifest = defineGroup({
     table: [...tableReads, ...tableWrites],
     // Admins create users.
     createsUsers: true,
-    // Deleting an app drops its data tables, deleting a site (or its organization) the site's schema
-    // (docs/lifecycle.md): the function runs beside the data function, with the app's database login.
-    sql: 'app',
+    // No `sql`: deleting an app drops its data tables and deleting a site (or its organization) the site's schema,
+    // but in the cloud those steps are the deletion sweeper's (docs/lifecycle.md, "In the cloud"), so this
+    // function stays out of the VPC, and the VPC needs no Step Functions or Lambda endpoint for it.
   },
 });

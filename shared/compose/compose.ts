@@ -118,7 +118,15 @@ export function composeDeps(
     keys: overrides.keys ?? createKeys(config),
     secretCache,
     sql: plane,
-    deletions: deletionHandOff(config, { store, sql: plane, clock, log, secretCache }),
+    hasSql: sql !== undefined,
+    deletions: deletionHandOff(config, {
+      store,
+      sql: plane,
+      hasSql: sql !== undefined,
+      clock,
+      log,
+      secretCache,
+    }),
     mailer: overrides.mailer ?? createMailer(config, log, clock),
     tokens: new TokenService(
       keys.signer,

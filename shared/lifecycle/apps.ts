@@ -18,6 +18,7 @@ import {
   type LifecycleDeps,
   type NameKey,
   queryItems,
+  runsSql,
   spend,
   untilNameTaken,
 } from './budget';
@@ -111,7 +112,9 @@ async function cleanUpAppItems(
     appId: tomb.app_id,
     appIdentity: tomb.app_identity,
   };
-  // 1. Data tables, a few per transaction.
+  // 1. Data tables, a few per transaction; without the data plane here, the whole cleanup is the sweeper's (its
+  // steps run in this order, the tables first).
+  if (!runsSql(deps)) return false;
   while (budget.left > 0) {
     const dropped = await dropAppTables(deps.sql(), owner, Math.min(budget.left, 10));
     if (dropped === 0) break;

@@ -11,6 +11,12 @@ import { conditionFailures, isTransactionConflict, type TransactItem, transact }
 export interface LifecycleDeps {
   store: Store;
   sql: () => Sql;
+  /**
+   * False where the process has no data plane (the accounts function in the cloud, outside the VPC): a cleanup
+   * stops at its first SQL step and is owed, so the deletion answers 202 and the deletion sweeper, which has the
+   * data plane, runs it. Absent means the data plane is here.
+   */
+  hasSql?: boolean;
   clock: Clock;
   log?: Logger | undefined;
   secretCache: ValueCache;
@@ -23,6 +29,11 @@ export interface LifecycleDeps {
  */
 export interface Budget {
   left: number;
+}
+
+/** Whether this process runs the cleanups' SQL steps (dropping an app's tables, a site's schema). */
+export function runsSql(deps: Pick<LifecycleDeps, 'hasSql'>): boolean {
+  return deps.hasSql !== false;
 }
 
 export function budgetOf(deps: LifecycleDeps): Budget {

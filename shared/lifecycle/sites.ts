@@ -16,6 +16,7 @@ import {
   type NameKey,
   queryItems,
   removeAll,
+  runsSql,
   spend,
   untilNameTaken,
 } from './budget';
@@ -123,6 +124,8 @@ async function cleanUpSiteItems(
 ): Promise<boolean> {
   const site = tomb.site;
   if (budget.left <= 0) return false;
+  // The schema first; without the data plane here, the whole cleanup is the sweeper's.
+  if (!runsSql(deps)) return false;
   if (await dropSiteSchema(deps, tomb)) spend(budget, 1);
   // Role memberships (by the catalog's roles and tombstones), then the catalog.
   const catalog = await partition(deps, roleKeys.catalog(site));

@@ -81,16 +81,18 @@ describe('DataPlane', () => {
     }
   });
 
-  it('reaches DynamoDB, KMS, Secrets Manager, Step Functions (sync) and Lambda through VPC endpoints', () => {
+  it('reaches DynamoDB, KMS and Secrets Manager through VPC endpoints, and nothing else', () => {
     const services = resources('AWS::EC2::VPCEndpoint').map(([, endpoint]) =>
       JSON.stringify(endpoint.Properties.ServiceName),
     );
     expect(services.some((name) => name.includes('.dynamodb'))).toBe(true);
     expect(services.some((name) => name.includes('.kms'))).toBe(true);
     expect(services.some((name) => name.includes('.secretsmanager'))).toBe(true);
-    // The accounts function (in the VPC for deletions) creates users: PRE_USER_CREATE, POST_USER_CREATE.
-    expect(services.some((name) => name.includes('.sync-states'))).toBe(true);
-    expect(services.some((name) => name.includes('.lambda'))).toBe(true);
+    // No function in the VPC creates users or invokes one: the accounts function left it (the deletion sweeper
+    // runs the deletions' SQL), and with it the Step Functions and Lambda endpoints.
+    expect(services.some((name) => name.includes('.sync-states'))).toBe(false);
+    expect(services.some((name) => name.includes('.lambda'))).toBe(false);
+    expect(services).toHaveLength(3);
   });
 
   it('lets the database accept connections from the proxy and the secret rotation only', () => {

@@ -27,10 +27,10 @@ const sweeperId = () => {
 };
 
 describe('the deletion sweeper', () => {
-  it('is a Node.js 22 function in the VPC, with the app login, the table and minutes to work', () => {
+  it('is a Node.js 24 function in the VPC, with the app login, the table and minutes to work', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('Finishes pending deletions'),
-      Runtime: 'nodejs22.x',
+      Runtime: 'nodejs24.x',
       Timeout: sweeperTimeoutMinutes * 60,
       VpcConfig: Match.objectLike({ SubnetIds: Match.anyValue(), SecurityGroupIds: Match.anyValue() }),
       Environment: {
@@ -103,7 +103,7 @@ describe('the deletion sweeper', () => {
     const sweeper = template.toJSON().Resources[sweeperId()];
     expect(JSON.stringify(sweeper.DependsOn ?? [])).toMatch(/Migration/);
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      AlarmDescription: Match.stringLikeRegexp('deletion sweeper failed'),
+      AlarmDescription: Match.stringLikeRegexp('deletion sweeper failed in two of 15 minutes'),
       Dimensions: [{ Name: 'FunctionName', Value: { Ref: sweeperId() } }],
     });
   });

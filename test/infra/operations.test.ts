@@ -120,19 +120,19 @@ describe('alarms and dashboard', () => {
   it('alarms on API 5xx rate and p99 latency, function errors and throttles, Aurora and DynamoDB', () => {
     const names = alarmNames();
     for (const expected of [
-      'API 5xx responses above 1% of requests',
-      'API p99 latency above 3 s',
-      'Aurora CPU above 80%',
-      'Aurora above 90% of its maximum ACU',
-      'Aurora connections above 400',
-      'DynamoDB requests throttled',
+      'API 5xx responses above 1% of requests for 15 minutes',
+      'API p99 latency above 3 s for 15 minutes',
+      'Aurora CPU above 80% for 15 minutes',
+      'Aurora above 90% of its maximum ACU for 15 minutes',
+      'Aurora connections above 400 for 15 minutes',
+      'DynamoDB requests throttled in each of 15 minutes',
     ]) {
       expect(names).toContain(expected);
     }
     for (const group of Object.values(groups)) {
       if (routesOf(group.name).length === 0) continue;
-      expect(names).toContain(`${group.name} function errors`);
-      expect(names).toContain(`${group.name} throttled`);
+      expect(names).toContain(`${group.name} function errors above 1% of invocations for 15 minutes`);
+      expect(names).toContain(`${group.name} throttled above 1% of invocations for 15 minutes`);
     }
   });
 

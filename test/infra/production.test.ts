@@ -88,8 +88,12 @@ describe('2. alarms reach someone', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
     const on = (namespace: string, metric: string) =>
       alarms.filter((a) => a.Namespace === namespace && a.MetricName === metric);
-    expect(on('AWS/States', 'ExecutionsFailed')).toHaveLength(1);
-    expect(on('AWS/States', 'ExecutionsTimedOut')).toHaveLength(1);
+    // A share of the executions started (metric math), not a single event.
+    const metricsOf = (name: string) =>
+      alarms.filter((a) => JSON.stringify(a.Metrics ?? []).includes(`"MetricName":"${name}"`));
+    expect(metricsOf('ExecutionsFailed')).toHaveLength(1);
+    expect(metricsOf('ExecutionsTimedOut')).toHaveLength(1);
+    expect(JSON.stringify(metricsOf('ExecutionsFailed')[0]?.Metrics)).toContain('ExecutionsStarted');
     expect(on('AWS/RDS', 'ClientConnectionsSetupFailedAuth')).toHaveLength(1);
     expect(on('AWS/RDS', 'DatabaseConnectionsSetupFailed')).toHaveLength(1);
     const errors = on('AWS/Lambda', 'Errors').map((a) => JSON.stringify(a.Dimensions));

@@ -17,17 +17,17 @@ beforeAll(() => {
 const groupsWithRoutes = Object.values(groups).filter((group) => routesOf(group.name).length > 0);
 
 describe('PlatformStack', () => {
-  it('creates one Node.js 22 arm64 Lambda per endpoint group that has routes', () => {
+  it('creates one Node.js 24 arm64 Lambda per endpoint group that has routes', () => {
     const functions = Object.values(
       template.findResources('AWS::Lambda::Function', {
-        Properties: { Runtime: 'nodejs22.x', Architectures: ['arm64'] },
+        Properties: { Runtime: 'nodejs24.x', Architectures: ['arm64'] },
       }),
     ).filter((fn) => groupsWithRoutes.some((group) => group.description === fn.Properties.Description));
     expect(functions).toHaveLength(groupsWithRoutes.length);
     for (const group of groupsWithRoutes) {
       template.hasResourceProperties('AWS::Lambda::Function', {
         Description: group.description,
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Environment: {
           Variables: Match.objectLike({ TABLE_NAME: Match.anyValue(), JWT_SIGNING_KEY_ID: Match.anyValue() }),
         },

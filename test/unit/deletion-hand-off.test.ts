@@ -1,9 +1,17 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { deletionOperations } from '../../functions/accounts/deletion-operations';
 import { LambdaDeletionHandOff, sweepRequest } from '../../shared/adapters/aws/lambda-deletion-hand-off';
 import { composeDeps } from '../../shared/compose/compose';
 import { loadConfig } from '../../shared/config';
+import { budgetOf, cleanUpOne, type Tombstone } from '../../shared/lifecycle/runner';
 import { captureLog } from '../support/capture-log';
 
 /** The cloud's hand-off of a deletion that answered 202: one asynchronous invocation of the deletion sweeper. */
@@ -81,5 +89,81 @@ describe('the hand-off the cloud composes', () => {
   it('without it, invokes nothing', async () => {
     await cloud({}).deletions.handOff();
     expect(lambda.commandCalls(InvokeCommand)).toHaveLength(0);
+  });
+});
+
+describe('the accounts function without the data plane (outside the VPC)', () => {
+  const dynamo = mockClient(DynamoDBDocumentClient);
+  afterAll(() => dynamo.restore());
+  beforeEach(() => dynamo.reset());
+
+  const accounts = () =>
+    composeDeps(
+      loadConfig({
+        PLATFORM_RUNTIME: 'aws',
+        TABLE_NAME: 'platform',
+        JWT_SIGNING_KEY_ID: 'arn:aws:kms:eu-west-1:123456789012:key/1',
+        LOG_LEVEL: 'silent',
+        DELETION_SWEEPER_FUNCTION: sweeperName,
+      }),
+      // The accounts handler composes no SQL plane (functions/accounts/handler.ts).
+      undefined,
+      { log },
+    );
+  const site = { slug: 'acme', created_at: '2026-01-01T00:00:00.000000Z' };
+  const app = { id: 7, slug: 'shop', created_at: '2026-02-01T00:00:00.000000Z' };
+
+  it('answers an app deletion 202 and hands the whole cleanup, SQL first, to the sweeper', async () => {
+    lambda.on(InvokeCommand).resolves({ StatusCode: 202 });
+    dynamo.on(QueryCommand).resolves({ Items: [] });
+    dynamo.on(TransactWriteCommand).resolves({});
+    const deps = accounts();
+    expect(deps.hasSql).toBe(false);
+    const ctx = {
+      deps,
+      access: { site },
+      app,
+      user: { id: 1 },
+      route: { operationId: 'delete_app' },
+      params: {},
+      query: {},
+    };
+    const answer = await deletionOperations.deleteApp(ctx as never);
+    expect(answer).toMatchObject({ status: 202 });
+    // The tombstone was written with the app's removal; nothing else of the cleanup ran here.
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(1);
+    expect(dynamo.commandCalls(DeleteCommand)).toHaveLength(0);
+    // The sweeper was invoked asynchronously, and no step tried a database this function does not have.
+    expect(lambda.commandCalls(InvokeCommand)[0]?.args[0].input).toMatchObject({
+      FunctionName: sweeperName,
+      InvocationType: 'Event',
+    });
+    expect(lines.filter((line) => line.level === 'warn')).toEqual([]);
+  });
+
+  it.each([
+    [
+      'app',
+      {
+        kind: 'app',
+        site: site.slug,
+        site_identity: site.created_at,
+        app_id: app.id,
+        app_slug: app.slug,
+        app_identity: app.created_at,
+      },
+    ],
+    [
+      'site',
+      { kind: 'site', site: site.slug, site_id: 3, site_identity: site.created_at, organization: 'o' },
+    ],
+  ])('leaves a pending %s deletion owed, untouched and unlogged, for the sweeper', async (_, tomb) => {
+    const deps = accounts();
+    const budget = budgetOf(deps);
+    const finished = await cleanUpOne(deps, { ...tomb, deleted_by: 1, at: 'x' } as Tombstone, budget);
+    expect(finished).toBe(false);
+    expect(budget.left).toBe(deps.config.deletionStepsPerRequest);
+    expect(dynamo.calls()).toHaveLength(0);
+    expect(lines.filter((line) => line.level === 'warn')).toEqual([]);
   });
 });
