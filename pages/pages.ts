@@ -288,6 +288,7 @@ ${formAlert}
 ${field({ name: 'username', label: 'Username or e-mail', autocomplete: 'username' })}
 ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password' })}
 <button type="submit">Sign in</button>
+<p class="aside"><a href="${esc(`${resetPath}${siteQuery(site)}`)}">Forgot your password?</a></p>
 </form>
 ${providers}`;
     return htmlResult(
@@ -304,6 +305,52 @@ ${providers}`;
           'auto-confirm': autoApp && !unasked ? providerKey(autoApp) : null,
           'sign-in': `/sign-in${siteQuery(site)}`,
         },
+        body,
+      }),
+    );
+  });
+}
+
+// ---------------------------------------------------------------------------------------------- password reset
+
+/** The reset page: the link of a reset e-mail is `PASSWORD_RESET_LINK_BASE#<token>`, this page by default. */
+export const resetPath = '/reset-password';
+
+/**
+ * A forgotten password (docs/pages.md, "Forgotten passwords"). Two forms, one shown: without a token after `#`,
+ * the address to send a link to; with one (the e-mail's link), the new password. The token stays in the fragment,
+ * so it never reaches a server log or a `Referer`; the script reads it and takes it out of the address bar.
+ */
+export function passwordResetPage(ctx: Ctx): Promise<HttpResult> {
+  return rendered(async () => {
+    const site = await pageSite(ctx);
+    const signIn = `/sign-in${siteQuery(site, { auto_redirect: '0' })}`;
+    const body = `<h1>Reset your password</h1>
+${noscript}
+<form id="reset-request-form" novalidate hidden>
+<p>Enter the e-mail address of your account. If it has one, a link to choose a new password is sent to it.</p>
+${formAlert}
+${field({ name: 'email', label: 'E-mail address', type: 'email', autocomplete: 'email' })}
+<button type="submit">Send the link</button>
+</form>
+<p class="notice" role="status" hidden data-reset-sent></p>
+<form id="reset-confirm-form" novalidate hidden>
+<p>Choose a new password. Every other session of your account is signed out.</p>
+${formAlert}
+${field({ name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', hint: passwordHint })}
+<button type="submit">Set the new password</button>
+</form>
+<section class="notice" role="status" hidden data-reset-done>
+<p data-reset-done-message></p>
+<p><a class="button-link" href="${esc(signIn)}">Sign in</a></p>
+</section>
+<p class="aside"><a href="${esc(signIn)}">Back to sign-in</a></p>`;
+    return htmlResult(
+      200,
+      layout({
+        title: 'Reset your password',
+        siteName: site.name,
+        data: { page: 'password-reset', site: site.slug, 'reset-path': `${resetPath}${siteQuery(site)}` },
         body,
       }),
     );

@@ -1,6 +1,12 @@
 import { pageAsset } from '../../pages/assets';
 import { consoleAsset, consolePage } from '../../pages/console';
-import { accountPage, invitationPage, signInCallbackPage, signInPage } from '../../pages/pages';
+import {
+  accountPage,
+  invitationPage,
+  passwordResetPage,
+  signInCallbackPage,
+  signInPage,
+} from '../../pages/pages';
 import { siteOperations } from '../../pages/site';
 import type { Operations } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
@@ -10,6 +16,7 @@ export const pageOperations: Operations = {
   invitationPage,
   signInPage,
   signInCallbackPage,
+  passwordResetPage,
   accountPage,
 
   async pageAsset(ctx) {

@@ -258,6 +258,62 @@
       else if (data.autoConfirm) confirmProvider(data.autoConfirm, alert);
     },
 
+    'password-reset'() {
+      const requestForm = document.getElementById('reset-request-form');
+      const confirmForm = document.getElementById('reset-confirm-form');
+      // The e-mail's link carries the token after `#`: read it, then take it out of the address bar.
+      const token = window.location.hash.slice(1);
+      if (token) window.history.replaceState(null, '', window.location.pathname + window.location.search);
+      if (!token) {
+        requestForm.hidden = false;
+        const sent = document.querySelector('[data-reset-sent]');
+        requestForm.addEventListener('submit', async (event) => {
+          event.preventDefault();
+          clearErrors(requestForm);
+          busy(requestForm, true);
+          const answer = await api('POST', '/api/auth/password/reset/', values(requestForm));
+          busy(requestForm, false);
+          if (answer.status !== 202) {
+            showErrors(requestForm, answer, 'The link could not be sent.');
+            return;
+          }
+          requestForm.hidden = true;
+          sent.textContent = answer.body.detail;
+          sent.hidden = false;
+        });
+        return;
+      }
+      confirmForm.hidden = false;
+      passwordFeedback(confirmForm.querySelector('#password'), () => ({}));
+      confirmForm.addEventListener('submit', async (event) => {
+        event.preventDefault();
+        clearErrors(confirmForm);
+        busy(confirmForm, true);
+        const answer = await api('POST', '/api/auth/password/reset/confirm/', {
+          token,
+          password: confirmForm.querySelector('#password').value,
+        });
+        busy(confirmForm, false);
+        if (answer.status === 200) {
+          confirmForm.hidden = true;
+          const done = document.querySelector('[data-reset-done]');
+          done.querySelector('[data-reset-done-message]').textContent = answer.body.detail;
+          done.hidden = false;
+          done.querySelector('a').focus();
+          return;
+        }
+        if (answer.status === 400 && answer.body.token) {
+          confirmForm.querySelector('[data-form-alert]').textContent = answer.body.token.join(' ');
+          const again = document.createElement('a');
+          again.href = data.resetPath || '/reset-password';
+          again.textContent = 'Ask for a new link';
+          confirmForm.querySelector('[data-form-alert]').append(' ', again);
+          return;
+        }
+        showErrors(confirmForm, answer, 'The password could not be changed.');
+      });
+    },
+
     async callback() {
       const status = document.querySelector('[data-callback-status]');
       const failure = document.querySelector('[data-callback-error]');

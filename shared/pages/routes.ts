@@ -53,6 +53,15 @@ export const pageRoutes = [
   },
   {
     ...page,
+    operationId: 'passwordResetPage',
+    method: 'GET',
+    path: '/reset-password',
+    summary:
+      "A forgotten password: the address to send a reset link to, or, from the e-mail's link (the token after `#`), the new password",
+    responses: { 200: htmlPage('The reset page'), ...refused },
+  },
+  {
+    ...page,
     operationId: 'signInCallbackPage',
     method: 'GET',
     path: '/sign-in/callback',

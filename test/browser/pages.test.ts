@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { strictClock } from '../support/clock';
 import { type IdentityProvider, startIdentityProvider } from '../support/identity-provider';
-import { latestToken } from '../support/invitation-mail';
+import { latestToken, outboxFor } from '../support/invitation-mail';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, createUser, type Tenant, unique } from '../support/tenant';
 import { expectAccessible, freePort, screenshot, TestBrowser } from './browser';
@@ -270,6 +270,55 @@ describe('sign-in page', () => {
     const answer = await page.goto(url('/sign-in?site=no-such-site-here'));
     expect(answer?.status()).toBe(404);
     expect(answer?.headers()['content-type']).toContain('text/html');
+  });
+});
+
+describe('forgotten password', () => {
+  it('from the sign-in page: asks for a link, follows it from the e-mail, sets a new password and signs in', async () => {
+    const person = await createUser(platform);
+    await page.goto(url(`/sign-in?site=${tenant.site.slug}`));
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.waitForURL(/\/reset-password/);
+    await expectAccessible(page);
+    await screenshot(page, 'reset-request');
+    await page.getByLabel('E-mail address').fill(person.user.email);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await expect
+      .poll(() => page.locator('[data-reset-sent]').textContent())
+      .toContain('If an account has this address');
+    // The link, as the person reads it in the e-mail: the token after `#`.
+    const eml = outboxFor(platform, person.user.email).find((message) =>
+      message.includes('Choose a new password'),
+    );
+    const token = /\/reset-password#([A-Za-z0-9_-]{43})/.exec(eml ?? '')?.[1];
+    expect(token).toBeDefined();
+    // The test server listens on a port of its own: the e-mail's link, on it.
+    const link = url(`/reset-password#${token}`);
+    await page.goto(link);
+    // The token leaves the address bar at once.
+    await expect.poll(() => page.url()).not.toContain('#');
+    await page.getByLabel('New password').fill('weak');
+    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await expect.poll(() => page.locator('#password-error').textContent()).not.toBe('');
+    await page.getByLabel('New password').fill('Saffron-Glacier-Rowboat-64');
+    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await expect.poll(() => page.locator('[data-reset-done]').isVisible()).toBe(true);
+    await expectAccessible(page);
+    await screenshot(page, 'reset-done');
+    await page.getByRole('link', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(/\/sign-in/);
+    await page.getByLabel('Username or e-mail').fill(person.user.username);
+    await page.getByLabel('Password').fill('Saffron-Glacier-Rowboat-64');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(/\/account/);
+    // The same link again: it worked once, and says how to get another.
+    await page.goto(link);
+    await page.getByLabel('New password').fill('Another-Harbor-Lantern-19');
+    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await expect
+      .poll(() => page.locator('[data-form-alert]').last().textContent())
+      .toContain('does not work');
+    expect(await page.getByRole('link', { name: 'Ask for a new link' }).count()).toBe(1);
   });
 });
 

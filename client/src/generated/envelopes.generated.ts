@@ -300,6 +300,9 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
   "/pages/{asset}": {
     "GET": "detail"
   },
+  "/reset-password": {
+    "GET": "detail"
+  },
   "/sign-in": {
     "GET": "detail"
   },
