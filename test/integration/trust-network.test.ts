@@ -1,0 +1,121 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { latestToken } from '../support/invitation-mail';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
+import { createTenant, type Tenant, unique } from '../support/tenant';
+
+/**
+ * Part of the cross-tenant trust suite: what a tenant (or anyone) reaches through the platform's network-facing
+ * edges. A tenant's social app may not aim the platform's outgoing calls at the platform's own network, however the
+ * address is spelt; a shared client address may not lock others out of their invitation links.
+ */
+let platform: TestPlatform;
+let tenant: Tenant;
+let discovery: Awaited<ReturnType<typeof startDiscovery>>;
+
+/** Loopback 127.0.0.1 in IPv6 forms that carry it: IPv4-compatible, 6to4, SIIT, NAT64, Teredo (server). */
+const loopbackForms = ['[::7f00:1]', '[2002:7f00:1::]', '[::ffff:0:7f00:1]', '[64:ff9b::7f00:1]', '[2001:0:7f00:1::1]'];
+
+/**
+ * A provider on 127.0.0.1 (allowlisted, as a local one is): `/<n>/.well-known/openid-configuration` is a discovery
+ * document whose endpoints all sit at `loopbackForms[n]`.
+ */
+async function startDiscovery() {
+  const server = createServer((req, res) => {
+    const form = loopbackForms[Number(/^\/(\d+)\//.exec(req.url ?? '')?.[1])] ?? '[::1]';
+    const issuer = `http://${req.headers.host}/${loopbackForms.indexOf(form)}`;
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        issuer,
+        authorization_endpoint: `https://${form}/authorize`,
+        token_endpoint: `https://${form}/token`,
+        userinfo_endpoint: `https://${form}/userinfo`,
+        jwks_uri: `https://${form}/jwks`,
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { server, host, url: (form: number) => `http://${host}/${form}/.well-known/openid-configuration` };
+}
+
+beforeAll(async () => {
+  discovery = await startDiscovery();
+  platform = await startTestPlatform({ SOCIAL_LOGIN_ALLOWED_HOSTS: discovery.host }, {}, { dataPlane: false });
+  tenant = await createTenant(platform);
+});
+afterAll(async () => {
+  await platform?.stop();
+  discovery?.server.closeAllConnections();
+  await new Promise((resolve) => discovery?.server.close(resolve));
+});
+
+const oidc = (providerId: string, serverUrl: string) => ({
+  provider: 'openid_connect',
+  provider_id: providerId,
+  name: providerId,
+  client_id: 'client',
+  secret: 'secret',
+  settings: { server_url: serverUrl },
+});
+
+describe('cross-tenant trust suite: outgoing calls judge the IPv4 address an IPv6 form carries', () => {
+  it.each([
+    ...loopbackForms.map((host) => `https://${host}/.well-known/openid-configuration`),
+    'https://[::ffff:7f00:1]/.well-known/openid-configuration',
+    'https://[::a9fe:a9fe]/.well-known/openid-configuration',
+    'https://[2002:a9fe:a9fe::]/.well-known/openid-configuration',
+  ])('refuses %s when the app is written: 400 naming server_url', async (serverUrl) => {
+    const created = await tenant.owner.post('/api/auth/social-apps/', oidc(unique('v6'), serverUrl));
+    expect(created.status).toBe(400);
+    expect(created.body.settings[0]).toMatch(/^server_url names a loopback, private, link-local or metadata/);
+  });
+
+  it.each([
+    'https://localhost./.well-known/openid-configuration',
+    'https://LOCALHOST/.well-known/openid-configuration',
+    'https://idp.localhost./.well-known/openid-configuration',
+    'https://metadata.google.internal./.well-known/openid-configuration',
+    'https://Metadata.Google.Internal/.well-known/openid-configuration',
+  ])('refuses the local name %s when the app is written, not only at connect time', async (serverUrl) => {
+    const created = await tenant.owner.post('/api/auth/social-apps/', oidc(unique('local'), serverUrl));
+    expect(created.status).toBe(400);
+    expect(created.body.settings).toEqual(['server_url names a local host.']);
+    // And on an update of an app that was accepted.
+    const good = await tenant.owner.post('/api/auth/social-apps/', oidc(unique('ok'), discovery.url(0)));
+    expect(good.status).toBe(201);
+    const patched = await tenant.owner.patch(`/api/auth/social-apps/${good.body.data.id}/`, {
+      settings: { server_url: serverUrl },
+    });
+    expect(patched.status).toBe(400);
+    expect(patched.body.settings).toEqual(['server_url names a local host.']);
+  });
+
+  it.each(loopbackForms.map((form, index) => [form, index] as const))(
+    'the check route and a login refuse the endpoints a discovery document names at %s',
+    async (form, index) => {
+      const providerId = unique('disc');
+      const created = await tenant.owner.post('/api/auth/social-apps/', oidc(providerId, discovery.url(index)));
+      expect(created.status).toBe(201);
+      const checked = await tenant.owner.post(`/api/auth/social-apps/${created.body.data.id}/check/`, {});
+      expect(checked.status).toBe(200);
+      expect(checked.body.ok).toBe(false);
+      expect(checked.body.checks).toContainEqual({
+        name: 'discovery',
+        ok: false,
+        detail: expect.stringMatching(/(endpoint|jwks_uri) names a loopback, private, link-local or metadata/),
+      });
+      // No check vouches for the loopback form.
+      for (const check of checked.body.checks as { ok: boolean; detail: string }[])
+        if (check.ok) expect(check.detail).not.toContain(form);
+      const visitor = platform.api.forSite(tenant.site.slug);
+      const started = await visitor.get(
+        `/api/auth/${providerId}/redirect/?redirect_uri=${encodeURIComponent('http://127.0.0.1:5173/cb')}`,
+      );
+      expect(started.status).toBe(502);
+      expect(started.body.authorization_url).toBeUndefined();
+      expect(started.body.detail).toMatch(/names a loopback, private, link-local or metadata address/);
+    },
+  );
+});
