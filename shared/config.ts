@@ -152,9 +152,8 @@ export interface SocialLoginConfig {
   readonly redirectsPerMinute: number;
 }
 
-/** Failed public invitation attempts allowed per client address and per token within the window. */
+/** Failed public invitation attempts allowed per token within the window (nothing is counted per address). */
 export interface InvitationLimits {
-  readonly maxFailuresPerIp: number;
   readonly maxFailuresPerToken: number;
   readonly windowSeconds: number;
   readonly lockoutSeconds: number;
@@ -294,7 +293,6 @@ function invitationLimits(env: Env): InvitationLimits {
     return value;
   };
   return {
-    maxFailuresPerIp: positive('INVITATION_MAX_FAILURES_PER_IP', 20),
     maxFailuresPerToken: positive('INVITATION_MAX_FAILURES_PER_TOKEN', 10),
     windowSeconds: positive('INVITATION_FAILURE_WINDOW_SECONDS', 900),
     lockoutSeconds: positive('INVITATION_LOCKOUT_SECONDS', 60),

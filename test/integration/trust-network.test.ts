@@ -119,3 +119,28 @@ describe('cross-tenant trust suite: outgoing calls judge the IPv4 address an IPv
     },
   );
 });
+
+describe('cross-tenant trust suite: a shared client address does not lock others out of their invitation links', () => {
+  async function invite() {
+    const email = `${unique('nat')}@example.com`;
+    const made = await tenant.owner.post(`/api/cloud/organizations/${tenant.organization.slug}/invitations/`, {
+      invitee_identifier: email,
+    });
+    expect(made.status).toBe(201);
+    return latestToken(platform, email);
+  }
+
+  it('after 25 unknown tokens from one address, a valid token from the same address answers 200', async () => {
+    const token = await invite();
+    // Someone else behind the same address (every test request comes from 127.0.0.1) tries tokens.
+    for (let i = 0; i < 25; i++) {
+      const guess = await platform.api.get(`/api/cloud/invitations/${unique('guess')}x${i}/details/`);
+      expect(guess.status).toBe(404);
+    }
+    const details = await platform.api.get(`/api/cloud/invitations/${token}/details/`);
+    expect(details.status).toBe(200);
+    expect(details.headers.get('retry-after')).toBeNull();
+    const page = await platform.api.get(`/invitations/${token}`);
+    expect(page.status).toBe(200);
+  });
+});
