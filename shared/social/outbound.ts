@@ -52,8 +52,7 @@ export function checkUrlShape(raw: string, policy: OutboundPolicy): URL {
   const literal = url.hostname.replace(/^\[|\]$/g, '');
   if (!allowlisted && isIP(literal) && isForbiddenAddress(literal))
     throw new OutboundError('names a loopback, private, link-local or metadata address');
-  if (!allowlisted && isLocalName(url.hostname))
-    throw new OutboundError('names a local host');
+  if (!allowlisted && isLocalName(url.hostname)) throw new OutboundError('names a local host');
   return url;
 }
 

@@ -1,6 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../functions/groups';
+import { pathParamNames } from '../../shared/api/path-params';
 import { latestToken } from '../support/invitation-mail';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, type Tenant, unique } from '../support/tenant';
@@ -15,7 +17,13 @@ let tenant: Tenant;
 let discovery: Awaited<ReturnType<typeof startDiscovery>>;
 
 /** Loopback 127.0.0.1 in IPv6 forms that carry it: IPv4-compatible, 6to4, SIIT, NAT64, Teredo (server). */
-const loopbackForms = ['[::7f00:1]', '[2002:7f00:1::]', '[::ffff:0:7f00:1]', '[64:ff9b::7f00:1]', '[2001:0:7f00:1::1]'];
+const loopbackForms = [
+  '[::7f00:1]',
+  '[2002:7f00:1::]',
+  '[::ffff:0:7f00:1]',
+  '[64:ff9b::7f00:1]',
+  '[2001:0:7f00:1::1]',
+];
 
 /**
  * A provider on 127.0.0.1 (allowlisted, as a local one is): `/<n>/.well-known/openid-configuration` is a discovery
@@ -42,7 +50,11 @@ async function startDiscovery() {
 
 beforeAll(async () => {
   discovery = await startDiscovery();
-  platform = await startTestPlatform({ SOCIAL_LOGIN_ALLOWED_HOSTS: discovery.host }, {}, { dataPlane: false });
+  platform = await startTestPlatform(
+    { SOCIAL_LOGIN_ALLOWED_HOSTS: discovery.host },
+    {},
+    { dataPlane: false },
+  );
   tenant = await createTenant(platform);
 });
 afterAll(async () => {
@@ -96,7 +108,10 @@ describe('cross-tenant trust suite: outgoing calls judge the IPv4 address an IPv
     'the check route and a login refuse the endpoints a discovery document names at %s',
     async (form, index) => {
       const providerId = unique('disc');
-      const created = await tenant.owner.post('/api/auth/social-apps/', oidc(providerId, discovery.url(index)));
+      const created = await tenant.owner.post(
+        '/api/auth/social-apps/',
+        oidc(providerId, discovery.url(index)),
+      );
       expect(created.status).toBe(201);
       const checked = await tenant.owner.post(`/api/auth/social-apps/${created.body.data.id}/check/`, {});
       expect(checked.status).toBe(200);
@@ -104,7 +119,9 @@ describe('cross-tenant trust suite: outgoing calls judge the IPv4 address an IPv
       expect(checked.body.checks).toContainEqual({
         name: 'discovery',
         ok: false,
-        detail: expect.stringMatching(/(endpoint|jwks_uri) names a loopback, private, link-local or metadata/),
+        detail: expect.stringMatching(
+          /(endpoint|jwks_uri) names a loopback, private, link-local or metadata/,
+        ),
       });
       // No check vouches for the loopback form.
       for (const check of checked.body.checks as { ok: boolean; detail: string }[])
@@ -123,9 +140,12 @@ describe('cross-tenant trust suite: outgoing calls judge the IPv4 address an IPv
 describe('cross-tenant trust suite: a shared client address does not lock others out of their invitation links', () => {
   async function invite() {
     const email = `${unique('nat')}@example.com`;
-    const made = await tenant.owner.post(`/api/cloud/organizations/${tenant.organization.slug}/invitations/`, {
-      invitee_identifier: email,
-    });
+    const made = await tenant.owner.post(
+      `/api/cloud/organizations/${tenant.organization.slug}/invitations/`,
+      {
+        invitee_identifier: email,
+      },
+    );
     expect(made.status).toBe(201);
     return latestToken(platform, email);
   }
@@ -143,4 +163,28 @@ describe('cross-tenant trust suite: a shared client address does not lock others
     const page = await platform.api.get(`/invitations/${token}`);
     expect(page.status).toBe(200);
   });
+});
+
+describe('cross-tenant trust suite: no input reaches a store beyond what it can hold', () => {
+  const long = 'a'.repeat(3000);
+  const withPathParams = routes.filter((route) => pathParamNames(route.path).length > 0);
+
+  it.each(withPathParams.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s: a path parameter of 3,000 characters is a 400 naming it, for anyone',
+    async (_, route) => {
+      for (const name of pathParamNames(route.path)) {
+        const path = route.path.replace(/\{(\w+)\}/g, (_m, other: string) =>
+          other === name ? long : other.endsWith('id') ? '1' : 'x',
+        );
+        for (const client of [platform.adminApi, platform.api]) {
+          const site = client.forSite(tenant.site.slug);
+          const answer = await site.request(route.method, path, route.method === 'GET' ? undefined : {});
+          expect(answer.status, `${route.method} ${path.slice(0, 80)}: ${answer.text.slice(0, 200)}`).toBe(
+            400,
+          );
+          expect(answer.text).toContain(name);
+        }
+      }
+    },
+  );
 });
