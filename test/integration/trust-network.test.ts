@@ -188,3 +188,40 @@ describe('cross-tenant trust suite: no input reaches a store beyond what it can 
     },
   );
 });
+
+describe('cross-tenant trust suite: an integer beyond 2^53 is a 400 naming the field', () => {
+  it.each(['9007199254740994', '1e20', '99999999999999999999'])(
+    'POST …/groups/{group}/members/ with user_id %s',
+    async (number) => {
+      const groups = `/api/cloud/organizations/${tenant.organization.slug}/groups/`;
+      const group = await tenant.owner.post(groups, { name: unique('Group') });
+      expect(group.status).toBe(201);
+      const answer = await tenant.owner.request('POST', `${groups}${group.body.slug}/members/`, undefined, {
+        raw: `{"user_id": ${number}}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(answer.status).toBe(400);
+      expect(Object.keys(answer.body)).toEqual(['user_id']);
+    },
+  );
+
+  it.each([
+    ['/api/cloud/organizations/{org}/members/', 'user_id'],
+    ['/api/cloud/organizations/{org}/transfer-ownership/', 'user_id'],
+  ])('POST %s with an unsafe %s', async (path, field) => {
+    const answer = await tenant.owner.request(
+      'POST',
+      path.replace('{org}', tenant.organization.slug),
+      undefined,
+      { raw: `{"${field}": 9007199254740994}`, headers: { 'content-type': 'application/json' } },
+    );
+    expect(answer.status).toBe(400);
+    expect(Object.keys(answer.body)).toContain(field);
+  });
+
+  it('a page beyond the safe range is a 400 naming page', async () => {
+    const answer = await tenant.owner.get('/api/cloud/organizations/?page=9007199254740994');
+    expect(answer.status).toBe(400);
+    expect(Object.keys(answer.body)).toEqual(['page']);
+  });
+});
