@@ -23,7 +23,8 @@ function unbounded(schema: unknown, at: string, found: string[]): string[] {
       const maximum = object.maximum ?? object.exclusiveMaximum;
       const minimum = object.minimum ?? object.exclusiveMinimum;
       if (typeof maximum !== 'number' || maximum > maxSafe) found.push(`${at}: no maximum within 2^53 - 1`);
-      if (typeof minimum !== 'number' || minimum < -maxSafe) found.push(`${at}: no minimum within -(2^53 - 1)`);
+      if (typeof minimum !== 'number' || minimum < -maxSafe)
+        found.push(`${at}: no minimum within -(2^53 - 1)`);
     }
     for (const [key, value] of Object.entries(object)) unbounded(value, `${at}.${key}`, found);
   }
