@@ -16,7 +16,7 @@ function isInteger(schema: JsonSchema): boolean {
 
 /** Each integer schema without a maximum, or with one beyond the safe range, by its place in the schema. */
 function unbounded(schema: unknown, at: string, found: string[]): string[] {
-  if (Array.isArray(schema)) schema.forEach((item, i) => unbounded(item, `${at}[${i}]`, found));
+  if (Array.isArray(schema)) for (const [i, item] of schema.entries()) unbounded(item, `${at}[${i}]`, found);
   else if (schema && typeof schema === 'object') {
     const object = schema as JsonSchema;
     if (isInteger(object)) {
