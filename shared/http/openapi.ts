@@ -9,7 +9,7 @@ function parameters(route: RouteDef) {
     const declared = (route.params?.properties as Record<string, JsonSchema> | undefined)?.[name] ?? {
       type: 'string',
     };
-    // The pipeline's bound (shared/api/path-params.ts) applies to the text, whatever the declared type.
+    // A text parameter shows the pipeline's bound (shared/api/path-params.ts) where its schema declares no length.
     const bound = declared.type === 'string' ? pathParamSchema(name) : undefined;
     const schema = bound && declared.maxLength === undefined ? { ...declared, ...bound } : declared;
     return { name, in: 'path', required: true, schema };
