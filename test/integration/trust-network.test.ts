@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/groups';
 import { pathParamNames } from '../../shared/api/path-params';
@@ -51,7 +51,12 @@ async function startDiscovery() {
 beforeAll(async () => {
   discovery = await startDiscovery();
   platform = await startTestPlatform(
-    { SOCIAL_LOGIN_ALLOWED_HOSTS: discovery.host },
+    // A small request deadline (docs/local-runtime.md), so that the requests that never arrive end quickly.
+    {
+      SOCIAL_LOGIN_ALLOWED_HOSTS: discovery.host,
+      REQUEST_TIMEOUT_MS: '2000',
+      REQUEST_HEADERS_TIMEOUT_MS: '1000',
+    },
     {},
     { dataPlane: false },
   );
@@ -224,4 +229,42 @@ describe('cross-tenant trust suite: an integer beyond 2^53 is a 400 naming the f
     expect(answer.status).toBe(400);
     expect(Object.keys(answer.body)).toEqual(['page']);
   });
+});
+
+describe('cross-tenant trust suite: a request that never arrives does not hold the server', () => {
+  /** Sends `text` and nothing more; what the server sent once it closed the connection (the test's timeout guards). */
+  function stall(text: string): Promise<string> {
+    const { hostname, port } = new URL(platform.baseUrl);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname);
+      let received = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        received += chunk;
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(received));
+      socket.write(text);
+    });
+  }
+
+  it('a body announced by Content-Length and never sent, and a head never finished: cut off, nothing run', async () => {
+    const groups = `/api/cloud/organizations/${tenant.organization.slug}/groups/`;
+    const group = await tenant.owner.post(groups, { name: unique('Stalled') });
+    expect(group.status).toBe(201);
+    const [body, head] = await Promise.all([
+      stall(
+        `POST ${groups}${group.body.slug}/members/ HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+          `Authorization: Bearer ${tenant.owner.token}\r\nContent-Type: application/json\r\n` +
+          'Content-Length: 100000\r\n\r\n{"user_id": ',
+      ),
+      stall(`GET ${groups} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${tenant.owner.token}`),
+    ]);
+    expect(body === '' || /^HTTP\/1\.1 408 /.test(body), body).toBe(true);
+    expect(head).toMatch(/^HTTP\/1\.1 408 /);
+    // Nothing was added, and the server serves.
+    const members = await tenant.owner.get(`${groups}${group.body.slug}/members/`);
+    expect(members.status).toBe(200);
+    expect(members.body.results).toEqual([]);
+  }, 60_000);
 });
