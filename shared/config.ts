@@ -40,6 +40,13 @@ export interface Config {
    */
   readonly shutdownDeadlineSeconds: number;
   /**
+   * The local server's deadlines for receiving a request (docs/local-runtime.md, "Request deadlines"): the head
+   * within `headersMs` (REQUEST_HEADERS_TIMEOUT_MS, default 10 000), the whole request, body included, within
+   * `requestMs` (REQUEST_TIMEOUT_MS, default 30 000, API Gateway's integration timeout); then 408 and the
+   * connection closed. The head's is at most the request's.
+   */
+  readonly requestTimeouts: RequestTimeouts;
+  /**
    * Steps of cleanup (a data table dropped, a secret, function, role, membership or permission removed) one deletion
    * request, or one start, may do before it answers (DELETION_STEPS_PER_REQUEST, default 500, at least 1); what is
    * left waits in the deletion's tombstone (docs/lifecycle.md).
@@ -154,9 +161,8 @@ export interface SocialLoginConfig {
   readonly redirectsPerMinute: number;
 }
 
-/** Failed public invitation attempts allowed per client address and per token within the window. */
+/** Failed public invitation attempts allowed per token within the window (nothing is counted per address). */
 export interface InvitationLimits {
-  readonly maxFailuresPerIp: number;
   readonly maxFailuresPerToken: number;
   readonly windowSeconds: number;
   readonly lockoutSeconds: number;
@@ -258,6 +264,21 @@ function atLeastOne(env: Env, key: string, fallback: number): number {
   return value;
 }
 
+export interface RequestTimeouts {
+  readonly headersMs: number;
+  readonly requestMs: number;
+}
+
+function requestTimeouts(env: Env): RequestTimeouts {
+  const requestMs = atLeastOne(env, 'REQUEST_TIMEOUT_MS', 30_000);
+  const headersMs = atLeastOne(env, 'REQUEST_HEADERS_TIMEOUT_MS', Math.min(10_000, requestMs));
+  if (headersMs > requestMs)
+    throw new ConfigError(
+      `REQUEST_HEADERS_TIMEOUT_MS must be at most REQUEST_TIMEOUT_MS (${requestMs}), got "${env.REQUEST_HEADERS_TIMEOUT_MS}"`,
+    );
+  return { headersMs, requestMs };
+}
+
 /** The longest drain a stop may be given: an hour. */
 export const maxShutdownDeadlineSeconds = 3600;
 
@@ -326,7 +347,6 @@ function invitationLimits(env: Env): InvitationLimits {
     return value;
   };
   return {
-    maxFailuresPerIp: positive('INVITATION_MAX_FAILURES_PER_IP', 20),
     maxFailuresPerToken: positive('INVITATION_MAX_FAILURES_PER_TOKEN', 10),
     windowSeconds: positive('INVITATION_FAILURE_WINDOW_SECONDS', 900),
     lockoutSeconds: positive('INVITATION_LOCKOUT_SECONDS', 60),
@@ -515,6 +535,7 @@ export function loadConfig(env: Env = process.env): Config {
     accessCacheSeconds: integer(env, 'ACCESS_CACHE_SECONDS', 3),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
     shutdownDeadlineSeconds: shutdownDeadlineSeconds(env),
+    requestTimeouts: requestTimeouts(env),
     deletionStepsPerRequest: atLeastOne(env, 'DELETION_STEPS_PER_REQUEST', 500),
     deletions: {
       inBackground: flag(env, 'DELETIONS_IN_BACKGROUND', true),

@@ -1,5 +1,6 @@
 /** Request and response schemas of the accounts group (JSON Schema; request types derive from them). */
 
+import { idSchema } from '../api/numbers';
 import { pageQuery } from '../api/pagination';
 import { namePattern, slugMaxLength, slugPattern } from '../slug';
 import { sitePermissions } from './model';
@@ -10,7 +11,7 @@ const slug = { type: 'string', pattern: slugPattern, maxLength: slugMaxLength } 
 /** Names of organizations, sites and apps: the platform's rule for names (shared/slug.ts). */
 const name = { type: 'string', minLength: 1, maxLength: 100, pattern: namePattern } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
-const id = { type: 'integer', minimum: 1 } as const;
+const id = idSchema;
 const organizationRole = { type: 'string', enum: ['owner', 'admin', 'member'] } as const;
 
 export const userIdParams = { type: 'object', properties: { user_id: id } } as const;

@@ -1,3 +1,4 @@
+import { pageSchema } from './numbers';
 import type { RouteDef } from './route';
 
 /** What a linked page reads of the request: its route, path parameters, query and headers. */
@@ -12,7 +13,7 @@ export interface PageContext<Query = unknown> {
 /** Query-schema fragment for `page` and `page_size` with a default and a maximum page size. */
 export function pageQuery(defaultSize: number, maxSize = 100) {
   return {
-    page: { type: 'integer', minimum: 1, default: 1 },
+    page: pageSchema,
     page_size: { type: 'integer', minimum: 1, maximum: maxSize, default: defaultSize },
   } as const;
 }

@@ -1,3 +1,4 @@
+import { maxInt32 } from '../api/numbers';
 import { empty, errors, json } from '../api/responses';
 import type { RouteDef } from '../api/route';
 import { edgeRoutes } from './graph/edge-routes';
@@ -36,7 +37,7 @@ const typeNames = {
 const graphQuery = {
   include: { type: 'string', enum: ['descendants', 'ancestors', 'both'] },
   // The maximum is the server's (DATA_SERVICE_GRAPH_MAX_DEPTH): beyond it, the spec's own error body.
-  depth: { type: 'integer', minimum: 0 },
+  depth: { type: 'integer', minimum: 0, maximum: maxInt32 },
   format: { type: 'string', enum: ['tree', 'graph'] },
   relationship_type: typeNames,
   graph_types: typeNames,

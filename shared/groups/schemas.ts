@@ -1,8 +1,10 @@
 /** Request and response schemas of organization groups (JSON Schema; request types derive from them). */
+
 import { member, userIdParams } from '../accounts/schemas';
+import { idSchema } from '../api/numbers';
 import { slugMaxLength, slugPattern } from '../slug';
 
-const id = { type: 'integer', minimum: 1 } as const;
+const id = idSchema;
 const dateTime = { type: 'string', format: 'date-time' } as const;
 const slug = { type: 'string', pattern: slugPattern, maxLength: slugMaxLength } as const;
 

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { readJsonBody } from '../api/body';
+import { assertPathParamsBounded, overlongPathParam } from '../api/path-params';
 import type { HttpResult } from '../api/result';
 import type { GroupDef, GroupName, RouteDef } from '../api/route';
 import { type Credentials, requireCurrentCredentials, sessionCredentials } from '../auth/browser-sessions';
 import { bearerToken } from '../auth/tokens';
 import type { Deps } from '../deps';
-import { AppError, AuthenticationError } from '../errors';
+import { AppError, AuthenticationError, ValidationError } from '../errors';
+import { summarize } from '../field-errors';
 import type { Logger } from '../log';
 import {
   enforce,
@@ -202,8 +204,20 @@ function checkRoutes(group: GroupName, operations: Operations, routes: readonly 
       throw new Error(`Group ${group} does not implement ${route.operationId}`);
     if (isSitePermission(route.permission) !== (route.scope === 'site'))
       throw new Error(`Route ${route.operationId}: a site permission goes with a site route, and only there`);
+    assertPathParamsBounded(route);
     prepareValidators(route);
   }
+}
+
+/**
+ * Every path parameter within its bound (shared/api/path-params.ts) before anything reads a store: a value no
+ * stored object can have is a 400 naming it, whoever asks, never a key the store refuses.
+ */
+function checkPathBounds(params: Record<string, string>): void {
+  const overlong = overlongPathParam(params);
+  if (!overlong) return;
+  const fields = { [overlong.name]: [overlong.message] };
+  throw new ValidationError({ fields, message: summarize(fields) });
 }
 
 /**
@@ -303,6 +317,7 @@ export function createGroupPipeline(
     const { requestId, log } = fact;
     const { route, params } = matched ?? router.match(event.requestContext.http.method, event.rawPath);
     fact.routeId = route.operationId;
+    checkPathBounds(params);
     const headers = lowerHeaders(event);
     // Who and where come before what: an anonymous request is a 401 whatever its body says.
     const { principal, app } = await whoAndWhere(deps, route, params, headers, fact);

@@ -1,3 +1,4 @@
+import { pathParamSchema } from '../api/path-params';
 import { envelopeSchemas, isErrorStatus } from '../api/responses';
 import type { GroupDef, JsonSchema, ResponseDef, RouteDef } from '../api/route';
 import { describePermission } from '../policy/permissions';
@@ -5,9 +6,12 @@ import { describePermission } from '../policy/permissions';
 function parameters(route: RouteDef) {
   const path = [...route.path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((match) => {
     const name = match[1] as string;
-    const schema = (route.params?.properties as Record<string, JsonSchema> | undefined)?.[name] ?? {
+    const declared = (route.params?.properties as Record<string, JsonSchema> | undefined)?.[name] ?? {
       type: 'string',
     };
+    // A text parameter shows the pipeline's bound (shared/api/path-params.ts) where its schema declares no length.
+    const bound = declared.type === 'string' ? pathParamSchema(name) : undefined;
+    const schema = bound && declared.maxLength === undefined ? { ...declared, ...bound } : declared;
     return { name, in: 'path', required: true, schema };
   });
   const query = Object.entries((route.query?.properties as Record<string, JsonSchema> | undefined) ?? {}).map(

@@ -1,6 +1,8 @@
 /** Request and response schemas of the invitations group (JSON Schema; request types derive from them). */
+
 import { sitePermissions } from '../accounts/model';
 import { passwordMaxLength } from '../accounts/password-policy';
+import { idSchema } from '../api/numbers';
 import { pageQuery } from '../api/pagination';
 import { maxInvitationGroups } from '../groups/model';
 import { groupName } from '../groups/schemas';
@@ -8,7 +10,7 @@ import { groupName } from '../groups/schemas';
 /** The most site grants one invitation may carry (see `invitationConfig`). */
 export const maxInvitationSites = 75;
 
-const id = { type: 'integer', minimum: 1 } as const;
+const id = idSchema;
 const dateTime = { type: 'string', format: 'date-time' } as const;
 
 const siteGrant = {

@@ -1,6 +1,7 @@
 /** Request schemas of the roles group (JSON Schema, compiled once by the handler). */
 
 import { orderings } from '../api/listing';
+import { pageSchema } from '../api/numbers';
 import { pageQuery } from '../api/pagination';
 
 /** Limits of the spec (docs/roles.md, "Limits"). */
@@ -124,7 +125,7 @@ export const listRoleUsersQuery = {
       default: '-created_at',
     },
     // Not in the spec's table: optional paging for roles with many holders; without page_size, the whole list.
-    page: { type: 'integer', minimum: 1, default: 1 },
+    page: pageSchema,
     page_size: { type: 'integer', minimum: 1, maximum: 100 },
   },
 } as const;

@@ -1,6 +1,7 @@
 /** Request and response schemas of the secrets group (JSON Schema, compiled once by the handler). */
 
 import { orderings } from '../api/listing';
+import { maxInt32 } from '../api/numbers';
 import { pageQuery } from '../api/pagination';
 import { slugMaxLength } from '../slug';
 import { keyPattern, namePattern, sensitivityLevels, typeKinds } from './model';
@@ -98,7 +99,7 @@ export const historyQuery = {
   properties: {
     app: appParam,
     limit: { type: 'integer', minimum: 1, maximum: limits.historyMax, default: limits.historyDefault },
-    offset: { type: 'integer', minimum: 0, default: 0 },
+    offset: { type: 'integer', minimum: 0, maximum: maxInt32, default: 0 },
   },
 } as const;
 

@@ -1,14 +1,17 @@
 import { type LookupAddress, lookup } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import type { Config } from '../config';
+import { isForbiddenAddress, isLocalName } from './addresses';
 
 /**
  * The only way social login reaches the network (docs/social-login.md, "Outgoing calls"): a provider's URLs come
  * from site administrators and from discovery documents, so every call is checked against server-side request
  * forgery. https only in the cloud; no loopback, private, link-local, carrier-grade NAT, multicast or cloud
- * metadata address, whichever address the host resolves to (each one is checked, and the connection uses the
+ * metadata address, nor an IPv6 form that carries one (shared/social/addresses.ts), nor a name of this machine or
+ * a private network (`localhost`, `*.localhost`, `*.internal`, trailing dot or not), whichever address the host
+ * resolves to (each one is checked, and the connection uses the
  * checked addresses, so a second DNS answer cannot swap them); no redirects; one deadline for the whole call
  * (resolution, connection, answer and body: SOCIAL_LOGIN_CALL_TIMEOUT_MS); a size cap. Hosts of
  * an explicit allowlist (SOCIAL_LOGIN_ALLOWED_HOSTS) skip the address check, for local development and tests.
@@ -25,44 +28,8 @@ export class OutboundError extends Error {
 const defaultTimeoutMs = 5_000;
 const maxBytes = 512 * 1024;
 
-const blocked = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  blocked.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(network, prefix, 'ipv6');
-
-/** Whether an address is one no provider may be reached at (IPv4-mapped IPv6 addresses are checked as IPv4). */
-export function isForbiddenAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return isForbiddenAddress(mapped[1]);
-  const family = isIP(address);
-  if (family === 0) return true;
-  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
+/** Whether an address is one no provider may be reached at (shared/social/addresses.ts). */
+export { isForbiddenAddress };
 
 function isAllowlisted(url: URL, policy: OutboundPolicy): boolean {
   const host = url.hostname.toLowerCase();
@@ -85,8 +52,7 @@ export function checkUrlShape(raw: string, policy: OutboundPolicy): URL {
   const literal = url.hostname.replace(/^\[|\]$/g, '');
   if (!allowlisted && isIP(literal) && isForbiddenAddress(literal))
     throw new OutboundError('names a loopback, private, link-local or metadata address');
-  if (!allowlisted && /^(localhost|.*\.localhost|.*\.internal)$/i.test(url.hostname))
-    throw new OutboundError('names a local host');
+  if (!allowlisted && isLocalName(url.hostname)) throw new OutboundError('names a local host');
   return url;
 }
 

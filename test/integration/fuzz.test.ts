@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/groups';
@@ -11,7 +12,9 @@ import { buildSecurityFixture, type SecurityFixture } from '../support/security-
  * Fuzzing every route of the route table with fast-check (docs/security.md): bodies and query strings derived from
  * the route's schemas, with hostile keys and values, sent by a superuser so that they pass authorization and reach
  * validation and the operations. Never a 5xx, never database or stack text in an answer, and the server keeps
- * serving. `FUZZ_SEED` replays a run; `FUZZ_RUNS` sets the number of cases (at least 2,000).
+ * serving. Path segments include values longer than any stored key and integers beyond 2^53; bodies and queries
+ * include unsafe integers; and requests whose head or body never arrives must be cut off by the server's request
+ * deadline. `FUZZ_SEED` replays a run; `FUZZ_RUNS` sets the number of cases (at least 2,000).
  */
 
 const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -19,13 +22,25 @@ const totalRuns = Math.max(2000, Number(process.env.FUZZ_RUNS ?? 2000));
 const runsPerRoute = Math.ceil(totalRuns / routes.length);
 console.log(`fuzz: seed ${seed} (FUZZ_SEED=${seed} replays it), ${runsPerRoute} cases per route`);
 
+/** The platform's request deadline in this file (REQUEST_TIMEOUT_MS; the head's is half of it). */
+const requestDeadlineMs = 2000;
+/**
+ * The hang guard of each request: API Gateway's 30 s integration timeout. A request still unanswered then would
+ * have been a 5xx in the cloud; it fails the case naming the request, instead of the whole run timing out.
+ */
+const answerGuardMs = 30_000;
+
 let platform: TestPlatform;
 let fixture: SecurityFixture;
 let token: string;
 let cases = 0;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  // Small request deadlines (docs/local-runtime.md), so that the requests that never arrive end quickly.
+  platform = await startTestPlatform({
+    REQUEST_TIMEOUT_MS: String(requestDeadlineMs),
+    REQUEST_HEADERS_TIMEOUT_MS: String(requestDeadlineMs / 2),
+  });
   fixture = await buildSecurityFixture(platform);
   token = platform.adminApi.token as string;
 }, 120_000);
@@ -55,6 +70,12 @@ const hostileSegments = [
   'constructor',
   'ME',
   'x'.repeat(300),
+  // Longer than any stored key may be (issue 36: DynamoDB's ValidationException was a 500).
+  'x'.repeat(3000),
+  encodeURIComponent('é'.repeat(700)),
+  encodeURIComponent('😀'.repeat(300)),
+  '9007199254740994',
+  '1e20',
   '%F0%9F%98%80',
   '%25',
   '%ED%A0%80',
@@ -89,11 +110,19 @@ async function send(route: RouteDef, path: string, request: FuzzRequest) {
   if (request.contentType !== undefined) headers['content-type'] = request.contentType;
   const hasBody = route.method !== 'GET' && request.body !== undefined;
   const url = `${platform.baseUrl}${path}${request.query ? `?${request.query}` : ''}`;
-  const response = await fetch(url, {
-    method: route.method,
-    headers,
-    body: hasBody ? request.body : undefined,
-  });
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: route.method,
+      headers,
+      body: hasBody ? request.body : undefined,
+      signal: AbortSignal.timeout(answerGuardMs),
+    });
+  } catch (error) {
+    if ((error as Error).name === 'TimeoutError')
+      throw new Error(`${route.method} ${path.slice(0, 200)} was held past ${answerGuardMs} ms`);
+    throw error;
+  }
   return {
     status: response.status,
     type: response.headers.get('content-type') ?? '',
@@ -187,6 +216,60 @@ describe('fuzzing every route', () => {
     expect(health.status).toBe(200);
     expect((await platform.adminApi.forSite(fixture.a.tenant.site.slug).get('/api/apps/')).status).toBe(200);
   });
+});
+
+/**
+ * Sends a request's head and part of what it announces, then nothing: resolves with what the server sent once it
+ * closed the connection. The test's timeout is the hang guard.
+ */
+function stall(head: string, partial: string): Promise<string> {
+  const { hostname, port } = new URL(platform.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(received));
+    socket.write(`${head}${partial}`);
+  });
+}
+
+describe('requests that never arrive are cut off by the request deadline', () => {
+  const withBodies = routes.filter((route) => route.method !== 'GET');
+  // Seeded: a replayed run stalls the same routes.
+  const chosen = fc.sample(fc.shuffledSubarray(withBodies, { minLength: 8, maxLength: 8 }), {
+    seed,
+    numRuns: 1,
+  })[0];
+
+  it('a stalled body (Content-Length announces more) on 8 routes with bodies, and a stalled head', async () => {
+    const cases: Promise<readonly [string, string]>[] = (chosen as RouteDef[]).map((route) => {
+      const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+        encodeURIComponent(paramValues(fixture)[name] ?? 'x'),
+      );
+      return stall(
+        `${route.method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n` +
+          `X-Site: ${fixture.a.tenant.site.slug}\r\nContent-Type: application/json\r\nContent-Length: 4096\r\n\r\n`,
+        '{"name": "sta',
+      ).then((received) => [`${route.method} ${route.path}`, received] as const);
+    });
+    cases.push(
+      stall('GET /api/apps/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Unfinished: ', 'still typing').then(
+        (received) => ['an unfinished head', received] as const,
+      ),
+    );
+    for (const [what, received] of await Promise.all(cases)) {
+      // Cut off: a 408 or a closed connection, never an answer of the operation (nor a 5xx).
+      expect(received === '' || /^HTTP\/1\.1 408 /.test(received), `${what}: ${received.slice(0, 200)}`).toBe(
+        true,
+      );
+    }
+    // And the server still serves.
+    expect((await platform.api.get('/health')).status).toBe(200);
+  }, 60_000);
 });
 
 describe('cases the fuzzing found', () => {

@@ -129,3 +129,27 @@ describe('loadConfig self-service quotas', () => {
     expect(() => loadConfig({ SITES_PER_ORGANIZATION: 'many' })).toThrow('SITES_PER_ORGANIZATION must be');
   });
 });
+
+describe('loadConfig request deadlines of the local server', () => {
+  it("has API Gateway's 30 s for the request and 10 s for its head by default, or reads each", () => {
+    expect(loadConfig({}).requestTimeouts).toEqual({ headersMs: 10_000, requestMs: 30_000 });
+    expect(
+      loadConfig({ REQUEST_TIMEOUT_MS: '400', REQUEST_HEADERS_TIMEOUT_MS: '200' }).requestTimeouts,
+    ).toEqual({
+      headersMs: 200,
+      requestMs: 400,
+    });
+    // A request deadline below the head's default takes the head's along.
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '500' }).requestTimeouts).toEqual({
+      headersMs: 500,
+      requestMs: 500,
+    });
+  });
+
+  it('refuses a head deadline beyond the request deadline, and zero, naming the key', () => {
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '400', REQUEST_HEADERS_TIMEOUT_MS: '500' })).toThrow(
+      /REQUEST_HEADERS_TIMEOUT_MS must be at most REQUEST_TIMEOUT_MS/,
+    );
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS/);
+  });
+});

@@ -45,6 +45,43 @@ describe('isForbiddenAddress', () => {
   });
 });
 
+describe('isForbiddenAddress judges an IPv6 address that carries an IPv4 address by the address it carries', () => {
+  // [address, what it is, forbidden]
+  const table: [string, string, boolean][] = [
+    ['::7f00:1', 'IPv4-compatible 127.0.0.1', true],
+    ['::127.0.0.1', 'IPv4-compatible 127.0.0.1, dotted', true],
+    ['::a9fe:a9fe', 'IPv4-compatible 169.254.169.254', true],
+    ['::a00:1', 'IPv4-compatible 10.0.0.1', true],
+    ['::808:808', 'IPv4-compatible 8.8.8.8', false],
+    ['::ffff:7f00:1', 'IPv4-mapped 127.0.0.1, hexadecimal', true],
+    ['::ffff:a9fe:a9fe', 'IPv4-mapped 169.254.169.254', true],
+    ['::ffff:808:808', 'IPv4-mapped 8.8.8.8', false],
+    ['::ffff:0:7f00:1', 'SIIT 127.0.0.1', true],
+    ['::ffff:0:c0a8:101', 'SIIT 192.168.1.1', true],
+    ['::ffff:0:808:808', 'SIIT 8.8.8.8', false],
+    ['2002:7f00:1::', '6to4 of 127.0.0.1', true],
+    ['2002:a9fe:a9fe::1', '6to4 of 169.254.169.254', true],
+    ['2002:a00:1:1::1', '6to4 of 10.0.0.1', true],
+    ['2002:808:808::1', '6to4 of 8.8.8.8', false],
+    ['64:ff9b::7f00:1', 'NAT64 of 127.0.0.1', true],
+    ['64:ff9b::a9fe:a9fe', 'NAT64 of 169.254.169.254', true],
+    ['64:ff9b::808:808', 'NAT64 of 8.8.8.8', false],
+    ['64:ff9b:1::808:808', 'NAT64 local-use prefix', true],
+    ['2001:0:7f00:1::1', 'Teredo with server 127.0.0.1', true],
+    ['2001:0:808:808:0:0:80ff:fffe', 'Teredo with client 127.0.0.1 (inverted)', true],
+    ['2001:0:808:808:0:0:f5ff:fffe', 'Teredo with client 10.0.0.1 (inverted)', true],
+    ['2001:0:808:808:0:0:f7f7:f7f7', 'Teredo with server and client 8.8.8.8', false],
+    ['2001:db8::1', 'documentation', true],
+    ['100::1', 'discard', true],
+    ['fec0::1', 'deprecated site-local', true],
+    ['255.255.255.255', 'broadcast', true],
+    ['198.18.0.1', 'benchmarking', true],
+  ];
+  it.each(table)('%s (%s): forbidden %s', (address, _what, forbidden) => {
+    expect(isForbiddenAddress(address)).toBe(forbidden);
+  });
+});
+
 describe('checkUrlShape', () => {
   it('wants https in the cloud, even for an allowlisted host', () => {
     const allowlisted: OutboundPolicy = {
@@ -65,6 +102,24 @@ describe('checkUrlShape', () => {
     expect(() => checkUrlShape('not a url', cloud)).toThrow('not a valid URL');
     expect(() => checkUrlShape('https://metadata.google.internal/', cloud)).toThrow('local host');
   });
+
+  it.each([
+    'https://localhost/x',
+    'https://localhost./x',
+    'https://LOCALHOST./x',
+    'https://a.localhost./x',
+    'https://metadata.google.internal./x',
+    'https://A.Internal/x',
+  ])('refuses the local name of %s before any lookup', (url) => {
+    expect(() => checkUrlShape(url, cloud)).toThrow('local host');
+  });
+
+  it.each(['https://[::7f00:1]/x', 'https://[2002:7f00:1::]/x', 'https://[::ffff:0:7f00:1]/x'])(
+    'refuses the literal %s, which carries 127.0.0.1',
+    (url) => {
+      expect(() => checkUrlShape(url, cloud)).toThrow('loopback');
+    },
+  );
 });
 
 describe('checkUrl', () => {

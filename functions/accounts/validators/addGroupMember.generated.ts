@@ -38,8 +38,8 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (typeof data0 == "number") {
-        if (data0 < 1 || isNaN(data0)) {
-          const err3 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (data0 > 9007199254740991 || isNaN(data0)) {
+          const err3 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 }, message: "must be <= 9007199254740991" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -47,14 +47,23 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (data0 < 1 || isNaN(data0)) {
+          const err4 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err4];
+      vErrors = [err5];
     } else {
-      vErrors.push(err4);
+      vErrors.push(err5);
     }
     errors++;
   }

@@ -2,7 +2,7 @@
 // @ts-nocheck
 import * as validatorRuntime from "../../../shared/api/validator-runtime";
 var body = validate10;
-var schema11 = { "type": "object", "properties": { "user_id": { "type": "integer", "minimum": 1 }, "email": { "type": "string", "format": "email", "maxLength": 254 }, "username": { "type": "string", "pattern": "^[\\w.@+-]+$", "minLength": 1, "maxLength": 150 }, "password": { "type": "string", "minLength": 10, "maxLength": 1024 }, "first_name": { "type": "string", "maxLength": 150 }, "last_name": { "type": "string", "maxLength": 150 }, "role": { "type": "string", "enum": ["owner", "admin", "member"], "default": "member" } }, "additionalProperties": false };
+var schema11 = { "type": "object", "properties": { "user_id": { "type": "integer", "minimum": 1, "maximum": 9007199254740991 }, "email": { "type": "string", "format": "email", "maxLength": 254 }, "username": { "type": "string", "pattern": "^[\\w.@+-]+$", "minLength": 1, "maxLength": 150 }, "password": { "type": "string", "minLength": 10, "maxLength": 1024 }, "first_name": { "type": "string", "maxLength": 150 }, "last_name": { "type": "string", "maxLength": 150 }, "role": { "type": "string", "enum": ["owner", "admin", "member"], "default": "member" } }, "additionalProperties": false };
 var formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 var func2 = validatorRuntime.ucs2length;
 var pattern0 = new RegExp("^[\\w.@+-]+$", "u");
@@ -36,12 +36,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
       if (typeof data0 == "number") {
-        if (data0 < 1 || isNaN(data0)) {
-          const err2 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (data0 > 9007199254740991 || isNaN(data0)) {
+          const err2 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 }, message: "must be <= 9007199254740991" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
             vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (data0 < 1 || isNaN(data0)) {
+          const err3 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
           }
           errors++;
         }
@@ -51,16 +60,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.email;
       if (typeof data1 === "string") {
         if (func2(data1) > 254) {
-          const err3 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/maxLength", keyword: "maxLength", params: { limit: 254 }, message: "must NOT have more than 254 characters" };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-        if (!formats0.test(data1)) {
-          const err4 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/format", keyword: "format", params: { format: "email" }, message: 'must match format "email"' };
+          const err4 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/maxLength", keyword: "maxLength", params: { limit: 254 }, message: "must NOT have more than 254 characters" };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -68,12 +68,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (!formats0.test(data1)) {
+          const err5 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/format", keyword: "format", params: { format: "email" }, message: 'must match format "email"' };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
       } else {
-        const err5 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err6];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err6);
         }
         errors++;
       }
@@ -82,16 +91,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       let data2 = data.username;
       if (typeof data2 === "string") {
         if (func2(data2) > 150) {
-          const err6 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/maxLength", keyword: "maxLength", params: { limit: 150 }, message: "must NOT have more than 150 characters" };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-        if (func2(data2) < 1) {
-          const err7 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err7 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/maxLength", keyword: "maxLength", params: { limit: 150 }, message: "must NOT have more than 150 characters" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -99,8 +99,8 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (!pattern0.test(data2)) {
-          const err8 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/pattern", keyword: "pattern", params: { pattern: "^[\\w.@+-]+$" }, message: 'must match pattern "^[\\w.@+-]+$"' };
+        if (func2(data2) < 1) {
+          const err8 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -108,12 +108,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (!pattern0.test(data2)) {
+          const err9 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/pattern", keyword: "pattern", params: { pattern: "^[\\w.@+-]+$" }, message: 'must match pattern "^[\\w.@+-]+$"' };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
       } else {
-        const err9 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err10 = { instancePath: instancePath + "/username", schemaPath: "#/properties/username/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err10];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err10);
         }
         errors++;
       }
@@ -122,16 +131,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       let data3 = data.password;
       if (typeof data3 === "string") {
         if (func2(data3) > 1024) {
-          const err10 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-        if (func2(data3) < 10) {
-          const err11 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/minLength", keyword: "minLength", params: { limit: 10 }, message: "must NOT have fewer than 10 characters" };
+          const err11 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/maxLength", keyword: "maxLength", params: { limit: 1024 }, message: "must NOT have more than 1024 characters" };
           if (vErrors === null) {
             vErrors = [err11];
           } else {
@@ -139,12 +139,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (func2(data3) < 10) {
+          const err12 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/minLength", keyword: "minLength", params: { limit: 10 }, message: "must NOT have fewer than 10 characters" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
       } else {
-        const err12 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err13 = { instancePath: instancePath + "/password", schemaPath: "#/properties/password/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err13];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err13);
         }
         errors++;
       }
@@ -153,20 +162,20 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       let data4 = data.first_name;
       if (typeof data4 === "string") {
         if (func2(data4) > 150) {
-          const err13 = { instancePath: instancePath + "/first_name", schemaPath: "#/properties/first_name/maxLength", keyword: "maxLength", params: { limit: 150 }, message: "must NOT have more than 150 characters" };
+          const err14 = { instancePath: instancePath + "/first_name", schemaPath: "#/properties/first_name/maxLength", keyword: "maxLength", params: { limit: 150 }, message: "must NOT have more than 150 characters" };
           if (vErrors === null) {
-            vErrors = [err13];
+            vErrors = [err14];
           } else {
-            vErrors.push(err13);
+            vErrors.push(err14);
           }
           errors++;
         }
       } else {
-        const err14 = { instancePath: instancePath + "/first_name", schemaPath: "#/properties/first_name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err15 = { instancePath: instancePath + "/first_name", schemaPath: "#/properties/first_name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err14];
+          vErrors = [err15];
         } else {
-          vErrors.push(err14);
+          vErrors.push(err15);
         }
         errors++;
       }
@@ -175,36 +184,27 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       let data5 = data.last_name;
       if (typeof data5 === "string") {
         if (func2(data5) > 150) {
-          const err15 = { instancePath: instancePath + "/last_name", schemaPath: "#/properties/last_name/maxLength", keyword: "maxLength", params: { limit: 150 }, message: "must NOT have more than 150 characters" };
+          const err16 = { instancePath: instancePath + "/last_name", schemaPath: "#/properties/last_name/maxLength", keyword: "maxLength", params: { limit: 150 }, message: "must NOT have more than 150 characters" };
           if (vErrors === null) {
-            vErrors = [err15];
+            vErrors = [err16];
           } else {
-            vErrors.push(err15);
+            vErrors.push(err16);
           }
           errors++;
         }
       } else {
-        const err16 = { instancePath: instancePath + "/last_name", schemaPath: "#/properties/last_name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err17 = { instancePath: instancePath + "/last_name", schemaPath: "#/properties/last_name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err16];
+          vErrors = [err17];
         } else {
-          vErrors.push(err16);
+          vErrors.push(err17);
         }
         errors++;
       }
     }
     let data6 = data.role;
     if (typeof data6 !== "string") {
-      const err17 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-      if (vErrors === null) {
-        vErrors = [err17];
-      } else {
-        vErrors.push(err17);
-      }
-      errors++;
-    }
-    if (!(data6 === "owner" || data6 === "admin" || data6 === "member")) {
-      const err18 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/enum", keyword: "enum", params: { allowedValues: schema11.properties.role.enum }, message: "must be equal to one of the allowed values" };
+      const err18 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/type", keyword: "type", params: { type: "string" }, message: "must be string" };
       if (vErrors === null) {
         vErrors = [err18];
       } else {
@@ -212,12 +212,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
+    if (!(data6 === "owner" || data6 === "admin" || data6 === "member")) {
+      const err19 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/enum", keyword: "enum", params: { allowedValues: schema11.properties.role.enum }, message: "must be equal to one of the allowed values" };
+      if (vErrors === null) {
+        vErrors = [err19];
+      } else {
+        vErrors.push(err19);
+      }
+      errors++;
+    }
   } else {
-    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err20 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err19];
+      vErrors = [err20];
     } else {
-      vErrors.push(err19);
+      vErrors.push(err20);
     }
     errors++;
   }

@@ -44,12 +44,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (typeof data0 == "number") {
-      if (data0 < 1 || isNaN(data0)) {
-        const err1 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+      if (data0 > 1e6 || isNaN(data0)) {
+        const err1 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e6 }, message: "must be <= 1000000" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
           vErrors.push(err1);
+        }
+        errors++;
+      }
+      if (data0 < 1 || isNaN(data0)) {
+        const err2 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
         }
         errors++;
       }
@@ -69,11 +78,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         if (dataType1 === "boolean" || data1 === null || dataType1 === "string" && data1 && data1 == +data1 && !(data1 % 1)) {
           coerced1 = +data1;
         } else {
-          const err2 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+          const err3 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
           if (vErrors === null) {
-            vErrors = [err2];
+            vErrors = [err3];
           } else {
-            vErrors.push(err2);
+            vErrors.push(err3);
           }
           errors++;
         }
@@ -87,16 +96,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (typeof data1 == "number") {
       if (data1 > 100 || isNaN(data1)) {
-        const err3 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-      if (data1 < 1 || isNaN(data1)) {
-        const err4 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        const err4 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -104,13 +104,22 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data1 < 1 || isNaN(data1)) {
+        const err5 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err5];
+      vErrors = [err6];
     } else {
-      vErrors.push(err5);
+      vErrors.push(err6);
     }
     errors++;
   }

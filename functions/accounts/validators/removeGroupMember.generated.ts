@@ -96,8 +96,8 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
       if (typeof data1 == "number") {
-        if (data1 < 1 || isNaN(data1)) {
-          const err4 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (data1 > 9007199254740991 || isNaN(data1)) {
+          const err4 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 }, message: "must be <= 9007199254740991" };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -105,14 +105,23 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (data1 < 1 || isNaN(data1)) {
+          const err5 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err5];
+      vErrors = [err6];
     } else {
-      vErrors.push(err5);
+      vErrors.push(err6);
     }
     errors++;
   }

@@ -198,8 +198,8 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
       if (typeof data0 == "number") {
-        if (data0 < 1 || isNaN(data0)) {
-          const err1 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (data0 > 9007199254740991 || isNaN(data0)) {
+          const err1 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 }, message: "must be <= 9007199254740991" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -207,14 +207,23 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
+        if (data0 < 1 || isNaN(data0)) {
+          const err2 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
       }
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err2];
+      vErrors = [err3];
     } else {
-      vErrors.push(err2);
+      vErrors.push(err3);
     }
     errors++;
   }

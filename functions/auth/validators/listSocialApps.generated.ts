@@ -2,7 +2,7 @@
 // @ts-nocheck
 import * as validatorRuntime from "../../../shared/api/validator-runtime";
 var query = validate10;
-var schema11 = { "type": "object", "properties": { "search": { "type": "string", "maxLength": 200 }, "provider": { "type": "string", "maxLength": 64 }, "ordering": { "type": "string", "enum": ["id", "-id", "name", "-name", "provider", "-provider", "provider_id", "-provider_id"] }, "page": { "type": "integer", "minimum": 1, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 100, "default": 10 } }, "additionalProperties": true };
+var schema11 = { "type": "object", "properties": { "search": { "type": "string", "maxLength": 200 }, "provider": { "type": "string", "maxLength": 64 }, "ordering": { "type": "string", "enum": ["id", "-id", "name", "-name", "provider", "-provider", "provider_id", "-provider_id"] }, "page": { "type": "integer", "minimum": 1, "maximum": 1e6, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 100, "default": 10 } }, "additionalProperties": true };
 var func2 = validatorRuntime.ucs2length;
 function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -182,12 +182,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (typeof data3 == "number") {
-      if (data3 < 1 || isNaN(data3)) {
-        const err7 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+      if (data3 > 1e6 || isNaN(data3)) {
+        const err7 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e6 }, message: "must be <= 1000000" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
           vErrors.push(err7);
+        }
+        errors++;
+      }
+      if (data3 < 1 || isNaN(data3)) {
+        const err8 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
         }
         errors++;
       }
@@ -207,11 +216,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         if (dataType4 === "boolean" || data4 === null || dataType4 === "string" && data4 && data4 == +data4 && !(data4 % 1)) {
           coerced4 = +data4;
         } else {
-          const err8 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+          const err9 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
           if (vErrors === null) {
-            vErrors = [err8];
+            vErrors = [err9];
           } else {
-            vErrors.push(err8);
+            vErrors.push(err9);
           }
           errors++;
         }
@@ -225,16 +234,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (typeof data4 == "number") {
       if (data4 > 100 || isNaN(data4)) {
-        const err9 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-      if (data4 < 1 || isNaN(data4)) {
-        const err10 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        const err10 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -242,13 +242,22 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data4 < 1 || isNaN(data4)) {
+        const err11 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
     }
   } else {
-    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err11];
+      vErrors = [err12];
     } else {
-      vErrors.push(err11);
+      vErrors.push(err12);
     }
     errors++;
   }

@@ -2,7 +2,7 @@
 // @ts-nocheck
 import * as validatorRuntime from "../../../shared/api/validator-runtime";
 var body = validate10;
-var schema11 = { "type": "object", "required": ["name", "type"], "properties": { "name": { "type": "string" }, "type": { "type": "string" }, "format": { "type": "string" }, "title": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e3 }, "example": {}, "default": {}, "constraints": { "type": "object", "properties": { "required": { "type": "boolean" }, "unique": { "type": "boolean" }, "minLength": { "type": "integer", "minimum": 0 }, "maxLength": { "type": "integer", "minimum": 0 }, "minimum": { "type": "number" }, "maximum": { "type": "number" }, "pattern": { "type": "string", "minLength": 1, "maxLength": 1e3 }, "enum": { "type": "array", "minItems": 1, "maxItems": 1e3, "uniqueItems": true, "items": { "type": ["string", "number", "boolean"] } } }, "additionalProperties": false }, "x-search": { "type": "object", "required": ["fields"], "properties": { "fields": { "type": "array", "minItems": 1, "items": { "type": "string" } }, "language": { "type": "string" } }, "additionalProperties": false } }, "additionalProperties": false };
+var schema11 = { "type": "object", "required": ["name", "type"], "properties": { "name": { "type": "string" }, "type": { "type": "string" }, "format": { "type": "string" }, "title": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e3 }, "example": {}, "default": {}, "constraints": { "type": "object", "properties": { "required": { "type": "boolean" }, "unique": { "type": "boolean" }, "minLength": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "maxLength": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "minimum": { "type": "number" }, "maximum": { "type": "number" }, "pattern": { "type": "string", "minLength": 1, "maxLength": 1e3 }, "enum": { "type": "array", "minItems": 1, "maxItems": 1e3, "uniqueItems": true, "items": { "type": ["string", "number", "boolean"] } } }, "additionalProperties": false }, "x-search": { "type": "object", "required": ["fields"], "properties": { "fields": { "type": "array", "minItems": 1, "items": { "type": "string" } }, "language": { "type": "string" } }, "additionalProperties": false } }, "additionalProperties": false };
 var func2 = Object.prototype.hasOwnProperty;
 var func3 = validatorRuntime.ucs2length;
 function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -163,12 +163,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
           if (typeof data8 == "number") {
-            if (data8 < 0 || isNaN(data8)) {
-              const err14 = { instancePath: instancePath + "/constraints/minLength", schemaPath: "#/properties/constraints/properties/minLength/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+            if (data8 > 2147483647 || isNaN(data8)) {
+              const err14 = { instancePath: instancePath + "/constraints/minLength", schemaPath: "#/properties/constraints/properties/minLength/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
               if (vErrors === null) {
                 vErrors = [err14];
               } else {
                 vErrors.push(err14);
+              }
+              errors++;
+            }
+            if (data8 < 0 || isNaN(data8)) {
+              const err15 = { instancePath: instancePath + "/constraints/minLength", schemaPath: "#/properties/constraints/properties/minLength/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
               }
               errors++;
             }
@@ -177,21 +186,30 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         if (data5.maxLength !== void 0) {
           let data9 = data5.maxLength;
           if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)))) {
-            const err15 = { instancePath: instancePath + "/constraints/maxLength", schemaPath: "#/properties/constraints/properties/maxLength/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err16 = { instancePath: instancePath + "/constraints/maxLength", schemaPath: "#/properties/constraints/properties/maxLength/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
-              vErrors = [err15];
+              vErrors = [err16];
             } else {
-              vErrors.push(err15);
+              vErrors.push(err16);
             }
             errors++;
           }
           if (typeof data9 == "number") {
-            if (data9 < 0 || isNaN(data9)) {
-              const err16 = { instancePath: instancePath + "/constraints/maxLength", schemaPath: "#/properties/constraints/properties/maxLength/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+            if (data9 > 2147483647 || isNaN(data9)) {
+              const err17 = { instancePath: instancePath + "/constraints/maxLength", schemaPath: "#/properties/constraints/properties/maxLength/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
               if (vErrors === null) {
-                vErrors = [err16];
+                vErrors = [err17];
               } else {
-                vErrors.push(err16);
+                vErrors.push(err17);
+              }
+              errors++;
+            }
+            if (data9 < 0 || isNaN(data9)) {
+              const err18 = { instancePath: instancePath + "/constraints/maxLength", schemaPath: "#/properties/constraints/properties/maxLength/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err18];
+              } else {
+                vErrors.push(err18);
               }
               errors++;
             }
@@ -199,22 +217,22 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (data5.minimum !== void 0) {
           if (!(typeof data5.minimum == "number")) {
-            const err17 = { instancePath: instancePath + "/constraints/minimum", schemaPath: "#/properties/constraints/properties/minimum/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            const err19 = { instancePath: instancePath + "/constraints/minimum", schemaPath: "#/properties/constraints/properties/minimum/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
-              vErrors = [err17];
+              vErrors = [err19];
             } else {
-              vErrors.push(err17);
+              vErrors.push(err19);
             }
             errors++;
           }
         }
         if (data5.maximum !== void 0) {
           if (!(typeof data5.maximum == "number")) {
-            const err18 = { instancePath: instancePath + "/constraints/maximum", schemaPath: "#/properties/constraints/properties/maximum/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            const err20 = { instancePath: instancePath + "/constraints/maximum", schemaPath: "#/properties/constraints/properties/maximum/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
-              vErrors = [err18];
+              vErrors = [err20];
             } else {
-              vErrors.push(err18);
+              vErrors.push(err20);
             }
             errors++;
           }
@@ -223,29 +241,29 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           let data12 = data5.pattern;
           if (typeof data12 === "string") {
             if (func3(data12) > 1e3) {
-              const err19 = { instancePath: instancePath + "/constraints/pattern", schemaPath: "#/properties/constraints/properties/pattern/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+              const err21 = { instancePath: instancePath + "/constraints/pattern", schemaPath: "#/properties/constraints/properties/pattern/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
               if (vErrors === null) {
-                vErrors = [err19];
+                vErrors = [err21];
               } else {
-                vErrors.push(err19);
+                vErrors.push(err21);
               }
               errors++;
             }
             if (func3(data12) < 1) {
-              const err20 = { instancePath: instancePath + "/constraints/pattern", schemaPath: "#/properties/constraints/properties/pattern/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              const err22 = { instancePath: instancePath + "/constraints/pattern", schemaPath: "#/properties/constraints/properties/pattern/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
               if (vErrors === null) {
-                vErrors = [err20];
+                vErrors = [err22];
               } else {
-                vErrors.push(err20);
+                vErrors.push(err22);
               }
               errors++;
             }
           } else {
-            const err21 = { instancePath: instancePath + "/constraints/pattern", schemaPath: "#/properties/constraints/properties/pattern/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err23 = { instancePath: instancePath + "/constraints/pattern", schemaPath: "#/properties/constraints/properties/pattern/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err21];
+              vErrors = [err23];
             } else {
-              vErrors.push(err21);
+              vErrors.push(err23);
             }
             errors++;
           }
@@ -254,20 +272,20 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           let data13 = data5.enum;
           if (Array.isArray(data13)) {
             if (data13.length > 1e3) {
-              const err22 = { instancePath: instancePath + "/constraints/enum", schemaPath: "#/properties/constraints/properties/enum/maxItems", keyword: "maxItems", params: { limit: 1e3 }, message: "must NOT have more than 1000 items" };
+              const err24 = { instancePath: instancePath + "/constraints/enum", schemaPath: "#/properties/constraints/properties/enum/maxItems", keyword: "maxItems", params: { limit: 1e3 }, message: "must NOT have more than 1000 items" };
               if (vErrors === null) {
-                vErrors = [err22];
+                vErrors = [err24];
               } else {
-                vErrors.push(err22);
+                vErrors.push(err24);
               }
               errors++;
             }
             if (data13.length < 1) {
-              const err23 = { instancePath: instancePath + "/constraints/enum", schemaPath: "#/properties/constraints/properties/enum/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+              const err25 = { instancePath: instancePath + "/constraints/enum", schemaPath: "#/properties/constraints/properties/enum/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
               if (vErrors === null) {
-                vErrors = [err23];
+                vErrors = [err25];
               } else {
-                vErrors.push(err23);
+                vErrors.push(err25);
               }
               errors++;
             }
@@ -275,11 +293,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
             for (let i0 = 0; i0 < len0; i0++) {
               let data14 = data13[i0];
               if (typeof data14 !== "string" && !(typeof data14 == "number") && typeof data14 !== "boolean") {
-                const err24 = { instancePath: instancePath + "/constraints/enum/" + i0, schemaPath: "#/properties/constraints/properties/enum/items/type", keyword: "type", params: { type: schema11.properties.constraints.properties.enum.items.type }, message: "must be string,number,boolean" };
+                const err26 = { instancePath: instancePath + "/constraints/enum/" + i0, schemaPath: "#/properties/constraints/properties/enum/items/type", keyword: "type", params: { type: schema11.properties.constraints.properties.enum.items.type }, message: "must be string,number,boolean" };
                 if (vErrors === null) {
-                  vErrors = [err24];
+                  vErrors = [err26];
                 } else {
-                  vErrors.push(err24);
+                  vErrors.push(err26);
                 }
                 errors++;
               }
@@ -298,11 +316,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (typeof indices0[item0] == "number") {
                   j0 = indices0[item0];
-                  const err25 = { instancePath: instancePath + "/constraints/enum", schemaPath: "#/properties/constraints/properties/enum/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)" };
+                  const err27 = { instancePath: instancePath + "/constraints/enum", schemaPath: "#/properties/constraints/properties/enum/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)" };
                   if (vErrors === null) {
-                    vErrors = [err25];
+                    vErrors = [err27];
                   } else {
-                    vErrors.push(err25);
+                    vErrors.push(err27);
                   }
                   errors++;
                   break;
@@ -311,21 +329,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           } else {
-            const err26 = { instancePath: instancePath + "/constraints/enum", schemaPath: "#/properties/constraints/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err28 = { instancePath: instancePath + "/constraints/enum", schemaPath: "#/properties/constraints/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err26];
+              vErrors = [err28];
             } else {
-              vErrors.push(err26);
+              vErrors.push(err28);
             }
             errors++;
           }
         }
       } else {
-        const err27 = { instancePath: instancePath + "/constraints", schemaPath: "#/properties/constraints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err29 = { instancePath: instancePath + "/constraints", schemaPath: "#/properties/constraints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err27];
+          vErrors = [err29];
         } else {
-          vErrors.push(err27);
+          vErrors.push(err29);
         }
         errors++;
       }
@@ -334,21 +352,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       let data15 = data["x-search"];
       if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
         if (data15.fields === void 0) {
-          const err28 = { instancePath: instancePath + "/x-search", schemaPath: "#/properties/x-search/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
+          const err30 = { instancePath: instancePath + "/x-search", schemaPath: "#/properties/x-search/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
           if (vErrors === null) {
-            vErrors = [err28];
+            vErrors = [err30];
           } else {
-            vErrors.push(err28);
+            vErrors.push(err30);
           }
           errors++;
         }
         for (const key2 in data15) {
           if (!(key2 === "fields" || key2 === "language")) {
-            const err29 = { instancePath: instancePath + "/x-search", schemaPath: "#/properties/x-search/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+            const err31 = { instancePath: instancePath + "/x-search", schemaPath: "#/properties/x-search/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
-              vErrors = [err29];
+              vErrors = [err31];
             } else {
-              vErrors.push(err29);
+              vErrors.push(err31);
             }
             errors++;
           }
@@ -357,63 +375,63 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           let data16 = data15.fields;
           if (Array.isArray(data16)) {
             if (data16.length < 1) {
-              const err30 = { instancePath: instancePath + "/x-search/fields", schemaPath: "#/properties/x-search/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+              const err32 = { instancePath: instancePath + "/x-search/fields", schemaPath: "#/properties/x-search/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
               if (vErrors === null) {
-                vErrors = [err30];
+                vErrors = [err32];
               } else {
-                vErrors.push(err30);
+                vErrors.push(err32);
               }
               errors++;
             }
             const len1 = data16.length;
             for (let i2 = 0; i2 < len1; i2++) {
               if (typeof data16[i2] !== "string") {
-                const err31 = { instancePath: instancePath + "/x-search/fields/" + i2, schemaPath: "#/properties/x-search/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err33 = { instancePath: instancePath + "/x-search/fields/" + i2, schemaPath: "#/properties/x-search/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err31];
+                  vErrors = [err33];
                 } else {
-                  vErrors.push(err31);
+                  vErrors.push(err33);
                 }
                 errors++;
               }
             }
           } else {
-            const err32 = { instancePath: instancePath + "/x-search/fields", schemaPath: "#/properties/x-search/properties/fields/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err34 = { instancePath: instancePath + "/x-search/fields", schemaPath: "#/properties/x-search/properties/fields/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err32];
+              vErrors = [err34];
             } else {
-              vErrors.push(err32);
+              vErrors.push(err34);
             }
             errors++;
           }
         }
         if (data15.language !== void 0) {
           if (typeof data15.language !== "string") {
-            const err33 = { instancePath: instancePath + "/x-search/language", schemaPath: "#/properties/x-search/properties/language/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err35 = { instancePath: instancePath + "/x-search/language", schemaPath: "#/properties/x-search/properties/language/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err33];
+              vErrors = [err35];
             } else {
-              vErrors.push(err33);
+              vErrors.push(err35);
             }
             errors++;
           }
         }
       } else {
-        const err34 = { instancePath: instancePath + "/x-search", schemaPath: "#/properties/x-search/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err36 = { instancePath: instancePath + "/x-search", schemaPath: "#/properties/x-search/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err34];
+          vErrors = [err36];
         } else {
-          vErrors.push(err34);
+          vErrors.push(err36);
         }
         errors++;
       }
     }
   } else {
-    const err35 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err37 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err35];
+      vErrors = [err37];
     } else {
-      vErrors.push(err35);
+      vErrors.push(err37);
     }
     errors++;
   }

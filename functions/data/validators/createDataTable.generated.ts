@@ -2,7 +2,7 @@
 // @ts-nocheck
 import * as validatorRuntime from "../../../shared/api/validator-runtime";
 var body = validate10;
-var schema11 = { "type": "object", "required": ["name", "schema"], "properties": { "name": { "type": "string" }, "description": { "type": "string", "maxLength": 2e3 }, "schema": { "type": "object", "required": ["fields"], "properties": { "fields": { "type": "array", "minItems": 1, "maxItems": 250, "items": { "type": "object", "required": ["name", "type"], "properties": { "name": { "type": "string" }, "type": { "type": "string" }, "format": { "type": "string" }, "title": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e3 }, "example": {}, "default": {}, "constraints": { "type": "object", "properties": { "required": { "type": "boolean" }, "unique": { "type": "boolean" }, "minLength": { "type": "integer", "minimum": 0 }, "maxLength": { "type": "integer", "minimum": 0 }, "minimum": { "type": "number" }, "maximum": { "type": "number" }, "pattern": { "type": "string", "minLength": 1, "maxLength": 1e3 }, "enum": { "type": "array", "minItems": 1, "maxItems": 1e3, "uniqueItems": true, "items": { "type": ["string", "number", "boolean"] } } }, "additionalProperties": false }, "x-search": { "type": "object", "required": ["fields"], "properties": { "fields": { "type": "array", "minItems": 1, "items": { "type": "string" } }, "language": { "type": "string" } }, "additionalProperties": false } }, "additionalProperties": false } }, "primaryKey": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } }, "uniqueKeys": { "type": "array", "items": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } } }, "foreignKeys": { "type": "array", "maxItems": 50, "items": { "type": "object", "required": ["fields", "reference"], "properties": { "fields": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } }, "reference": { "type": "object", "required": ["resource", "fields"], "properties": { "resource": { "type": "string" }, "fields": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } } }, "additionalProperties": false }, "x-actions": { "type": "object", "properties": { "onDelete": { "type": "string", "enum": ["CASCADE", "SET NULL", "SET DEFAULT", "RESTRICT", "NO ACTION"] } }, "additionalProperties": false } }, "additionalProperties": false } }, "indexes": { "type": "array", "maxItems": 50, "items": { "type": "object", "required": ["fields"], "properties": { "name": { "type": "string" }, "fields": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } }, "unique": { "type": "boolean" } }, "additionalProperties": false } }, "hierarchy": { "type": "boolean" }, "graph": { "type": "object", "properties": { "enabled": { "type": "boolean" }, "types": { "type": "array", "maxItems": 50, "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "maxLength": 50 }, "inverse": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "maxLength": 50 }, "description": { "type": "string", "maxLength": 2e3 }, "constraints": { "type": "object", "properties": { "max_outgoing": { "type": "integer", "minimum": 1 }, "max_incoming": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } }, "additionalProperties": false } } }, "additionalProperties": false } }, "additionalProperties": false } }, "additionalProperties": false };
+var schema11 = { "type": "object", "required": ["name", "schema"], "properties": { "name": { "type": "string" }, "description": { "type": "string", "maxLength": 2e3 }, "schema": { "type": "object", "required": ["fields"], "properties": { "fields": { "type": "array", "minItems": 1, "maxItems": 250, "items": { "type": "object", "required": ["name", "type"], "properties": { "name": { "type": "string" }, "type": { "type": "string" }, "format": { "type": "string" }, "title": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e3 }, "example": {}, "default": {}, "constraints": { "type": "object", "properties": { "required": { "type": "boolean" }, "unique": { "type": "boolean" }, "minLength": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "maxLength": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "minimum": { "type": "number" }, "maximum": { "type": "number" }, "pattern": { "type": "string", "minLength": 1, "maxLength": 1e3 }, "enum": { "type": "array", "minItems": 1, "maxItems": 1e3, "uniqueItems": true, "items": { "type": ["string", "number", "boolean"] } } }, "additionalProperties": false }, "x-search": { "type": "object", "required": ["fields"], "properties": { "fields": { "type": "array", "minItems": 1, "items": { "type": "string" } }, "language": { "type": "string" } }, "additionalProperties": false } }, "additionalProperties": false } }, "primaryKey": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } }, "uniqueKeys": { "type": "array", "items": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } } }, "foreignKeys": { "type": "array", "maxItems": 50, "items": { "type": "object", "required": ["fields", "reference"], "properties": { "fields": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } }, "reference": { "type": "object", "required": ["resource", "fields"], "properties": { "resource": { "type": "string" }, "fields": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } } }, "additionalProperties": false }, "x-actions": { "type": "object", "properties": { "onDelete": { "type": "string", "enum": ["CASCADE", "SET NULL", "SET DEFAULT", "RESTRICT", "NO ACTION"] } }, "additionalProperties": false } }, "additionalProperties": false } }, "indexes": { "type": "array", "maxItems": 50, "items": { "type": "object", "required": ["fields"], "properties": { "name": { "type": "string" }, "fields": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } }, "unique": { "type": "boolean" } }, "additionalProperties": false } }, "hierarchy": { "type": "boolean" }, "graph": { "type": "object", "properties": { "enabled": { "type": "boolean" }, "types": { "type": "array", "maxItems": 50, "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "maxLength": 50 }, "inverse": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "maxLength": 50 }, "description": { "type": "string", "maxLength": 2e3 }, "constraints": { "type": "object", "properties": { "max_outgoing": { "type": "integer", "minimum": 1, "maximum": 2147483647 }, "max_incoming": { "type": "integer", "minimum": 1, "maximum": 2147483647 } }, "additionalProperties": false } }, "additionalProperties": false } } }, "additionalProperties": false } }, "additionalProperties": false } }, "additionalProperties": false };
 var func2 = validatorRuntime.ucs2length;
 var func3 = Object.prototype.hasOwnProperty;
 var pattern0 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
@@ -274,12 +274,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                         errors++;
                       }
                       if (typeof data13 == "number") {
-                        if (data13 < 0 || isNaN(data13)) {
-                          const err24 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/minLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/minLength/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                        if (data13 > 2147483647 || isNaN(data13)) {
+                          const err24 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/minLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/minLength/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
                           if (vErrors === null) {
                             vErrors = [err24];
                           } else {
                             vErrors.push(err24);
+                          }
+                          errors++;
+                        }
+                        if (data13 < 0 || isNaN(data13)) {
+                          const err25 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/minLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/minLength/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                          if (vErrors === null) {
+                            vErrors = [err25];
+                          } else {
+                            vErrors.push(err25);
                           }
                           errors++;
                         }
@@ -288,21 +297,30 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                     if (data10.maxLength !== void 0) {
                       let data14 = data10.maxLength;
                       if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)))) {
-                        const err25 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/maxLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/maxLength/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                        const err26 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/maxLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/maxLength/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                         if (vErrors === null) {
-                          vErrors = [err25];
+                          vErrors = [err26];
                         } else {
-                          vErrors.push(err25);
+                          vErrors.push(err26);
                         }
                         errors++;
                       }
                       if (typeof data14 == "number") {
-                        if (data14 < 0 || isNaN(data14)) {
-                          const err26 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/maxLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/maxLength/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                        if (data14 > 2147483647 || isNaN(data14)) {
+                          const err27 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/maxLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/maxLength/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
                           if (vErrors === null) {
-                            vErrors = [err26];
+                            vErrors = [err27];
                           } else {
-                            vErrors.push(err26);
+                            vErrors.push(err27);
+                          }
+                          errors++;
+                        }
+                        if (data14 < 0 || isNaN(data14)) {
+                          const err28 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/maxLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/maxLength/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                          if (vErrors === null) {
+                            vErrors = [err28];
+                          } else {
+                            vErrors.push(err28);
                           }
                           errors++;
                         }
@@ -310,22 +328,22 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     if (data10.minimum !== void 0) {
                       if (!(typeof data10.minimum == "number")) {
-                        const err27 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/minimum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/minimum/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                        const err29 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/minimum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/minimum/type", keyword: "type", params: { type: "number" }, message: "must be number" };
                         if (vErrors === null) {
-                          vErrors = [err27];
+                          vErrors = [err29];
                         } else {
-                          vErrors.push(err27);
+                          vErrors.push(err29);
                         }
                         errors++;
                       }
                     }
                     if (data10.maximum !== void 0) {
                       if (!(typeof data10.maximum == "number")) {
-                        const err28 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/maximum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/maximum/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                        const err30 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/maximum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/maximum/type", keyword: "type", params: { type: "number" }, message: "must be number" };
                         if (vErrors === null) {
-                          vErrors = [err28];
+                          vErrors = [err30];
                         } else {
-                          vErrors.push(err28);
+                          vErrors.push(err30);
                         }
                         errors++;
                       }
@@ -334,29 +352,29 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                       let data17 = data10.pattern;
                       if (typeof data17 === "string") {
                         if (func2(data17) > 1e3) {
-                          const err29 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/pattern", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/pattern/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+                          const err31 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/pattern", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/pattern/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
                           if (vErrors === null) {
-                            vErrors = [err29];
+                            vErrors = [err31];
                           } else {
-                            vErrors.push(err29);
+                            vErrors.push(err31);
                           }
                           errors++;
                         }
                         if (func2(data17) < 1) {
-                          const err30 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/pattern", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/pattern/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                          const err32 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/pattern", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/pattern/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                           if (vErrors === null) {
-                            vErrors = [err30];
+                            vErrors = [err32];
                           } else {
-                            vErrors.push(err30);
+                            vErrors.push(err32);
                           }
                           errors++;
                         }
                       } else {
-                        const err31 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/pattern", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/pattern/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err33 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/pattern", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/pattern/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
-                          vErrors = [err31];
+                          vErrors = [err33];
                         } else {
-                          vErrors.push(err31);
+                          vErrors.push(err33);
                         }
                         errors++;
                       }
@@ -365,20 +383,20 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                       let data18 = data10.enum;
                       if (Array.isArray(data18)) {
                         if (data18.length > 1e3) {
-                          const err32 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/maxItems", keyword: "maxItems", params: { limit: 1e3 }, message: "must NOT have more than 1000 items" };
+                          const err34 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/maxItems", keyword: "maxItems", params: { limit: 1e3 }, message: "must NOT have more than 1000 items" };
                           if (vErrors === null) {
-                            vErrors = [err32];
+                            vErrors = [err34];
                           } else {
-                            vErrors.push(err32);
+                            vErrors.push(err34);
                           }
                           errors++;
                         }
                         if (data18.length < 1) {
-                          const err33 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                          const err35 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                           if (vErrors === null) {
-                            vErrors = [err33];
+                            vErrors = [err35];
                           } else {
-                            vErrors.push(err33);
+                            vErrors.push(err35);
                           }
                           errors++;
                         }
@@ -386,11 +404,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                         for (let i1 = 0; i1 < len1; i1++) {
                           let data19 = data18[i1];
                           if (typeof data19 !== "string" && !(typeof data19 == "number") && typeof data19 !== "boolean") {
-                            const err34 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum/" + i1, schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/items/type", keyword: "type", params: { type: schema11.properties.schema.properties.fields.items.properties.constraints.properties.enum.items.type }, message: "must be string,number,boolean" };
+                            const err36 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum/" + i1, schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/items/type", keyword: "type", params: { type: schema11.properties.schema.properties.fields.items.properties.constraints.properties.enum.items.type }, message: "must be string,number,boolean" };
                             if (vErrors === null) {
-                              vErrors = [err34];
+                              vErrors = [err36];
                             } else {
-                              vErrors.push(err34);
+                              vErrors.push(err36);
                             }
                             errors++;
                           }
@@ -409,11 +427,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                             }
                             if (typeof indices0[item0] == "number") {
                               j0 = indices0[item0];
-                              const err35 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/uniqueItems", keyword: "uniqueItems", params: { i: i2, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i2 + " are identical)" };
+                              const err37 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/uniqueItems", keyword: "uniqueItems", params: { i: i2, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i2 + " are identical)" };
                               if (vErrors === null) {
-                                vErrors = [err35];
+                                vErrors = [err37];
                               } else {
-                                vErrors.push(err35);
+                                vErrors.push(err37);
                               }
                               errors++;
                               break;
@@ -422,21 +440,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                         }
                       } else {
-                        const err36 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        const err38 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                         if (vErrors === null) {
-                          vErrors = [err36];
+                          vErrors = [err38];
                         } else {
-                          vErrors.push(err36);
+                          vErrors.push(err38);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err37 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err39 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err37];
+                      vErrors = [err39];
                     } else {
-                      vErrors.push(err37);
+                      vErrors.push(err39);
                     }
                     errors++;
                   }
@@ -445,21 +463,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                   let data20 = data4["x-search"];
                   if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
                     if (data20.fields === void 0) {
-                      const err38 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
+                      const err40 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
                       if (vErrors === null) {
-                        vErrors = [err38];
+                        vErrors = [err40];
                       } else {
-                        vErrors.push(err38);
+                        vErrors.push(err40);
                       }
                       errors++;
                     }
                     for (const key4 in data20) {
                       if (!(key4 === "fields" || key4 === "language")) {
-                        const err39 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+                        const err41 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
-                          vErrors = [err39];
+                          vErrors = [err41];
                         } else {
-                          vErrors.push(err39);
+                          vErrors.push(err41);
                         }
                         errors++;
                       }
@@ -468,73 +486,73 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                       let data21 = data20.fields;
                       if (Array.isArray(data21)) {
                         if (data21.length < 1) {
-                          const err40 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search/fields", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                          const err42 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search/fields", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                           if (vErrors === null) {
-                            vErrors = [err40];
+                            vErrors = [err42];
                           } else {
-                            vErrors.push(err40);
+                            vErrors.push(err42);
                           }
                           errors++;
                         }
                         const len2 = data21.length;
                         for (let i3 = 0; i3 < len2; i3++) {
                           if (typeof data21[i3] !== "string") {
-                            const err41 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search/fields/" + i3, schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err43 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search/fields/" + i3, schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
-                              vErrors = [err41];
+                              vErrors = [err43];
                             } else {
-                              vErrors.push(err41);
+                              vErrors.push(err43);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err42 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search/fields", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/properties/fields/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        const err44 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search/fields", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/properties/fields/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                         if (vErrors === null) {
-                          vErrors = [err42];
+                          vErrors = [err44];
                         } else {
-                          vErrors.push(err42);
+                          vErrors.push(err44);
                         }
                         errors++;
                       }
                     }
                     if (data20.language !== void 0) {
                       if (typeof data20.language !== "string") {
-                        const err43 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search/language", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/properties/language/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err45 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search/language", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/properties/language/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
-                          vErrors = [err43];
+                          vErrors = [err45];
                         } else {
-                          vErrors.push(err43);
+                          vErrors.push(err45);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err44 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err46 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err44];
+                      vErrors = [err46];
                     } else {
-                      vErrors.push(err44);
+                      vErrors.push(err46);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err45 = { instancePath: instancePath + "/schema/fields/" + i0, schemaPath: "#/properties/schema/properties/fields/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err47 = { instancePath: instancePath + "/schema/fields/" + i0, schemaPath: "#/properties/schema/properties/fields/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err45];
+                  vErrors = [err47];
                 } else {
-                  vErrors.push(err45);
+                  vErrors.push(err47);
                 }
                 errors++;
               }
             }
           } else {
-            const err46 = { instancePath: instancePath + "/schema/fields", schemaPath: "#/properties/schema/properties/fields/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err48 = { instancePath: instancePath + "/schema/fields", schemaPath: "#/properties/schema/properties/fields/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err46];
+              vErrors = [err48];
             } else {
-              vErrors.push(err46);
+              vErrors.push(err48);
             }
             errors++;
           }
@@ -542,32 +560,32 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         if (data2.primaryKey !== void 0) {
           let data24 = data2.primaryKey;
           if (typeof data24 !== "string" && !Array.isArray(data24)) {
-            const err47 = { instancePath: instancePath + "/schema/primaryKey", schemaPath: "#/properties/schema/properties/primaryKey/type", keyword: "type", params: { type: schema11.properties.schema.properties.primaryKey.type }, message: "must be string,array" };
+            const err49 = { instancePath: instancePath + "/schema/primaryKey", schemaPath: "#/properties/schema/properties/primaryKey/type", keyword: "type", params: { type: schema11.properties.schema.properties.primaryKey.type }, message: "must be string,array" };
             if (vErrors === null) {
-              vErrors = [err47];
+              vErrors = [err49];
             } else {
-              vErrors.push(err47);
+              vErrors.push(err49);
             }
             errors++;
           }
           if (Array.isArray(data24)) {
             if (data24.length < 1) {
-              const err48 = { instancePath: instancePath + "/schema/primaryKey", schemaPath: "#/properties/schema/properties/primaryKey/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+              const err50 = { instancePath: instancePath + "/schema/primaryKey", schemaPath: "#/properties/schema/properties/primaryKey/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
               if (vErrors === null) {
-                vErrors = [err48];
+                vErrors = [err50];
               } else {
-                vErrors.push(err48);
+                vErrors.push(err50);
               }
               errors++;
             }
             const len3 = data24.length;
             for (let i4 = 0; i4 < len3; i4++) {
               if (typeof data24[i4] !== "string") {
-                const err49 = { instancePath: instancePath + "/schema/primaryKey/" + i4, schemaPath: "#/properties/schema/properties/primaryKey/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err51 = { instancePath: instancePath + "/schema/primaryKey/" + i4, schemaPath: "#/properties/schema/properties/primaryKey/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err49];
+                  vErrors = [err51];
                 } else {
-                  vErrors.push(err49);
+                  vErrors.push(err51);
                 }
                 errors++;
               }
@@ -581,32 +599,32 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
             for (let i5 = 0; i5 < len4; i5++) {
               let data27 = data26[i5];
               if (typeof data27 !== "string" && !Array.isArray(data27)) {
-                const err50 = { instancePath: instancePath + "/schema/uniqueKeys/" + i5, schemaPath: "#/properties/schema/properties/uniqueKeys/items/type", keyword: "type", params: { type: schema11.properties.schema.properties.uniqueKeys.items.type }, message: "must be string,array" };
+                const err52 = { instancePath: instancePath + "/schema/uniqueKeys/" + i5, schemaPath: "#/properties/schema/properties/uniqueKeys/items/type", keyword: "type", params: { type: schema11.properties.schema.properties.uniqueKeys.items.type }, message: "must be string,array" };
                 if (vErrors === null) {
-                  vErrors = [err50];
+                  vErrors = [err52];
                 } else {
-                  vErrors.push(err50);
+                  vErrors.push(err52);
                 }
                 errors++;
               }
               if (Array.isArray(data27)) {
                 if (data27.length < 1) {
-                  const err51 = { instancePath: instancePath + "/schema/uniqueKeys/" + i5, schemaPath: "#/properties/schema/properties/uniqueKeys/items/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                  const err53 = { instancePath: instancePath + "/schema/uniqueKeys/" + i5, schemaPath: "#/properties/schema/properties/uniqueKeys/items/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                   if (vErrors === null) {
-                    vErrors = [err51];
+                    vErrors = [err53];
                   } else {
-                    vErrors.push(err51);
+                    vErrors.push(err53);
                   }
                   errors++;
                 }
                 const len5 = data27.length;
                 for (let i6 = 0; i6 < len5; i6++) {
                   if (typeof data27[i6] !== "string") {
-                    const err52 = { instancePath: instancePath + "/schema/uniqueKeys/" + i5 + "/" + i6, schemaPath: "#/properties/schema/properties/uniqueKeys/items/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err54 = { instancePath: instancePath + "/schema/uniqueKeys/" + i5 + "/" + i6, schemaPath: "#/properties/schema/properties/uniqueKeys/items/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err52];
+                      vErrors = [err54];
                     } else {
-                      vErrors.push(err52);
+                      vErrors.push(err54);
                     }
                     errors++;
                   }
@@ -614,11 +632,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           } else {
-            const err53 = { instancePath: instancePath + "/schema/uniqueKeys", schemaPath: "#/properties/schema/properties/uniqueKeys/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err55 = { instancePath: instancePath + "/schema/uniqueKeys", schemaPath: "#/properties/schema/properties/uniqueKeys/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err53];
+              vErrors = [err55];
             } else {
-              vErrors.push(err53);
+              vErrors.push(err55);
             }
             errors++;
           }
@@ -627,11 +645,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           let data29 = data2.foreignKeys;
           if (Array.isArray(data29)) {
             if (data29.length > 50) {
-              const err54 = { instancePath: instancePath + "/schema/foreignKeys", schemaPath: "#/properties/schema/properties/foreignKeys/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
+              const err56 = { instancePath: instancePath + "/schema/foreignKeys", schemaPath: "#/properties/schema/properties/foreignKeys/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
               if (vErrors === null) {
-                vErrors = [err54];
+                vErrors = [err56];
               } else {
-                vErrors.push(err54);
+                vErrors.push(err56);
               }
               errors++;
             }
@@ -640,30 +658,30 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
               let data30 = data29[i7];
               if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
                 if (data30.fields === void 0) {
-                  const err55 = { instancePath: instancePath + "/schema/foreignKeys/" + i7, schemaPath: "#/properties/schema/properties/foreignKeys/items/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
+                  const err57 = { instancePath: instancePath + "/schema/foreignKeys/" + i7, schemaPath: "#/properties/schema/properties/foreignKeys/items/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
                   if (vErrors === null) {
-                    vErrors = [err55];
+                    vErrors = [err57];
                   } else {
-                    vErrors.push(err55);
+                    vErrors.push(err57);
                   }
                   errors++;
                 }
                 if (data30.reference === void 0) {
-                  const err56 = { instancePath: instancePath + "/schema/foreignKeys/" + i7, schemaPath: "#/properties/schema/properties/foreignKeys/items/required", keyword: "required", params: { missingProperty: "reference" }, message: "must have required property 'reference'" };
+                  const err58 = { instancePath: instancePath + "/schema/foreignKeys/" + i7, schemaPath: "#/properties/schema/properties/foreignKeys/items/required", keyword: "required", params: { missingProperty: "reference" }, message: "must have required property 'reference'" };
                   if (vErrors === null) {
-                    vErrors = [err56];
+                    vErrors = [err58];
                   } else {
-                    vErrors.push(err56);
+                    vErrors.push(err58);
                   }
                   errors++;
                 }
                 for (const key5 in data30) {
                   if (!(key5 === "fields" || key5 === "reference" || key5 === "x-actions")) {
-                    const err57 = { instancePath: instancePath + "/schema/foreignKeys/" + i7, schemaPath: "#/properties/schema/properties/foreignKeys/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
+                    const err59 = { instancePath: instancePath + "/schema/foreignKeys/" + i7, schemaPath: "#/properties/schema/properties/foreignKeys/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
-                      vErrors = [err57];
+                      vErrors = [err59];
                     } else {
-                      vErrors.push(err57);
+                      vErrors.push(err59);
                     }
                     errors++;
                   }
@@ -671,32 +689,32 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data30.fields !== void 0) {
                   let data31 = data30.fields;
                   if (typeof data31 !== "string" && !Array.isArray(data31)) {
-                    const err58 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/fields", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/fields/type", keyword: "type", params: { type: schema11.properties.schema.properties.foreignKeys.items.properties.fields.type }, message: "must be string,array" };
+                    const err60 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/fields", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/fields/type", keyword: "type", params: { type: schema11.properties.schema.properties.foreignKeys.items.properties.fields.type }, message: "must be string,array" };
                     if (vErrors === null) {
-                      vErrors = [err58];
+                      vErrors = [err60];
                     } else {
-                      vErrors.push(err58);
+                      vErrors.push(err60);
                     }
                     errors++;
                   }
                   if (Array.isArray(data31)) {
                     if (data31.length < 1) {
-                      const err59 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/fields", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                      const err61 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/fields", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                       if (vErrors === null) {
-                        vErrors = [err59];
+                        vErrors = [err61];
                       } else {
-                        vErrors.push(err59);
+                        vErrors.push(err61);
                       }
                       errors++;
                     }
                     const len7 = data31.length;
                     for (let i8 = 0; i8 < len7; i8++) {
                       if (typeof data31[i8] !== "string") {
-                        const err60 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/fields/" + i8, schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err62 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/fields/" + i8, schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
-                          vErrors = [err60];
+                          vErrors = [err62];
                         } else {
-                          vErrors.push(err60);
+                          vErrors.push(err62);
                         }
                         errors++;
                       }
@@ -707,49 +725,26 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                   let data33 = data30.reference;
                   if (data33 && typeof data33 == "object" && !Array.isArray(data33)) {
                     if (data33.resource === void 0) {
-                      const err61 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/required", keyword: "required", params: { missingProperty: "resource" }, message: "must have required property 'resource'" };
+                      const err63 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/required", keyword: "required", params: { missingProperty: "resource" }, message: "must have required property 'resource'" };
                       if (vErrors === null) {
-                        vErrors = [err61];
+                        vErrors = [err63];
                       } else {
-                        vErrors.push(err61);
+                        vErrors.push(err63);
                       }
                       errors++;
                     }
                     if (data33.fields === void 0) {
-                      const err62 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
+                      const err64 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
                       if (vErrors === null) {
-                        vErrors = [err62];
+                        vErrors = [err64];
                       } else {
-                        vErrors.push(err62);
+                        vErrors.push(err64);
                       }
                       errors++;
                     }
                     for (const key6 in data33) {
                       if (!(key6 === "resource" || key6 === "fields")) {
-                        const err63 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
-                        if (vErrors === null) {
-                          vErrors = [err63];
-                        } else {
-                          vErrors.push(err63);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data33.resource !== void 0) {
-                      if (typeof data33.resource !== "string") {
-                        const err64 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference/resource", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/properties/resource/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                        if (vErrors === null) {
-                          vErrors = [err64];
-                        } else {
-                          vErrors.push(err64);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data33.fields !== void 0) {
-                      let data35 = data33.fields;
-                      if (typeof data35 !== "string" && !Array.isArray(data35)) {
-                        const err65 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference/fields", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/properties/fields/type", keyword: "type", params: { type: schema11.properties.schema.properties.foreignKeys.items.properties.reference.properties.fields.type }, message: "must be string,array" };
+                        const err65 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
                           vErrors = [err65];
                         } else {
@@ -757,24 +752,47 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                         }
                         errors++;
                       }
+                    }
+                    if (data33.resource !== void 0) {
+                      if (typeof data33.resource !== "string") {
+                        const err66 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference/resource", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/properties/resource/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        if (vErrors === null) {
+                          vErrors = [err66];
+                        } else {
+                          vErrors.push(err66);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data33.fields !== void 0) {
+                      let data35 = data33.fields;
+                      if (typeof data35 !== "string" && !Array.isArray(data35)) {
+                        const err67 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference/fields", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/properties/fields/type", keyword: "type", params: { type: schema11.properties.schema.properties.foreignKeys.items.properties.reference.properties.fields.type }, message: "must be string,array" };
+                        if (vErrors === null) {
+                          vErrors = [err67];
+                        } else {
+                          vErrors.push(err67);
+                        }
+                        errors++;
+                      }
                       if (Array.isArray(data35)) {
                         if (data35.length < 1) {
-                          const err66 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference/fields", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                          const err68 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference/fields", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                           if (vErrors === null) {
-                            vErrors = [err66];
+                            vErrors = [err68];
                           } else {
-                            vErrors.push(err66);
+                            vErrors.push(err68);
                           }
                           errors++;
                         }
                         const len8 = data35.length;
                         for (let i9 = 0; i9 < len8; i9++) {
                           if (typeof data35[i9] !== "string") {
-                            const err67 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference/fields/" + i9, schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err69 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference/fields/" + i9, schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
-                              vErrors = [err67];
+                              vErrors = [err69];
                             } else {
-                              vErrors.push(err67);
+                              vErrors.push(err69);
                             }
                             errors++;
                           }
@@ -782,11 +800,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    const err68 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err70 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err68];
+                      vErrors = [err70];
                     } else {
-                      vErrors.push(err68);
+                      vErrors.push(err70);
                     }
                     errors++;
                   }
@@ -796,28 +814,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data37 && typeof data37 == "object" && !Array.isArray(data37)) {
                     for (const key7 in data37) {
                       if (!(key7 === "onDelete")) {
-                        const err69 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/x-actions", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/x-actions/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
-                        if (vErrors === null) {
-                          vErrors = [err69];
-                        } else {
-                          vErrors.push(err69);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data37.onDelete !== void 0) {
-                      let data38 = data37.onDelete;
-                      if (typeof data38 !== "string") {
-                        const err70 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/x-actions/onDelete", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/x-actions/properties/onDelete/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                        if (vErrors === null) {
-                          vErrors = [err70];
-                        } else {
-                          vErrors.push(err70);
-                        }
-                        errors++;
-                      }
-                      if (!(data38 === "CASCADE" || data38 === "SET NULL" || data38 === "SET DEFAULT" || data38 === "RESTRICT" || data38 === "NO ACTION")) {
-                        const err71 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/x-actions/onDelete", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/x-actions/properties/onDelete/enum", keyword: "enum", params: { allowedValues: schema11.properties.schema.properties.foreignKeys.items.properties["x-actions"].properties.onDelete.enum }, message: "must be equal to one of the allowed values" };
+                        const err71 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/x-actions", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/x-actions/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
                           vErrors = [err71];
                         } else {
@@ -826,32 +823,53 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                         errors++;
                       }
                     }
+                    if (data37.onDelete !== void 0) {
+                      let data38 = data37.onDelete;
+                      if (typeof data38 !== "string") {
+                        const err72 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/x-actions/onDelete", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/x-actions/properties/onDelete/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        if (vErrors === null) {
+                          vErrors = [err72];
+                        } else {
+                          vErrors.push(err72);
+                        }
+                        errors++;
+                      }
+                      if (!(data38 === "CASCADE" || data38 === "SET NULL" || data38 === "SET DEFAULT" || data38 === "RESTRICT" || data38 === "NO ACTION")) {
+                        const err73 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/x-actions/onDelete", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/x-actions/properties/onDelete/enum", keyword: "enum", params: { allowedValues: schema11.properties.schema.properties.foreignKeys.items.properties["x-actions"].properties.onDelete.enum }, message: "must be equal to one of the allowed values" };
+                        if (vErrors === null) {
+                          vErrors = [err73];
+                        } else {
+                          vErrors.push(err73);
+                        }
+                        errors++;
+                      }
+                    }
                   } else {
-                    const err72 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/x-actions", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/x-actions/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err74 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/x-actions", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/x-actions/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err72];
+                      vErrors = [err74];
                     } else {
-                      vErrors.push(err72);
+                      vErrors.push(err74);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err73 = { instancePath: instancePath + "/schema/foreignKeys/" + i7, schemaPath: "#/properties/schema/properties/foreignKeys/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err75 = { instancePath: instancePath + "/schema/foreignKeys/" + i7, schemaPath: "#/properties/schema/properties/foreignKeys/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err73];
+                  vErrors = [err75];
                 } else {
-                  vErrors.push(err73);
+                  vErrors.push(err75);
                 }
                 errors++;
               }
             }
           } else {
-            const err74 = { instancePath: instancePath + "/schema/foreignKeys", schemaPath: "#/properties/schema/properties/foreignKeys/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err76 = { instancePath: instancePath + "/schema/foreignKeys", schemaPath: "#/properties/schema/properties/foreignKeys/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err74];
+              vErrors = [err76];
             } else {
-              vErrors.push(err74);
+              vErrors.push(err76);
             }
             errors++;
           }
@@ -860,11 +878,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           let data39 = data2.indexes;
           if (Array.isArray(data39)) {
             if (data39.length > 50) {
-              const err75 = { instancePath: instancePath + "/schema/indexes", schemaPath: "#/properties/schema/properties/indexes/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
+              const err77 = { instancePath: instancePath + "/schema/indexes", schemaPath: "#/properties/schema/properties/indexes/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
               if (vErrors === null) {
-                vErrors = [err75];
+                vErrors = [err77];
               } else {
-                vErrors.push(err75);
+                vErrors.push(err77);
               }
               errors++;
             }
@@ -873,40 +891,17 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
               let data40 = data39[i10];
               if (data40 && typeof data40 == "object" && !Array.isArray(data40)) {
                 if (data40.fields === void 0) {
-                  const err76 = { instancePath: instancePath + "/schema/indexes/" + i10, schemaPath: "#/properties/schema/properties/indexes/items/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
+                  const err78 = { instancePath: instancePath + "/schema/indexes/" + i10, schemaPath: "#/properties/schema/properties/indexes/items/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
                   if (vErrors === null) {
-                    vErrors = [err76];
+                    vErrors = [err78];
                   } else {
-                    vErrors.push(err76);
+                    vErrors.push(err78);
                   }
                   errors++;
                 }
                 for (const key8 in data40) {
                   if (!(key8 === "name" || key8 === "fields" || key8 === "unique")) {
-                    const err77 = { instancePath: instancePath + "/schema/indexes/" + i10, schemaPath: "#/properties/schema/properties/indexes/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
-                    if (vErrors === null) {
-                      vErrors = [err77];
-                    } else {
-                      vErrors.push(err77);
-                    }
-                    errors++;
-                  }
-                }
-                if (data40.name !== void 0) {
-                  if (typeof data40.name !== "string") {
-                    const err78 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/name", schemaPath: "#/properties/schema/properties/indexes/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err78];
-                    } else {
-                      vErrors.push(err78);
-                    }
-                    errors++;
-                  }
-                }
-                if (data40.fields !== void 0) {
-                  let data42 = data40.fields;
-                  if (typeof data42 !== "string" && !Array.isArray(data42)) {
-                    const err79 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/fields", schemaPath: "#/properties/schema/properties/indexes/items/properties/fields/type", keyword: "type", params: { type: schema11.properties.schema.properties.indexes.items.properties.fields.type }, message: "must be string,array" };
+                    const err79 = { instancePath: instancePath + "/schema/indexes/" + i10, schemaPath: "#/properties/schema/properties/indexes/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
                       vErrors = [err79];
                     } else {
@@ -914,24 +909,47 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     errors++;
                   }
+                }
+                if (data40.name !== void 0) {
+                  if (typeof data40.name !== "string") {
+                    const err80 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/name", schemaPath: "#/properties/schema/properties/indexes/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err80];
+                    } else {
+                      vErrors.push(err80);
+                    }
+                    errors++;
+                  }
+                }
+                if (data40.fields !== void 0) {
+                  let data42 = data40.fields;
+                  if (typeof data42 !== "string" && !Array.isArray(data42)) {
+                    const err81 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/fields", schemaPath: "#/properties/schema/properties/indexes/items/properties/fields/type", keyword: "type", params: { type: schema11.properties.schema.properties.indexes.items.properties.fields.type }, message: "must be string,array" };
+                    if (vErrors === null) {
+                      vErrors = [err81];
+                    } else {
+                      vErrors.push(err81);
+                    }
+                    errors++;
+                  }
                   if (Array.isArray(data42)) {
                     if (data42.length < 1) {
-                      const err80 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/fields", schemaPath: "#/properties/schema/properties/indexes/items/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                      const err82 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/fields", schemaPath: "#/properties/schema/properties/indexes/items/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                       if (vErrors === null) {
-                        vErrors = [err80];
+                        vErrors = [err82];
                       } else {
-                        vErrors.push(err80);
+                        vErrors.push(err82);
                       }
                       errors++;
                     }
                     const len10 = data42.length;
                     for (let i11 = 0; i11 < len10; i11++) {
                       if (typeof data42[i11] !== "string") {
-                        const err81 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/fields/" + i11, schemaPath: "#/properties/schema/properties/indexes/items/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err83 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/fields/" + i11, schemaPath: "#/properties/schema/properties/indexes/items/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
-                          vErrors = [err81];
+                          vErrors = [err83];
                         } else {
-                          vErrors.push(err81);
+                          vErrors.push(err83);
                         }
                         errors++;
                       }
@@ -940,42 +958,42 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (data40.unique !== void 0) {
                   if (typeof data40.unique !== "boolean") {
-                    const err82 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/unique", schemaPath: "#/properties/schema/properties/indexes/items/properties/unique/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                    const err84 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/unique", schemaPath: "#/properties/schema/properties/indexes/items/properties/unique/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                     if (vErrors === null) {
-                      vErrors = [err82];
+                      vErrors = [err84];
                     } else {
-                      vErrors.push(err82);
+                      vErrors.push(err84);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err83 = { instancePath: instancePath + "/schema/indexes/" + i10, schemaPath: "#/properties/schema/properties/indexes/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err85 = { instancePath: instancePath + "/schema/indexes/" + i10, schemaPath: "#/properties/schema/properties/indexes/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err83];
+                  vErrors = [err85];
                 } else {
-                  vErrors.push(err83);
+                  vErrors.push(err85);
                 }
                 errors++;
               }
             }
           } else {
-            const err84 = { instancePath: instancePath + "/schema/indexes", schemaPath: "#/properties/schema/properties/indexes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err86 = { instancePath: instancePath + "/schema/indexes", schemaPath: "#/properties/schema/properties/indexes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err84];
+              vErrors = [err86];
             } else {
-              vErrors.push(err84);
+              vErrors.push(err86);
             }
             errors++;
           }
         }
         if (data2.hierarchy !== void 0) {
           if (typeof data2.hierarchy !== "boolean") {
-            const err85 = { instancePath: instancePath + "/schema/hierarchy", schemaPath: "#/properties/schema/properties/hierarchy/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            const err87 = { instancePath: instancePath + "/schema/hierarchy", schemaPath: "#/properties/schema/properties/hierarchy/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
             if (vErrors === null) {
-              vErrors = [err85];
+              vErrors = [err87];
             } else {
-              vErrors.push(err85);
+              vErrors.push(err87);
             }
             errors++;
           }
@@ -985,22 +1003,22 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           if (data46 && typeof data46 == "object" && !Array.isArray(data46)) {
             for (const key9 in data46) {
               if (!(key9 === "enabled" || key9 === "types")) {
-                const err86 = { instancePath: instancePath + "/schema/graph", schemaPath: "#/properties/schema/properties/graph/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
+                const err88 = { instancePath: instancePath + "/schema/graph", schemaPath: "#/properties/schema/properties/graph/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err86];
+                  vErrors = [err88];
                 } else {
-                  vErrors.push(err86);
+                  vErrors.push(err88);
                 }
                 errors++;
               }
             }
             if (data46.enabled !== void 0) {
               if (typeof data46.enabled !== "boolean") {
-                const err87 = { instancePath: instancePath + "/schema/graph/enabled", schemaPath: "#/properties/schema/properties/graph/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                const err89 = { instancePath: instancePath + "/schema/graph/enabled", schemaPath: "#/properties/schema/properties/graph/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                 if (vErrors === null) {
-                  vErrors = [err87];
+                  vErrors = [err89];
                 } else {
-                  vErrors.push(err87);
+                  vErrors.push(err89);
                 }
                 errors++;
               }
@@ -1009,11 +1027,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
               let data48 = data46.types;
               if (Array.isArray(data48)) {
                 if (data48.length > 50) {
-                  const err88 = { instancePath: instancePath + "/schema/graph/types", schemaPath: "#/properties/schema/properties/graph/properties/types/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
+                  const err90 = { instancePath: instancePath + "/schema/graph/types", schemaPath: "#/properties/schema/properties/graph/properties/types/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
                   if (vErrors === null) {
-                    vErrors = [err88];
+                    vErrors = [err90];
                   } else {
-                    vErrors.push(err88);
+                    vErrors.push(err90);
                   }
                   errors++;
                 }
@@ -1022,21 +1040,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                   let data49 = data48[i12];
                   if (data49 && typeof data49 == "object" && !Array.isArray(data49)) {
                     if (data49.name === void 0) {
-                      const err89 = { instancePath: instancePath + "/schema/graph/types/" + i12, schemaPath: "#/properties/schema/properties/graph/properties/types/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                      const err91 = { instancePath: instancePath + "/schema/graph/types/" + i12, schemaPath: "#/properties/schema/properties/graph/properties/types/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
                       if (vErrors === null) {
-                        vErrors = [err89];
+                        vErrors = [err91];
                       } else {
-                        vErrors.push(err89);
+                        vErrors.push(err91);
                       }
                       errors++;
                     }
                     for (const key10 in data49) {
                       if (!(key10 === "name" || key10 === "inverse" || key10 === "description" || key10 === "constraints")) {
-                        const err90 = { instancePath: instancePath + "/schema/graph/types/" + i12, schemaPath: "#/properties/schema/properties/graph/properties/types/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties" };
+                        const err92 = { instancePath: instancePath + "/schema/graph/types/" + i12, schemaPath: "#/properties/schema/properties/graph/properties/types/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
-                          vErrors = [err90];
+                          vErrors = [err92];
                         } else {
-                          vErrors.push(err90);
+                          vErrors.push(err92);
                         }
                         errors++;
                       }
@@ -1045,29 +1063,29 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                       let data50 = data49.name;
                       if (typeof data50 === "string") {
                         if (func2(data50) > 50) {
-                          const err91 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/name", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/name/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+                          const err93 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/name", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/name/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
                           if (vErrors === null) {
-                            vErrors = [err91];
+                            vErrors = [err93];
                           } else {
-                            vErrors.push(err91);
+                            vErrors.push(err93);
                           }
                           errors++;
                         }
                         if (!pattern0.test(data50)) {
-                          const err92 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/name", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                          const err94 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/name", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
                           if (vErrors === null) {
-                            vErrors = [err92];
+                            vErrors = [err94];
                           } else {
-                            vErrors.push(err92);
+                            vErrors.push(err94);
                           }
                           errors++;
                         }
                       } else {
-                        const err93 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/name", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err95 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/name", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
-                          vErrors = [err93];
+                          vErrors = [err95];
                         } else {
-                          vErrors.push(err93);
+                          vErrors.push(err95);
                         }
                         errors++;
                       }
@@ -1076,38 +1094,16 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                       let data51 = data49.inverse;
                       if (typeof data51 === "string") {
                         if (func2(data51) > 50) {
-                          const err94 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/inverse", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/inverse/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+                          const err96 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/inverse", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/inverse/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
                           if (vErrors === null) {
-                            vErrors = [err94];
+                            vErrors = [err96];
                           } else {
-                            vErrors.push(err94);
+                            vErrors.push(err96);
                           }
                           errors++;
                         }
                         if (!pattern0.test(data51)) {
-                          const err95 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/inverse", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/inverse/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
-                          if (vErrors === null) {
-                            vErrors = [err95];
-                          } else {
-                            vErrors.push(err95);
-                          }
-                          errors++;
-                        }
-                      } else {
-                        const err96 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/inverse", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/inverse/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                        if (vErrors === null) {
-                          vErrors = [err96];
-                        } else {
-                          vErrors.push(err96);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data49.description !== void 0) {
-                      let data52 = data49.description;
-                      if (typeof data52 === "string") {
-                        if (func2(data52) > 2e3) {
-                          const err97 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/description", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+                          const err97 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/inverse", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/inverse/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
                           if (vErrors === null) {
                             vErrors = [err97];
                           } else {
@@ -1116,11 +1112,33 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                           errors++;
                         }
                       } else {
-                        const err98 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/description", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err98 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/inverse", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/inverse/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
                           vErrors = [err98];
                         } else {
                           vErrors.push(err98);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data49.description !== void 0) {
+                      let data52 = data49.description;
+                      if (typeof data52 === "string") {
+                        if (func2(data52) > 2e3) {
+                          const err99 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/description", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+                          if (vErrors === null) {
+                            vErrors = [err99];
+                          } else {
+                            vErrors.push(err99);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err100 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/description", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        if (vErrors === null) {
+                          vErrors = [err100];
+                        } else {
+                          vErrors.push(err100);
                         }
                         errors++;
                       }
@@ -1130,11 +1148,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                       if (data53 && typeof data53 == "object" && !Array.isArray(data53)) {
                         for (const key11 in data53) {
                           if (!(key11 === "max_outgoing" || key11 === "max_incoming")) {
-                            const err99 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
+                            const err101 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
                             if (vErrors === null) {
-                              vErrors = [err99];
+                              vErrors = [err101];
                             } else {
-                              vErrors.push(err99);
+                              vErrors.push(err101);
                             }
                             errors++;
                           }
@@ -1142,21 +1160,30 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                         if (data53.max_outgoing !== void 0) {
                           let data54 = data53.max_outgoing;
                           if (!(typeof data54 == "number" && (!(data54 % 1) && !isNaN(data54)))) {
-                            const err100 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_outgoing", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                            const err102 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_outgoing", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                             if (vErrors === null) {
-                              vErrors = [err100];
+                              vErrors = [err102];
                             } else {
-                              vErrors.push(err100);
+                              vErrors.push(err102);
                             }
                             errors++;
                           }
                           if (typeof data54 == "number") {
-                            if (data54 < 1 || isNaN(data54)) {
-                              const err101 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_outgoing", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                            if (data54 > 2147483647 || isNaN(data54)) {
+                              const err103 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_outgoing", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
                               if (vErrors === null) {
-                                vErrors = [err101];
+                                vErrors = [err103];
                               } else {
-                                vErrors.push(err101);
+                                vErrors.push(err103);
+                              }
+                              errors++;
+                            }
+                            if (data54 < 1 || isNaN(data54)) {
+                              const err104 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_outgoing", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                              if (vErrors === null) {
+                                vErrors = [err104];
+                              } else {
+                                vErrors.push(err104);
                               }
                               errors++;
                             }
@@ -1165,82 +1192,91 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                         if (data53.max_incoming !== void 0) {
                           let data55 = data53.max_incoming;
                           if (!(typeof data55 == "number" && (!(data55 % 1) && !isNaN(data55)))) {
-                            const err102 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_incoming", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                            const err105 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_incoming", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                             if (vErrors === null) {
-                              vErrors = [err102];
+                              vErrors = [err105];
                             } else {
-                              vErrors.push(err102);
+                              vErrors.push(err105);
                             }
                             errors++;
                           }
                           if (typeof data55 == "number") {
-                            if (data55 < 1 || isNaN(data55)) {
-                              const err103 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_incoming", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                            if (data55 > 2147483647 || isNaN(data55)) {
+                              const err106 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_incoming", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
                               if (vErrors === null) {
-                                vErrors = [err103];
+                                vErrors = [err106];
                               } else {
-                                vErrors.push(err103);
+                                vErrors.push(err106);
+                              }
+                              errors++;
+                            }
+                            if (data55 < 1 || isNaN(data55)) {
+                              const err107 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_incoming", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                              if (vErrors === null) {
+                                vErrors = [err107];
+                              } else {
+                                vErrors.push(err107);
                               }
                               errors++;
                             }
                           }
                         }
                       } else {
-                        const err104 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        const err108 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                         if (vErrors === null) {
-                          vErrors = [err104];
+                          vErrors = [err108];
                         } else {
-                          vErrors.push(err104);
+                          vErrors.push(err108);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err105 = { instancePath: instancePath + "/schema/graph/types/" + i12, schemaPath: "#/properties/schema/properties/graph/properties/types/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err109 = { instancePath: instancePath + "/schema/graph/types/" + i12, schemaPath: "#/properties/schema/properties/graph/properties/types/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err105];
+                      vErrors = [err109];
                     } else {
-                      vErrors.push(err105);
+                      vErrors.push(err109);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err106 = { instancePath: instancePath + "/schema/graph/types", schemaPath: "#/properties/schema/properties/graph/properties/types/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err110 = { instancePath: instancePath + "/schema/graph/types", schemaPath: "#/properties/schema/properties/graph/properties/types/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err106];
+                  vErrors = [err110];
                 } else {
-                  vErrors.push(err106);
+                  vErrors.push(err110);
                 }
                 errors++;
               }
             }
           } else {
-            const err107 = { instancePath: instancePath + "/schema/graph", schemaPath: "#/properties/schema/properties/graph/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err111 = { instancePath: instancePath + "/schema/graph", schemaPath: "#/properties/schema/properties/graph/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err107];
+              vErrors = [err111];
             } else {
-              vErrors.push(err107);
+              vErrors.push(err111);
             }
             errors++;
           }
         }
       } else {
-        const err108 = { instancePath: instancePath + "/schema", schemaPath: "#/properties/schema/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err112 = { instancePath: instancePath + "/schema", schemaPath: "#/properties/schema/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err108];
+          vErrors = [err112];
         } else {
-          vErrors.push(err108);
+          vErrors.push(err112);
         }
         errors++;
       }
     }
   } else {
-    const err109 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err113 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err109];
+      vErrors = [err113];
     } else {
-      vErrors.push(err109);
+      vErrors.push(err113);
     }
     errors++;
   }

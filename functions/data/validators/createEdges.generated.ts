@@ -2,7 +2,7 @@
 // @ts-nocheck
 import * as validatorRuntime from "../../../shared/api/validator-runtime";
 var body = validate10;
-var schema11 = { "anyOf": [{ "type": "object", "required": ["from_id", "to_id", "type"], "properties": { "from_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "to_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "type": { "type": "string", "minLength": 1, "maxLength": 50 }, "metadata": { "type": ["object", "null"] } }, "additionalProperties": false }, { "type": "array", "minItems": 1, "maxItems": 1e3, "items": { "type": "object", "required": ["from_id", "to_id", "type"], "properties": { "from_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "to_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "type": { "type": "string", "minLength": 1, "maxLength": 50 }, "metadata": { "type": ["object", "null"] } }, "additionalProperties": false } }] };
+var schema11 = { "anyOf": [{ "type": "object", "required": ["from_id", "to_id", "type"], "properties": { "from_id": { "type": ["string", "integer"], "maxLength": 1e3, "minimum": -9007199254740991, "maximum": 9007199254740991 }, "to_id": { "type": ["string", "integer"], "maxLength": 1e3, "minimum": -9007199254740991, "maximum": 9007199254740991 }, "type": { "type": "string", "minLength": 1, "maxLength": 50 }, "metadata": { "type": ["object", "null"] } }, "additionalProperties": false }, { "type": "array", "minItems": 1, "maxItems": 1e3, "items": { "type": "object", "required": ["from_id", "to_id", "type"], "properties": { "from_id": { "type": ["string", "integer"], "maxLength": 1e3, "minimum": -9007199254740991, "maximum": 9007199254740991 }, "to_id": { "type": ["string", "integer"], "maxLength": 1e3, "minimum": -9007199254740991, "maximum": 9007199254740991 }, "type": { "type": "string", "minLength": 1, "maxLength": 50 }, "metadata": { "type": ["object", "null"] } }, "additionalProperties": false } }] };
 var func2 = validatorRuntime.ucs2length;
 function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -60,9 +60,9 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data0 === "string") {
-        if (func2(data0) > 1e3) {
-          const err5 = { instancePath: instancePath + "/from_id", schemaPath: "#/anyOf/0/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+      if (typeof data0 == "number") {
+        if (data0 > 9007199254740991 || isNaN(data0)) {
+          const err5 = { instancePath: instancePath + "/from_id", schemaPath: "#/anyOf/0/properties/from_id/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 }, message: "must be <= 9007199254740991" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -70,22 +70,19 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      }
-    }
-    if (data.to_id !== void 0) {
-      let data1 = data.to_id;
-      if (typeof data1 !== "string" && !(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
-        const err6 = { instancePath: instancePath + "/to_id", schemaPath: "#/anyOf/0/properties/to_id/type", keyword: "type", params: { type: schema11.anyOf[0].properties.to_id.type }, message: "must be string,integer" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
+        if (data0 < -9007199254740991 || isNaN(data0)) {
+          const err6 = { instancePath: instancePath + "/from_id", schemaPath: "#/anyOf/0/properties/from_id/minimum", keyword: "minimum", params: { comparison: ">=", limit: -9007199254740991 }, message: "must be >= -9007199254740991" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
         }
-        errors++;
       }
-      if (typeof data1 === "string") {
-        if (func2(data1) > 1e3) {
-          const err7 = { instancePath: instancePath + "/to_id", schemaPath: "#/anyOf/0/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+      if (typeof data0 === "string") {
+        if (func2(data0) > 1e3) {
+          const err7 = { instancePath: instancePath + "/from_id", schemaPath: "#/anyOf/0/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -95,20 +92,20 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     }
-    if (data.type !== void 0) {
-      let data2 = data.type;
-      if (typeof data2 === "string") {
-        if (func2(data2) > 50) {
-          const err8 = { instancePath: instancePath + "/type", schemaPath: "#/anyOf/0/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
+    if (data.to_id !== void 0) {
+      let data1 = data.to_id;
+      if (typeof data1 !== "string" && !(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+        const err8 = { instancePath: instancePath + "/to_id", schemaPath: "#/anyOf/0/properties/to_id/type", keyword: "type", params: { type: schema11.anyOf[0].properties.to_id.type }, message: "must be string,integer" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
         }
-        if (func2(data2) < 1) {
-          const err9 = { instancePath: instancePath + "/type", schemaPath: "#/anyOf/0/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        errors++;
+      }
+      if (typeof data1 == "number") {
+        if (data1 > 9007199254740991 || isNaN(data1)) {
+          const err9 = { instancePath: instancePath + "/to_id", schemaPath: "#/anyOf/0/properties/to_id/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 }, message: "must be <= 9007199254740991" };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -116,12 +113,55 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (data1 < -9007199254740991 || isNaN(data1)) {
+          const err10 = { instancePath: instancePath + "/to_id", schemaPath: "#/anyOf/0/properties/to_id/minimum", keyword: "minimum", params: { comparison: ">=", limit: -9007199254740991 }, message: "must be >= -9007199254740991" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      }
+      if (typeof data1 === "string") {
+        if (func2(data1) > 1e3) {
+          const err11 = { instancePath: instancePath + "/to_id", schemaPath: "#/anyOf/0/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.type !== void 0) {
+      let data2 = data.type;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 50) {
+          const err12 = { instancePath: instancePath + "/type", schemaPath: "#/anyOf/0/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+        if (func2(data2) < 1) {
+          const err13 = { instancePath: instancePath + "/type", schemaPath: "#/anyOf/0/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
       } else {
-        const err10 = { instancePath: instancePath + "/type", schemaPath: "#/anyOf/0/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err14 = { instancePath: instancePath + "/type", schemaPath: "#/anyOf/0/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err10];
+          vErrors = [err14];
         } else {
-          vErrors.push(err10);
+          vErrors.push(err14);
         }
         errors++;
       }
@@ -129,21 +169,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data3 = data.metadata;
       if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-        const err11 = { instancePath: instancePath + "/metadata", schemaPath: "#/anyOf/0/properties/metadata/type", keyword: "type", params: { type: schema11.anyOf[0].properties.metadata.type }, message: "must be object,null" };
+        const err15 = { instancePath: instancePath + "/metadata", schemaPath: "#/anyOf/0/properties/metadata/type", keyword: "type", params: { type: schema11.anyOf[0].properties.metadata.type }, message: "must be object,null" };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err15];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err15);
         }
         errors++;
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err16 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err16];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err16);
     }
     errors++;
   }
@@ -153,20 +193,20 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
     const _errs12 = errors;
     if (Array.isArray(data)) {
       if (data.length > 1e3) {
-        const err13 = { instancePath, schemaPath: "#/anyOf/1/maxItems", keyword: "maxItems", params: { limit: 1e3 }, message: "must NOT have more than 1000 items" };
+        const err17 = { instancePath, schemaPath: "#/anyOf/1/maxItems", keyword: "maxItems", params: { limit: 1e3 }, message: "must NOT have more than 1000 items" };
         if (vErrors === null) {
-          vErrors = [err13];
+          vErrors = [err17];
         } else {
-          vErrors.push(err13);
+          vErrors.push(err17);
         }
         errors++;
       }
       if (data.length < 1) {
-        const err14 = { instancePath, schemaPath: "#/anyOf/1/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+        const err18 = { instancePath, schemaPath: "#/anyOf/1/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
         if (vErrors === null) {
-          vErrors = [err14];
+          vErrors = [err18];
         } else {
-          vErrors.push(err14);
+          vErrors.push(err18);
         }
         errors++;
       }
@@ -175,39 +215,39 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         let data4 = data[i0];
         if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
           if (data4.from_id === void 0) {
-            const err15 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/required", keyword: "required", params: { missingProperty: "from_id" }, message: "must have required property 'from_id'" };
+            const err19 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/required", keyword: "required", params: { missingProperty: "from_id" }, message: "must have required property 'from_id'" };
             if (vErrors === null) {
-              vErrors = [err15];
+              vErrors = [err19];
             } else {
-              vErrors.push(err15);
+              vErrors.push(err19);
             }
             errors++;
           }
           if (data4.to_id === void 0) {
-            const err16 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/required", keyword: "required", params: { missingProperty: "to_id" }, message: "must have required property 'to_id'" };
+            const err20 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/required", keyword: "required", params: { missingProperty: "to_id" }, message: "must have required property 'to_id'" };
             if (vErrors === null) {
-              vErrors = [err16];
+              vErrors = [err20];
             } else {
-              vErrors.push(err16);
+              vErrors.push(err20);
             }
             errors++;
           }
           if (data4.type === void 0) {
-            const err17 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err21 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
             if (vErrors === null) {
-              vErrors = [err17];
+              vErrors = [err21];
             } else {
-              vErrors.push(err17);
+              vErrors.push(err21);
             }
             errors++;
           }
           for (const key1 in data4) {
             if (!(key1 === "from_id" || key1 === "to_id" || key1 === "type" || key1 === "metadata")) {
-              const err18 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+              const err22 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
               if (vErrors === null) {
-                vErrors = [err18];
+                vErrors = [err22];
               } else {
-                vErrors.push(err18);
+                vErrors.push(err22);
               }
               errors++;
             }
@@ -215,21 +255,41 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           if (data4.from_id !== void 0) {
             let data5 = data4.from_id;
             if (typeof data5 !== "string" && !(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)))) {
-              const err19 = { instancePath: instancePath + "/" + i0 + "/from_id", schemaPath: "#/anyOf/1/items/properties/from_id/type", keyword: "type", params: { type: schema11.anyOf[1].items.properties.from_id.type }, message: "must be string,integer" };
+              const err23 = { instancePath: instancePath + "/" + i0 + "/from_id", schemaPath: "#/anyOf/1/items/properties/from_id/type", keyword: "type", params: { type: schema11.anyOf[1].items.properties.from_id.type }, message: "must be string,integer" };
               if (vErrors === null) {
-                vErrors = [err19];
+                vErrors = [err23];
               } else {
-                vErrors.push(err19);
+                vErrors.push(err23);
               }
               errors++;
             }
+            if (typeof data5 == "number") {
+              if (data5 > 9007199254740991 || isNaN(data5)) {
+                const err24 = { instancePath: instancePath + "/" + i0 + "/from_id", schemaPath: "#/anyOf/1/items/properties/from_id/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 }, message: "must be <= 9007199254740991" };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+              if (data5 < -9007199254740991 || isNaN(data5)) {
+                const err25 = { instancePath: instancePath + "/" + i0 + "/from_id", schemaPath: "#/anyOf/1/items/properties/from_id/minimum", keyword: "minimum", params: { comparison: ">=", limit: -9007199254740991 }, message: "must be >= -9007199254740991" };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
             if (typeof data5 === "string") {
               if (func2(data5) > 1e3) {
-                const err20 = { instancePath: instancePath + "/" + i0 + "/from_id", schemaPath: "#/anyOf/1/items/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+                const err26 = { instancePath: instancePath + "/" + i0 + "/from_id", schemaPath: "#/anyOf/1/items/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
                 if (vErrors === null) {
-                  vErrors = [err20];
+                  vErrors = [err26];
                 } else {
-                  vErrors.push(err20);
+                  vErrors.push(err26);
                 }
                 errors++;
               }
@@ -238,21 +298,41 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           if (data4.to_id !== void 0) {
             let data6 = data4.to_id;
             if (typeof data6 !== "string" && !(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)))) {
-              const err21 = { instancePath: instancePath + "/" + i0 + "/to_id", schemaPath: "#/anyOf/1/items/properties/to_id/type", keyword: "type", params: { type: schema11.anyOf[1].items.properties.to_id.type }, message: "must be string,integer" };
+              const err27 = { instancePath: instancePath + "/" + i0 + "/to_id", schemaPath: "#/anyOf/1/items/properties/to_id/type", keyword: "type", params: { type: schema11.anyOf[1].items.properties.to_id.type }, message: "must be string,integer" };
               if (vErrors === null) {
-                vErrors = [err21];
+                vErrors = [err27];
               } else {
-                vErrors.push(err21);
+                vErrors.push(err27);
               }
               errors++;
             }
+            if (typeof data6 == "number") {
+              if (data6 > 9007199254740991 || isNaN(data6)) {
+                const err28 = { instancePath: instancePath + "/" + i0 + "/to_id", schemaPath: "#/anyOf/1/items/properties/to_id/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 }, message: "must be <= 9007199254740991" };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+              if (data6 < -9007199254740991 || isNaN(data6)) {
+                const err29 = { instancePath: instancePath + "/" + i0 + "/to_id", schemaPath: "#/anyOf/1/items/properties/to_id/minimum", keyword: "minimum", params: { comparison: ">=", limit: -9007199254740991 }, message: "must be >= -9007199254740991" };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
+                }
+                errors++;
+              }
+            }
             if (typeof data6 === "string") {
               if (func2(data6) > 1e3) {
-                const err22 = { instancePath: instancePath + "/" + i0 + "/to_id", schemaPath: "#/anyOf/1/items/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+                const err30 = { instancePath: instancePath + "/" + i0 + "/to_id", schemaPath: "#/anyOf/1/items/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
                 if (vErrors === null) {
-                  vErrors = [err22];
+                  vErrors = [err30];
                 } else {
-                  vErrors.push(err22);
+                  vErrors.push(err30);
                 }
                 errors++;
               }
@@ -262,29 +342,29 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
             let data7 = data4.type;
             if (typeof data7 === "string") {
               if (func2(data7) > 50) {
-                const err23 = { instancePath: instancePath + "/" + i0 + "/type", schemaPath: "#/anyOf/1/items/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+                const err31 = { instancePath: instancePath + "/" + i0 + "/type", schemaPath: "#/anyOf/1/items/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
                 if (vErrors === null) {
-                  vErrors = [err23];
+                  vErrors = [err31];
                 } else {
-                  vErrors.push(err23);
+                  vErrors.push(err31);
                 }
                 errors++;
               }
               if (func2(data7) < 1) {
-                const err24 = { instancePath: instancePath + "/" + i0 + "/type", schemaPath: "#/anyOf/1/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                const err32 = { instancePath: instancePath + "/" + i0 + "/type", schemaPath: "#/anyOf/1/items/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                 if (vErrors === null) {
-                  vErrors = [err24];
+                  vErrors = [err32];
                 } else {
-                  vErrors.push(err24);
+                  vErrors.push(err32);
                 }
                 errors++;
               }
             } else {
-              const err25 = { instancePath: instancePath + "/" + i0 + "/type", schemaPath: "#/anyOf/1/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err33 = { instancePath: instancePath + "/" + i0 + "/type", schemaPath: "#/anyOf/1/items/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
               if (vErrors === null) {
-                vErrors = [err25];
+                vErrors = [err33];
               } else {
-                vErrors.push(err25);
+                vErrors.push(err33);
               }
               errors++;
             }
@@ -292,31 +372,31 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           if (data4.metadata !== void 0) {
             let data8 = data4.metadata;
             if (!(data8 && typeof data8 == "object" && !Array.isArray(data8)) && data8 !== null) {
-              const err26 = { instancePath: instancePath + "/" + i0 + "/metadata", schemaPath: "#/anyOf/1/items/properties/metadata/type", keyword: "type", params: { type: schema11.anyOf[1].items.properties.metadata.type }, message: "must be object,null" };
+              const err34 = { instancePath: instancePath + "/" + i0 + "/metadata", schemaPath: "#/anyOf/1/items/properties/metadata/type", keyword: "type", params: { type: schema11.anyOf[1].items.properties.metadata.type }, message: "must be object,null" };
               if (vErrors === null) {
-                vErrors = [err26];
+                vErrors = [err34];
               } else {
-                vErrors.push(err26);
+                vErrors.push(err34);
               }
               errors++;
             }
           }
         } else {
-          const err27 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err35 = { instancePath: instancePath + "/" + i0, schemaPath: "#/anyOf/1/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
           if (vErrors === null) {
-            vErrors = [err27];
+            vErrors = [err35];
           } else {
-            vErrors.push(err27);
+            vErrors.push(err35);
           }
           errors++;
         }
       }
     } else {
-      const err28 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+      const err36 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
       if (vErrors === null) {
-        vErrors = [err28];
+        vErrors = [err36];
       } else {
-        vErrors.push(err28);
+        vErrors.push(err36);
       }
       errors++;
     }
@@ -324,11 +404,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
     valid0 = valid0 || _valid0;
   }
   if (!valid0) {
-    const err29 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+    const err37 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
     if (vErrors === null) {
-      vErrors = [err29];
+      vErrors = [err37];
     } else {
-      vErrors.push(err29);
+      vErrors.push(err37);
     }
     errors++;
   } else {

@@ -2,7 +2,7 @@
 // @ts-nocheck
 import * as validatorRuntime from "../../../shared/api/validator-runtime";
 var query = validate10;
-var schema11 = { "type": "object", "properties": { "include_deleted": { "type": "boolean", "default": false }, "only_deleted": { "type": "boolean", "default": false }, "include": { "type": "string", "enum": ["descendants", "ancestors", "both"] }, "depth": { "type": "integer", "minimum": 0 }, "format": { "type": "string", "enum": ["tree", "graph"] }, "relationship_type": { "type": ["string", "array"], "maxLength": 1e3, "items": { "type": "string", "maxLength": 1e3 } }, "graph_types": { "type": ["string", "array"], "maxLength": 1e3, "items": { "type": "string", "maxLength": 1e3 } }, "populate": { "type": "string" } } };
+var schema11 = { "type": "object", "properties": { "include_deleted": { "type": "boolean", "default": false }, "only_deleted": { "type": "boolean", "default": false }, "include": { "type": "string", "enum": ["descendants", "ancestors", "both"] }, "depth": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "format": { "type": "string", "enum": ["tree", "graph"] }, "relationship_type": { "type": ["string", "array"], "maxLength": 1e3, "items": { "type": "string", "maxLength": 1e3 } }, "graph_types": { "type": ["string", "array"], "maxLength": 1e3, "items": { "type": "string", "maxLength": 1e3 } }, "populate": { "type": "string" } } };
 var func2 = validatorRuntime.ucs2length;
 function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -157,12 +157,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
       if (typeof data3 == "number") {
-        if (data3 < 0 || isNaN(data3)) {
-          const err5 = { instancePath: instancePath + "/depth", schemaPath: "#/properties/depth/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+        if (data3 > 2147483647 || isNaN(data3)) {
+          const err5 = { instancePath: instancePath + "/depth", schemaPath: "#/properties/depth/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
             vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (data3 < 0 || isNaN(data3)) {
+          const err6 = { instancePath: instancePath + "/depth", schemaPath: "#/properties/depth/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
           }
           errors++;
         }
@@ -186,11 +195,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (data4 === null) {
             coerced4 = "";
           } else {
-            const err6 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err7 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err6];
+              vErrors = [err7];
             } else {
-              vErrors.push(err6);
+              vErrors.push(err7);
             }
             errors++;
           }
@@ -203,11 +212,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
       if (!(data4 === "tree" || data4 === "graph")) {
-        const err7 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/enum", keyword: "enum", params: { allowedValues: schema11.properties.format.enum }, message: "must be equal to one of the allowed values" };
+        const err8 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/enum", keyword: "enum", params: { allowedValues: schema11.properties.format.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err7];
+          vErrors = [err8];
         } else {
-          vErrors.push(err7);
+          vErrors.push(err8);
         }
         errors++;
       }
@@ -232,11 +241,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (dataType5 === "string" || dataType5 === "number" || dataType5 === "boolean" || data5 === null) {
             coerced5 = [data5];
           } else {
-            const err8 = { instancePath: instancePath + "/relationship_type", schemaPath: "#/properties/relationship_type/type", keyword: "type", params: { type: schema11.properties.relationship_type.type }, message: "must be string,array" };
+            const err9 = { instancePath: instancePath + "/relationship_type", schemaPath: "#/properties/relationship_type/type", keyword: "type", params: { type: schema11.properties.relationship_type.type }, message: "must be string,array" };
             if (vErrors === null) {
-              vErrors = [err8];
+              vErrors = [err9];
             } else {
-              vErrors.push(err8);
+              vErrors.push(err9);
             }
             errors++;
           }
@@ -250,11 +259,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data5 === "string") {
         if (func2(data5) > 1e3) {
-          const err9 = { instancePath: instancePath + "/relationship_type", schemaPath: "#/properties/relationship_type/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          const err10 = { instancePath: instancePath + "/relationship_type", schemaPath: "#/properties/relationship_type/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
           if (vErrors === null) {
-            vErrors = [err9];
+            vErrors = [err10];
           } else {
-            vErrors.push(err9);
+            vErrors.push(err10);
           }
           errors++;
         }
@@ -279,11 +288,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data6 === null) {
                 coerced6 = "";
               } else {
-                const err10 = { instancePath: instancePath + "/relationship_type/" + i0, schemaPath: "#/properties/relationship_type/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err11 = { instancePath: instancePath + "/relationship_type/" + i0, schemaPath: "#/properties/relationship_type/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err10];
+                  vErrors = [err11];
                 } else {
-                  vErrors.push(err10);
+                  vErrors.push(err11);
                 }
                 errors++;
               }
@@ -297,11 +306,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data6 === "string") {
             if (func2(data6) > 1e3) {
-              const err11 = { instancePath: instancePath + "/relationship_type/" + i0, schemaPath: "#/properties/relationship_type/items/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+              const err12 = { instancePath: instancePath + "/relationship_type/" + i0, schemaPath: "#/properties/relationship_type/items/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
               if (vErrors === null) {
-                vErrors = [err11];
+                vErrors = [err12];
               } else {
-                vErrors.push(err11);
+                vErrors.push(err12);
               }
               errors++;
             }
@@ -329,11 +338,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (dataType7 === "string" || dataType7 === "number" || dataType7 === "boolean" || data7 === null) {
             coerced7 = [data7];
           } else {
-            const err12 = { instancePath: instancePath + "/graph_types", schemaPath: "#/properties/graph_types/type", keyword: "type", params: { type: schema11.properties.graph_types.type }, message: "must be string,array" };
+            const err13 = { instancePath: instancePath + "/graph_types", schemaPath: "#/properties/graph_types/type", keyword: "type", params: { type: schema11.properties.graph_types.type }, message: "must be string,array" };
             if (vErrors === null) {
-              vErrors = [err12];
+              vErrors = [err13];
             } else {
-              vErrors.push(err12);
+              vErrors.push(err13);
             }
             errors++;
           }
@@ -347,11 +356,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data7 === "string") {
         if (func2(data7) > 1e3) {
-          const err13 = { instancePath: instancePath + "/graph_types", schemaPath: "#/properties/graph_types/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          const err14 = { instancePath: instancePath + "/graph_types", schemaPath: "#/properties/graph_types/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
           if (vErrors === null) {
-            vErrors = [err13];
+            vErrors = [err14];
           } else {
-            vErrors.push(err13);
+            vErrors.push(err14);
           }
           errors++;
         }
@@ -376,11 +385,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data8 === null) {
                 coerced8 = "";
               } else {
-                const err14 = { instancePath: instancePath + "/graph_types/" + i1, schemaPath: "#/properties/graph_types/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err15 = { instancePath: instancePath + "/graph_types/" + i1, schemaPath: "#/properties/graph_types/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err14];
+                  vErrors = [err15];
                 } else {
-                  vErrors.push(err14);
+                  vErrors.push(err15);
                 }
                 errors++;
               }
@@ -394,11 +403,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data8 === "string") {
             if (func2(data8) > 1e3) {
-              const err15 = { instancePath: instancePath + "/graph_types/" + i1, schemaPath: "#/properties/graph_types/items/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+              const err16 = { instancePath: instancePath + "/graph_types/" + i1, schemaPath: "#/properties/graph_types/items/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
               if (vErrors === null) {
-                vErrors = [err15];
+                vErrors = [err16];
               } else {
-                vErrors.push(err15);
+                vErrors.push(err16);
               }
               errors++;
             }
@@ -424,11 +433,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (data9 === null) {
             coerced9 = "";
           } else {
-            const err16 = { instancePath: instancePath + "/populate", schemaPath: "#/properties/populate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err17 = { instancePath: instancePath + "/populate", schemaPath: "#/properties/populate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err16];
+              vErrors = [err17];
             } else {
-              vErrors.push(err16);
+              vErrors.push(err17);
             }
             errors++;
           }
@@ -442,11 +451,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err17];
+      vErrors = [err18];
     } else {
-      vErrors.push(err17);
+      vErrors.push(err18);
     }
     errors++;
   }

@@ -2,7 +2,7 @@
 // @ts-nocheck
 import * as validatorRuntime from "../../../shared/api/validator-runtime";
 var query = validate10;
-var schema11 = { "type": "object", "properties": { "include": { "type": "string", "enum": ["descendants", "ancestors", "both"] }, "depth": { "type": "integer", "minimum": 0 }, "format": { "type": "string", "enum": ["tree", "graph"] }, "relationship_type": { "type": ["string", "array"], "maxLength": 1e3, "items": { "type": "string", "maxLength": 1e3 } }, "graph_types": { "type": ["string", "array"], "maxLength": 1e3, "items": { "type": "string", "maxLength": 1e3 } }, "page": { "type": "integer", "minimum": 1, "maximum": 1e6, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 1e3, "default": 100 }, "include_deleted": { "type": "boolean", "default": false }, "only_deleted": { "type": "boolean", "default": false }, "_start": { "type": "integer", "minimum": 0, "maximum": 1e9 }, "_end": { "type": "integer", "minimum": 0, "maximum": 1000001e3 }, "limit": { "type": "integer", "minimum": 1, "maximum": 1e3 }, "offset": { "type": "integer", "minimum": 0, "maximum": 1e9 }, "_sort": { "type": "string" }, "_order": { "type": "string" }, "ordering": { "type": "string" }, "search": { "type": "string" }, "populate": { "type": "string" }, "_aggregate": { "type": "string" }, "_group_by": { "type": "string" }, "_having": { "type": ["string", "array"], "items": { "type": "string" } } } };
+var schema11 = { "type": "object", "properties": { "include": { "type": "string", "enum": ["descendants", "ancestors", "both"] }, "depth": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "format": { "type": "string", "enum": ["tree", "graph"] }, "relationship_type": { "type": ["string", "array"], "maxLength": 1e3, "items": { "type": "string", "maxLength": 1e3 } }, "graph_types": { "type": ["string", "array"], "maxLength": 1e3, "items": { "type": "string", "maxLength": 1e3 } }, "page": { "type": "integer", "minimum": 1, "maximum": 1e6, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 1e3, "default": 100 }, "include_deleted": { "type": "boolean", "default": false }, "only_deleted": { "type": "boolean", "default": false }, "_start": { "type": "integer", "minimum": 0, "maximum": 1e9 }, "_end": { "type": "integer", "minimum": 0, "maximum": 1000001e3 }, "limit": { "type": "integer", "minimum": 1, "maximum": 1e3 }, "offset": { "type": "integer", "minimum": 0, "maximum": 1e9 }, "_sort": { "type": "string" }, "_order": { "type": "string" }, "ordering": { "type": "string" }, "search": { "type": "string" }, "populate": { "type": "string" }, "_aggregate": { "type": "string" }, "_group_by": { "type": "string" }, "_having": { "type": ["string", "array"], "items": { "type": "string" } } } };
 var func2 = validatorRuntime.ucs2length;
 function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -97,12 +97,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
       if (typeof data1 == "number") {
-        if (data1 < 0 || isNaN(data1)) {
-          const err3 = { instancePath: instancePath + "/depth", schemaPath: "#/properties/depth/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+        if (data1 > 2147483647 || isNaN(data1)) {
+          const err3 = { instancePath: instancePath + "/depth", schemaPath: "#/properties/depth/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
             vErrors.push(err3);
+          }
+          errors++;
+        }
+        if (data1 < 0 || isNaN(data1)) {
+          const err4 = { instancePath: instancePath + "/depth", schemaPath: "#/properties/depth/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
           }
           errors++;
         }
@@ -126,11 +135,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (data2 === null) {
             coerced2 = "";
           } else {
-            const err4 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err5 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err4];
+              vErrors = [err5];
             } else {
-              vErrors.push(err4);
+              vErrors.push(err5);
             }
             errors++;
           }
@@ -143,11 +152,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
       if (!(data2 === "tree" || data2 === "graph")) {
-        const err5 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/enum", keyword: "enum", params: { allowedValues: schema11.properties.format.enum }, message: "must be equal to one of the allowed values" };
+        const err6 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/enum", keyword: "enum", params: { allowedValues: schema11.properties.format.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err6];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err6);
         }
         errors++;
       }
@@ -172,11 +181,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (dataType3 === "string" || dataType3 === "number" || dataType3 === "boolean" || data3 === null) {
             coerced3 = [data3];
           } else {
-            const err6 = { instancePath: instancePath + "/relationship_type", schemaPath: "#/properties/relationship_type/type", keyword: "type", params: { type: schema11.properties.relationship_type.type }, message: "must be string,array" };
+            const err7 = { instancePath: instancePath + "/relationship_type", schemaPath: "#/properties/relationship_type/type", keyword: "type", params: { type: schema11.properties.relationship_type.type }, message: "must be string,array" };
             if (vErrors === null) {
-              vErrors = [err6];
+              vErrors = [err7];
             } else {
-              vErrors.push(err6);
+              vErrors.push(err7);
             }
             errors++;
           }
@@ -190,11 +199,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data3 === "string") {
         if (func2(data3) > 1e3) {
-          const err7 = { instancePath: instancePath + "/relationship_type", schemaPath: "#/properties/relationship_type/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          const err8 = { instancePath: instancePath + "/relationship_type", schemaPath: "#/properties/relationship_type/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
           if (vErrors === null) {
-            vErrors = [err7];
+            vErrors = [err8];
           } else {
-            vErrors.push(err7);
+            vErrors.push(err8);
           }
           errors++;
         }
@@ -219,11 +228,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data4 === null) {
                 coerced4 = "";
               } else {
-                const err8 = { instancePath: instancePath + "/relationship_type/" + i0, schemaPath: "#/properties/relationship_type/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err9 = { instancePath: instancePath + "/relationship_type/" + i0, schemaPath: "#/properties/relationship_type/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err8];
+                  vErrors = [err9];
                 } else {
-                  vErrors.push(err8);
+                  vErrors.push(err9);
                 }
                 errors++;
               }
@@ -237,11 +246,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data4 === "string") {
             if (func2(data4) > 1e3) {
-              const err9 = { instancePath: instancePath + "/relationship_type/" + i0, schemaPath: "#/properties/relationship_type/items/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+              const err10 = { instancePath: instancePath + "/relationship_type/" + i0, schemaPath: "#/properties/relationship_type/items/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
               if (vErrors === null) {
-                vErrors = [err9];
+                vErrors = [err10];
               } else {
-                vErrors.push(err9);
+                vErrors.push(err10);
               }
               errors++;
             }
@@ -269,11 +278,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (dataType5 === "string" || dataType5 === "number" || dataType5 === "boolean" || data5 === null) {
             coerced5 = [data5];
           } else {
-            const err10 = { instancePath: instancePath + "/graph_types", schemaPath: "#/properties/graph_types/type", keyword: "type", params: { type: schema11.properties.graph_types.type }, message: "must be string,array" };
+            const err11 = { instancePath: instancePath + "/graph_types", schemaPath: "#/properties/graph_types/type", keyword: "type", params: { type: schema11.properties.graph_types.type }, message: "must be string,array" };
             if (vErrors === null) {
-              vErrors = [err10];
+              vErrors = [err11];
             } else {
-              vErrors.push(err10);
+              vErrors.push(err11);
             }
             errors++;
           }
@@ -287,11 +296,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data5 === "string") {
         if (func2(data5) > 1e3) {
-          const err11 = { instancePath: instancePath + "/graph_types", schemaPath: "#/properties/graph_types/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          const err12 = { instancePath: instancePath + "/graph_types", schemaPath: "#/properties/graph_types/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
           if (vErrors === null) {
-            vErrors = [err11];
+            vErrors = [err12];
           } else {
-            vErrors.push(err11);
+            vErrors.push(err12);
           }
           errors++;
         }
@@ -316,11 +325,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data6 === null) {
                 coerced6 = "";
               } else {
-                const err12 = { instancePath: instancePath + "/graph_types/" + i1, schemaPath: "#/properties/graph_types/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err13 = { instancePath: instancePath + "/graph_types/" + i1, schemaPath: "#/properties/graph_types/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err12];
+                  vErrors = [err13];
                 } else {
-                  vErrors.push(err12);
+                  vErrors.push(err13);
                 }
                 errors++;
               }
@@ -334,11 +343,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data6 === "string") {
             if (func2(data6) > 1e3) {
-              const err13 = { instancePath: instancePath + "/graph_types/" + i1, schemaPath: "#/properties/graph_types/items/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+              const err14 = { instancePath: instancePath + "/graph_types/" + i1, schemaPath: "#/properties/graph_types/items/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
               if (vErrors === null) {
-                vErrors = [err13];
+                vErrors = [err14];
               } else {
-                vErrors.push(err13);
+                vErrors.push(err14);
               }
               errors++;
             }
@@ -361,11 +370,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         if (dataType7 === "boolean" || data7 === null || dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1)) {
           coerced7 = +data7;
         } else {
-          const err14 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+          const err15 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
           if (vErrors === null) {
-            vErrors = [err14];
+            vErrors = [err15];
           } else {
-            vErrors.push(err14);
+            vErrors.push(err15);
           }
           errors++;
         }
@@ -379,20 +388,20 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (typeof data7 == "number") {
       if (data7 > 1e6 || isNaN(data7)) {
-        const err15 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e6 }, message: "must be <= 1000000" };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-      if (data7 < 1 || isNaN(data7)) {
-        const err16 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        const err16 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e6 }, message: "must be <= 1000000" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
           vErrors.push(err16);
+        }
+        errors++;
+      }
+      if (data7 < 1 || isNaN(data7)) {
+        const err17 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
         }
         errors++;
       }
@@ -412,11 +421,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         if (dataType8 === "boolean" || data8 === null || dataType8 === "string" && data8 && data8 == +data8 && !(data8 % 1)) {
           coerced8 = +data8;
         } else {
-          const err17 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+          const err18 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
           if (vErrors === null) {
-            vErrors = [err17];
+            vErrors = [err18];
           } else {
-            vErrors.push(err17);
+            vErrors.push(err18);
           }
           errors++;
         }
@@ -430,20 +439,20 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (typeof data8 == "number") {
       if (data8 > 1e3 || isNaN(data8)) {
-        const err18 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e3 }, message: "must be <= 1000" };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-      if (data8 < 1 || isNaN(data8)) {
-        const err19 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        const err19 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e3 }, message: "must be <= 1000" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
           vErrors.push(err19);
+        }
+        errors++;
+      }
+      if (data8 < 1 || isNaN(data8)) {
+        const err20 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
         }
         errors++;
       }
@@ -465,11 +474,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         } else if (data9 === "true" || data9 === 1) {
           coerced9 = true;
         } else {
-          const err20 = { instancePath: instancePath + "/include_deleted", schemaPath: "#/properties/include_deleted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+          const err21 = { instancePath: instancePath + "/include_deleted", schemaPath: "#/properties/include_deleted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
           if (vErrors === null) {
-            vErrors = [err20];
+            vErrors = [err21];
           } else {
-            vErrors.push(err20);
+            vErrors.push(err21);
           }
           errors++;
         }
@@ -498,11 +507,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         } else if (data10 === "true" || data10 === 1) {
           coerced10 = true;
         } else {
-          const err21 = { instancePath: instancePath + "/only_deleted", schemaPath: "#/properties/only_deleted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+          const err22 = { instancePath: instancePath + "/only_deleted", schemaPath: "#/properties/only_deleted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
           if (vErrors === null) {
-            vErrors = [err21];
+            vErrors = [err22];
           } else {
-            vErrors.push(err21);
+            vErrors.push(err22);
           }
           errors++;
         }
@@ -530,11 +539,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           if (dataType11 === "boolean" || data11 === null || dataType11 === "string" && data11 && data11 == +data11 && !(data11 % 1)) {
             coerced11 = +data11;
           } else {
-            const err22 = { instancePath: instancePath + "/_start", schemaPath: "#/properties/_start/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err23 = { instancePath: instancePath + "/_start", schemaPath: "#/properties/_start/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
-              vErrors = [err22];
+              vErrors = [err23];
             } else {
-              vErrors.push(err22);
+              vErrors.push(err23);
             }
             errors++;
           }
@@ -548,20 +557,20 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data11 == "number") {
         if (data11 > 1e9 || isNaN(data11)) {
-          const err23 = { instancePath: instancePath + "/_start", schemaPath: "#/properties/_start/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e9 }, message: "must be <= 1000000000" };
-          if (vErrors === null) {
-            vErrors = [err23];
-          } else {
-            vErrors.push(err23);
-          }
-          errors++;
-        }
-        if (data11 < 0 || isNaN(data11)) {
-          const err24 = { instancePath: instancePath + "/_start", schemaPath: "#/properties/_start/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          const err24 = { instancePath: instancePath + "/_start", schemaPath: "#/properties/_start/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e9 }, message: "must be <= 1000000000" };
           if (vErrors === null) {
             vErrors = [err24];
           } else {
             vErrors.push(err24);
+          }
+          errors++;
+        }
+        if (data11 < 0 || isNaN(data11)) {
+          const err25 = { instancePath: instancePath + "/_start", schemaPath: "#/properties/_start/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err25];
+          } else {
+            vErrors.push(err25);
           }
           errors++;
         }
@@ -583,11 +592,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           if (dataType12 === "boolean" || data12 === null || dataType12 === "string" && data12 && data12 == +data12 && !(data12 % 1)) {
             coerced12 = +data12;
           } else {
-            const err25 = { instancePath: instancePath + "/_end", schemaPath: "#/properties/_end/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err26 = { instancePath: instancePath + "/_end", schemaPath: "#/properties/_end/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
-              vErrors = [err25];
+              vErrors = [err26];
             } else {
-              vErrors.push(err25);
+              vErrors.push(err26);
             }
             errors++;
           }
@@ -601,20 +610,20 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data12 == "number") {
         if (data12 > 1000001e3 || isNaN(data12)) {
-          const err26 = { instancePath: instancePath + "/_end", schemaPath: "#/properties/_end/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1000001e3 }, message: "must be <= 1000001000" };
-          if (vErrors === null) {
-            vErrors = [err26];
-          } else {
-            vErrors.push(err26);
-          }
-          errors++;
-        }
-        if (data12 < 0 || isNaN(data12)) {
-          const err27 = { instancePath: instancePath + "/_end", schemaPath: "#/properties/_end/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          const err27 = { instancePath: instancePath + "/_end", schemaPath: "#/properties/_end/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1000001e3 }, message: "must be <= 1000001000" };
           if (vErrors === null) {
             vErrors = [err27];
           } else {
             vErrors.push(err27);
+          }
+          errors++;
+        }
+        if (data12 < 0 || isNaN(data12)) {
+          const err28 = { instancePath: instancePath + "/_end", schemaPath: "#/properties/_end/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err28];
+          } else {
+            vErrors.push(err28);
           }
           errors++;
         }
@@ -636,11 +645,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           if (dataType13 === "boolean" || data13 === null || dataType13 === "string" && data13 && data13 == +data13 && !(data13 % 1)) {
             coerced13 = +data13;
           } else {
-            const err28 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err29 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
-              vErrors = [err28];
+              vErrors = [err29];
             } else {
-              vErrors.push(err28);
+              vErrors.push(err29);
             }
             errors++;
           }
@@ -654,20 +663,20 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data13 == "number") {
         if (data13 > 1e3 || isNaN(data13)) {
-          const err29 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e3 }, message: "must be <= 1000" };
-          if (vErrors === null) {
-            vErrors = [err29];
-          } else {
-            vErrors.push(err29);
-          }
-          errors++;
-        }
-        if (data13 < 1 || isNaN(data13)) {
-          const err30 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          const err30 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e3 }, message: "must be <= 1000" };
           if (vErrors === null) {
             vErrors = [err30];
           } else {
             vErrors.push(err30);
+          }
+          errors++;
+        }
+        if (data13 < 1 || isNaN(data13)) {
+          const err31 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
           }
           errors++;
         }
@@ -689,11 +698,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           if (dataType14 === "boolean" || data14 === null || dataType14 === "string" && data14 && data14 == +data14 && !(data14 % 1)) {
             coerced14 = +data14;
           } else {
-            const err31 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err32 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
-              vErrors = [err31];
+              vErrors = [err32];
             } else {
-              vErrors.push(err31);
+              vErrors.push(err32);
             }
             errors++;
           }
@@ -707,20 +716,20 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data14 == "number") {
         if (data14 > 1e9 || isNaN(data14)) {
-          const err32 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e9 }, message: "must be <= 1000000000" };
-          if (vErrors === null) {
-            vErrors = [err32];
-          } else {
-            vErrors.push(err32);
-          }
-          errors++;
-        }
-        if (data14 < 0 || isNaN(data14)) {
-          const err33 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          const err33 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e9 }, message: "must be <= 1000000000" };
           if (vErrors === null) {
             vErrors = [err33];
           } else {
             vErrors.push(err33);
+          }
+          errors++;
+        }
+        if (data14 < 0 || isNaN(data14)) {
+          const err34 = { instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err34];
+          } else {
+            vErrors.push(err34);
           }
           errors++;
         }
@@ -744,11 +753,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (data15 === null) {
             coerced15 = "";
           } else {
-            const err34 = { instancePath: instancePath + "/_sort", schemaPath: "#/properties/_sort/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err35 = { instancePath: instancePath + "/_sort", schemaPath: "#/properties/_sort/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err34];
+              vErrors = [err35];
             } else {
-              vErrors.push(err34);
+              vErrors.push(err35);
             }
             errors++;
           }
@@ -779,11 +788,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (data16 === null) {
             coerced16 = "";
           } else {
-            const err35 = { instancePath: instancePath + "/_order", schemaPath: "#/properties/_order/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err36 = { instancePath: instancePath + "/_order", schemaPath: "#/properties/_order/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err35];
+              vErrors = [err36];
             } else {
-              vErrors.push(err35);
+              vErrors.push(err36);
             }
             errors++;
           }
@@ -814,11 +823,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (data17 === null) {
             coerced17 = "";
           } else {
-            const err36 = { instancePath: instancePath + "/ordering", schemaPath: "#/properties/ordering/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err37 = { instancePath: instancePath + "/ordering", schemaPath: "#/properties/ordering/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err36];
+              vErrors = [err37];
             } else {
-              vErrors.push(err36);
+              vErrors.push(err37);
             }
             errors++;
           }
@@ -849,11 +858,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (data18 === null) {
             coerced18 = "";
           } else {
-            const err37 = { instancePath: instancePath + "/search", schemaPath: "#/properties/search/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err38 = { instancePath: instancePath + "/search", schemaPath: "#/properties/search/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err37];
+              vErrors = [err38];
             } else {
-              vErrors.push(err37);
+              vErrors.push(err38);
             }
             errors++;
           }
@@ -884,11 +893,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (data19 === null) {
             coerced19 = "";
           } else {
-            const err38 = { instancePath: instancePath + "/populate", schemaPath: "#/properties/populate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err39 = { instancePath: instancePath + "/populate", schemaPath: "#/properties/populate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err38];
+              vErrors = [err39];
             } else {
-              vErrors.push(err38);
+              vErrors.push(err39);
             }
             errors++;
           }
@@ -919,11 +928,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (data20 === null) {
             coerced20 = "";
           } else {
-            const err39 = { instancePath: instancePath + "/_aggregate", schemaPath: "#/properties/_aggregate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err40 = { instancePath: instancePath + "/_aggregate", schemaPath: "#/properties/_aggregate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err39];
+              vErrors = [err40];
             } else {
-              vErrors.push(err39);
+              vErrors.push(err40);
             }
             errors++;
           }
@@ -954,11 +963,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (data21 === null) {
             coerced21 = "";
           } else {
-            const err40 = { instancePath: instancePath + "/_group_by", schemaPath: "#/properties/_group_by/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err41 = { instancePath: instancePath + "/_group_by", schemaPath: "#/properties/_group_by/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err40];
+              vErrors = [err41];
             } else {
-              vErrors.push(err40);
+              vErrors.push(err41);
             }
             errors++;
           }
@@ -991,11 +1000,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (dataType22 === "string" || dataType22 === "number" || dataType22 === "boolean" || data22 === null) {
             coerced22 = [data22];
           } else {
-            const err41 = { instancePath: instancePath + "/_having", schemaPath: "#/properties/_having/type", keyword: "type", params: { type: schema11.properties._having.type }, message: "must be string,array" };
+            const err42 = { instancePath: instancePath + "/_having", schemaPath: "#/properties/_having/type", keyword: "type", params: { type: schema11.properties._having.type }, message: "must be string,array" };
             if (vErrors === null) {
-              vErrors = [err41];
+              vErrors = [err42];
             } else {
-              vErrors.push(err41);
+              vErrors.push(err42);
             }
             errors++;
           }
@@ -1027,11 +1036,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
               } else if (data23 === null) {
                 coerced23 = "";
               } else {
-                const err42 = { instancePath: instancePath + "/_having/" + i2, schemaPath: "#/properties/_having/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err43 = { instancePath: instancePath + "/_having/" + i2, schemaPath: "#/properties/_having/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err42];
+                  vErrors = [err43];
                 } else {
-                  vErrors.push(err42);
+                  vErrors.push(err43);
                 }
                 errors++;
               }
@@ -1047,11 +1056,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err43 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err44 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err43];
+      vErrors = [err44];
     } else {
-      vErrors.push(err43);
+      vErrors.push(err44);
     }
     errors++;
   }

@@ -232,12 +232,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                         errors++;
                       }
                       if (typeof data10 == "number") {
-                        if (data10 < 1 || isNaN(data10)) {
-                          const err20 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints/max_outgoing", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                        if (data10 > 2147483647 || isNaN(data10)) {
+                          const err20 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints/max_outgoing", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
                           if (vErrors === null) {
                             vErrors = [err20];
                           } else {
                             vErrors.push(err20);
+                          }
+                          errors++;
+                        }
+                        if (data10 < 1 || isNaN(data10)) {
+                          const err21 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints/max_outgoing", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                          if (vErrors === null) {
+                            vErrors = [err21];
+                          } else {
+                            vErrors.push(err21);
                           }
                           errors++;
                         }
@@ -246,72 +255,81 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                     if (data9.max_incoming !== void 0) {
                       let data11 = data9.max_incoming;
                       if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
-                        const err21 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints/max_incoming", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                        const err22 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints/max_incoming", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                         if (vErrors === null) {
-                          vErrors = [err21];
+                          vErrors = [err22];
                         } else {
-                          vErrors.push(err21);
+                          vErrors.push(err22);
                         }
                         errors++;
                       }
                       if (typeof data11 == "number") {
-                        if (data11 < 1 || isNaN(data11)) {
-                          const err22 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints/max_incoming", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                        if (data11 > 2147483647 || isNaN(data11)) {
+                          const err23 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints/max_incoming", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
                           if (vErrors === null) {
-                            vErrors = [err22];
+                            vErrors = [err23];
                           } else {
-                            vErrors.push(err22);
+                            vErrors.push(err23);
+                          }
+                          errors++;
+                        }
+                        if (data11 < 1 || isNaN(data11)) {
+                          const err24 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints/max_incoming", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                          if (vErrors === null) {
+                            vErrors = [err24];
+                          } else {
+                            vErrors.push(err24);
                           }
                           errors++;
                         }
                       }
                     }
                   } else {
-                    const err23 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err25 = { instancePath: instancePath + "/graph/types/" + i0 + "/constraints", schemaPath: "#/properties/graph/properties/types/items/properties/constraints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err23];
+                      vErrors = [err25];
                     } else {
-                      vErrors.push(err23);
+                      vErrors.push(err25);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err24 = { instancePath: instancePath + "/graph/types/" + i0, schemaPath: "#/properties/graph/properties/types/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err26 = { instancePath: instancePath + "/graph/types/" + i0, schemaPath: "#/properties/graph/properties/types/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err24];
+                  vErrors = [err26];
                 } else {
-                  vErrors.push(err24);
+                  vErrors.push(err26);
                 }
                 errors++;
               }
             }
           } else {
-            const err25 = { instancePath: instancePath + "/graph/types", schemaPath: "#/properties/graph/properties/types/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err27 = { instancePath: instancePath + "/graph/types", schemaPath: "#/properties/graph/properties/types/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err25];
+              vErrors = [err27];
             } else {
-              vErrors.push(err25);
+              vErrors.push(err27);
             }
             errors++;
           }
         }
       } else {
-        const err26 = { instancePath: instancePath + "/graph", schemaPath: "#/properties/graph/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err28 = { instancePath: instancePath + "/graph", schemaPath: "#/properties/graph/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err26];
+          vErrors = [err28];
         } else {
-          vErrors.push(err26);
+          vErrors.push(err28);
         }
         errors++;
       }
     }
   } else {
-    const err27 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err29 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err27];
+      vErrors = [err29];
     } else {
-      vErrors.push(err27);
+      vErrors.push(err29);
     }
     errors++;
   }

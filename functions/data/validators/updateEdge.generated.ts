@@ -2,7 +2,7 @@
 // @ts-nocheck
 import * as validatorRuntime from "../../../shared/api/validator-runtime";
 var body = validate10;
-var schema11 = { "type": "object", "required": ["from_id", "to_id", "type"], "properties": { "from_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "to_id": { "type": ["string", "integer"], "maxLength": 1e3 }, "type": { "type": "string", "minLength": 1, "maxLength": 50 }, "metadata": { "type": ["object", "null"] } }, "additionalProperties": false };
+var schema11 = { "type": "object", "required": ["from_id", "to_id", "type"], "properties": { "from_id": { "type": ["string", "integer"], "maxLength": 1e3, "minimum": -9007199254740991, "maximum": 9007199254740991 }, "to_id": { "type": ["string", "integer"], "maxLength": 1e3, "minimum": -9007199254740991, "maximum": 9007199254740991 }, "type": { "type": "string", "minLength": 1, "maxLength": 50 }, "metadata": { "type": ["object", "null"] } }, "additionalProperties": false };
 var func2 = validatorRuntime.ucs2length;
 function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -57,9 +57,9 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data0 === "string") {
-        if (func2(data0) > 1e3) {
-          const err5 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+      if (typeof data0 == "number") {
+        if (data0 > 9007199254740991 || isNaN(data0)) {
+          const err5 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 }, message: "must be <= 9007199254740991" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -67,22 +67,19 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-      }
-    }
-    if (data.to_id !== void 0) {
-      let data1 = data.to_id;
-      if (typeof data1 !== "string" && !(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
-        const err6 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/type", keyword: "type", params: { type: schema11.properties.to_id.type }, message: "must be string,integer" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
+        if (data0 < -9007199254740991 || isNaN(data0)) {
+          const err6 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/minimum", keyword: "minimum", params: { comparison: ">=", limit: -9007199254740991 }, message: "must be >= -9007199254740991" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
         }
-        errors++;
       }
-      if (typeof data1 === "string") {
-        if (func2(data1) > 1e3) {
-          const err7 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+      if (typeof data0 === "string") {
+        if (func2(data0) > 1e3) {
+          const err7 = { instancePath: instancePath + "/from_id", schemaPath: "#/properties/from_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -92,20 +89,20 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     }
-    if (data.type !== void 0) {
-      let data2 = data.type;
-      if (typeof data2 === "string") {
-        if (func2(data2) > 50) {
-          const err8 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
+    if (data.to_id !== void 0) {
+      let data1 = data.to_id;
+      if (typeof data1 !== "string" && !(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)))) {
+        const err8 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/type", keyword: "type", params: { type: schema11.properties.to_id.type }, message: "must be string,integer" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
         }
-        if (func2(data2) < 1) {
-          const err9 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+        errors++;
+      }
+      if (typeof data1 == "number") {
+        if (data1 > 9007199254740991 || isNaN(data1)) {
+          const err9 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/maximum", keyword: "maximum", params: { comparison: "<=", limit: 9007199254740991 }, message: "must be <= 9007199254740991" };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -113,12 +110,55 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (data1 < -9007199254740991 || isNaN(data1)) {
+          const err10 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/minimum", keyword: "minimum", params: { comparison: ">=", limit: -9007199254740991 }, message: "must be >= -9007199254740991" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      }
+      if (typeof data1 === "string") {
+        if (func2(data1) > 1e3) {
+          const err11 = { instancePath: instancePath + "/to_id", schemaPath: "#/properties/to_id/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.type !== void 0) {
+      let data2 = data.type;
+      if (typeof data2 === "string") {
+        if (func2(data2) > 50) {
+          const err12 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+        if (func2(data2) < 1) {
+          const err13 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
       } else {
-        const err10 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err14 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err10];
+          vErrors = [err14];
         } else {
-          vErrors.push(err10);
+          vErrors.push(err14);
         }
         errors++;
       }
@@ -126,21 +166,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data3 = data.metadata;
       if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-        const err11 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema11.properties.metadata.type }, message: "must be object,null" };
+        const err15 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema11.properties.metadata.type }, message: "must be object,null" };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err15];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err15);
         }
         errors++;
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err16 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err16];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err16);
     }
     errors++;
   }

@@ -2,7 +2,7 @@
 // @ts-nocheck
 import * as validatorRuntime from "../../../shared/api/validator-runtime";
 var query = validate10;
-var schema11 = { "type": "object", "properties": { "search": { "type": "string" }, "ordering": { "type": "string", "enum": ["name", "-name", "created_at", "-created_at", "updated_at", "-updated_at"], "default": "name" }, "page": { "type": "integer", "minimum": 1, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 100, "default": 20 } } };
+var schema11 = { "type": "object", "properties": { "search": { "type": "string" }, "ordering": { "type": "string", "enum": ["name", "-name", "created_at", "-created_at", "updated_at", "-updated_at"], "default": "name" }, "page": { "type": "integer", "minimum": 1, "maximum": 1e6, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 100, "default": 20 } } };
 function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -125,12 +125,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (typeof data2 == "number") {
-      if (data2 < 1 || isNaN(data2)) {
-        const err4 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+      if (data2 > 1e6 || isNaN(data2)) {
+        const err4 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e6 }, message: "must be <= 1000000" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
           vErrors.push(err4);
+        }
+        errors++;
+      }
+      if (data2 < 1 || isNaN(data2)) {
+        const err5 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
         }
         errors++;
       }
@@ -150,11 +159,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         if (dataType3 === "boolean" || data3 === null || dataType3 === "string" && data3 && data3 == +data3 && !(data3 % 1)) {
           coerced3 = +data3;
         } else {
-          const err5 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+          const err6 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
           if (vErrors === null) {
-            vErrors = [err5];
+            vErrors = [err6];
           } else {
-            vErrors.push(err5);
+            vErrors.push(err6);
           }
           errors++;
         }
@@ -168,16 +177,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (typeof data3 == "number") {
       if (data3 > 100 || isNaN(data3)) {
-        const err6 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (data3 < 1 || isNaN(data3)) {
-        const err7 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        const err7 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -185,13 +185,22 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data3 < 1 || isNaN(data3)) {
+        const err8 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err8];
+      vErrors = [err9];
     } else {
-      vErrors.push(err8);
+      vErrors.push(err9);
     }
     errors++;
   }

@@ -2,7 +2,7 @@
 // @ts-nocheck
 import * as validatorRuntime from "../../../shared/api/validator-runtime";
 var query = validate10;
-var schema11 = { "type": "object", "properties": { "search": { "type": "string" }, "username": { "type": "string" }, "include_expired": { "type": "boolean", "default": false }, "ordering": { "type": "string", "enum": ["username", "-username", "email", "-email", "first_name", "-first_name", "last_name", "-last_name", "created_at", "-created_at", "expires_at", "-expires_at"], "default": "-created_at" }, "page": { "type": "integer", "minimum": 1, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 100 } } };
+var schema11 = { "type": "object", "properties": { "search": { "type": "string" }, "username": { "type": "string" }, "include_expired": { "type": "boolean", "default": false }, "ordering": { "type": "string", "enum": ["username", "-username", "email", "-email", "first_name", "-first_name", "last_name", "-last_name", "created_at", "-created_at", "expires_at", "-expires_at"], "default": "-created_at" }, "page": { "type": "integer", "minimum": 1, "maximum": 1e6, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 100 } } };
 function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -193,12 +193,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (typeof data4 == "number") {
-      if (data4 < 1 || isNaN(data4)) {
-        const err6 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+      if (data4 > 1e6 || isNaN(data4)) {
+        const err6 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e6 }, message: "must be <= 1000000" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
           vErrors.push(err6);
+        }
+        errors++;
+      }
+      if (data4 < 1 || isNaN(data4)) {
+        const err7 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
         }
         errors++;
       }
@@ -219,11 +228,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           if (dataType5 === "boolean" || data5 === null || dataType5 === "string" && data5 && data5 == +data5 && !(data5 % 1)) {
             coerced5 = +data5;
           } else {
-            const err7 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err8 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
-              vErrors = [err7];
+              vErrors = [err8];
             } else {
-              vErrors.push(err7);
+              vErrors.push(err8);
             }
             errors++;
           }
@@ -237,16 +246,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data5 == "number") {
         if (data5 > 100 || isNaN(data5)) {
-          const err8 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-        if (data5 < 1 || isNaN(data5)) {
-          const err9 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          const err9 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -254,14 +254,23 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (data5 < 1 || isNaN(data5)) {
+          const err10 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
       }
     }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err10];
+      vErrors = [err11];
     } else {
-      vErrors.push(err10);
+      vErrors.push(err11);
     }
     errors++;
   }

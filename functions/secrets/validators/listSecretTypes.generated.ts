@@ -2,7 +2,7 @@
 // @ts-nocheck
 import * as validatorRuntime from "../../../shared/api/validator-runtime";
 var query = validate10;
-var schema11 = { "type": "object", "properties": { "search": { "type": "string" }, "type": { "type": "string", "enum": ["system", "custom"] }, "sensitivity_level": { "type": "string", "enum": ["public", "private", "sensitive"] }, "ordering": { "type": "string", "enum": ["name", "-name", "type", "-type", "sensitivity_level", "-sensitivity_level", "created_at", "-created_at", "modified_at", "-modified_at"], "default": "name" }, "page": { "type": "integer", "minimum": 1, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 100, "default": 20 } } };
+var schema11 = { "type": "object", "properties": { "search": { "type": "string" }, "type": { "type": "string", "enum": ["system", "custom"] }, "sensitivity_level": { "type": "string", "enum": ["public", "private", "sensitive"] }, "ordering": { "type": "string", "enum": ["name", "-name", "type", "-type", "sensitivity_level", "-sensitivity_level", "created_at", "-created_at", "modified_at", "-modified_at"], "default": "name" }, "page": { "type": "integer", "minimum": 1, "maximum": 1e6, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 100, "default": 20 } } };
 function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -213,12 +213,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (typeof data4 == "number") {
-      if (data4 < 1 || isNaN(data4)) {
-        const err8 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+      if (data4 > 1e6 || isNaN(data4)) {
+        const err8 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e6 }, message: "must be <= 1000000" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
           vErrors.push(err8);
+        }
+        errors++;
+      }
+      if (data4 < 1 || isNaN(data4)) {
+        const err9 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
         }
         errors++;
       }
@@ -238,11 +247,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         if (dataType5 === "boolean" || data5 === null || dataType5 === "string" && data5 && data5 == +data5 && !(data5 % 1)) {
           coerced5 = +data5;
         } else {
-          const err9 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+          const err10 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
           if (vErrors === null) {
-            vErrors = [err9];
+            vErrors = [err10];
           } else {
-            vErrors.push(err9);
+            vErrors.push(err10);
           }
           errors++;
         }
@@ -256,16 +265,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (typeof data5 == "number") {
       if (data5 > 100 || isNaN(data5)) {
-        const err10 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      if (data5 < 1 || isNaN(data5)) {
-        const err11 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        const err11 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -273,13 +273,22 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data5 < 1 || isNaN(data5)) {
+        const err12 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err13];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err13);
     }
     errors++;
   }

@@ -2,7 +2,7 @@
 // @ts-nocheck
 import * as validatorRuntime from "../../../shared/api/validator-runtime";
 var query = validate10;
-var schema11 = { "type": "object", "properties": { "search": { "type": "string" }, "key": { "type": "string" }, "app": { "type": "string", "maxLength": 100 }, "tags": { "type": "string" }, "secret_type": { "type": "string" }, "created_by": { "type": "string" }, "ordering": { "type": "string", "enum": ["key", "-key", "created_at", "-created_at", "modified_at", "-modified_at", "type__name", "-type__name", "created_by__username", "-created_by__username"], "default": "-created_at" }, "page": { "type": "integer", "minimum": 1, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 100, "default": 20 } } };
+var schema11 = { "type": "object", "properties": { "search": { "type": "string" }, "key": { "type": "string" }, "app": { "type": "string", "maxLength": 100 }, "tags": { "type": "string" }, "secret_type": { "type": "string" }, "created_by": { "type": "string" }, "ordering": { "type": "string", "enum": ["key", "-key", "created_at", "-created_at", "modified_at", "-modified_at", "type__name", "-type__name", "created_by__username", "-created_by__username"], "default": "-created_at" }, "page": { "type": "integer", "minimum": 1, "maximum": 1e6, "default": 1 }, "page_size": { "type": "integer", "minimum": 1, "maximum": 100, "default": 20 } } };
 var func2 = validatorRuntime.ucs2length;
 function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -312,12 +312,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (typeof data7 == "number") {
-      if (data7 < 1 || isNaN(data7)) {
-        const err10 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+      if (data7 > 1e6 || isNaN(data7)) {
+        const err10 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e6 }, message: "must be <= 1000000" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
           vErrors.push(err10);
+        }
+        errors++;
+      }
+      if (data7 < 1 || isNaN(data7)) {
+        const err11 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
         }
         errors++;
       }
@@ -337,11 +346,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         if (dataType8 === "boolean" || data8 === null || dataType8 === "string" && data8 && data8 == +data8 && !(data8 % 1)) {
           coerced8 = +data8;
         } else {
-          const err11 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+          const err12 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
           if (vErrors === null) {
-            vErrors = [err11];
+            vErrors = [err12];
           } else {
-            vErrors.push(err11);
+            vErrors.push(err12);
           }
           errors++;
         }
@@ -355,16 +364,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (typeof data8 == "number") {
       if (data8 > 100 || isNaN(data8)) {
-        const err12 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-      if (data8 < 1 || isNaN(data8)) {
-        const err13 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        const err13 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -372,13 +372,22 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (data8 < 1 || isNaN(data8)) {
+        const err14 = { instancePath: instancePath + "/page_size", schemaPath: "#/properties/page_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
     }
   } else {
-    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err14];
+      vErrors = [err15];
     } else {
-      vErrors.push(err14);
+      vErrors.push(err15);
     }
     errors++;
   }

@@ -1,3 +1,4 @@
+import { maxSafeInteger } from '../../api/numbers';
 import { errors, json } from '../../api/responses';
 import type { RouteDef } from '../../api/route';
 import { recordPage } from '../query/paging';
@@ -12,7 +13,12 @@ const route = { group: 'data', scope: 'site' } as const;
 export const maxBulkEdges = 1000;
 
 /** An endpoint: a key of the node table (UUID or text keys as strings, integer keys as numbers or strings). */
-const endpoint = { type: ['string', 'integer'], maxLength: 1000 } as const;
+const endpoint = {
+  type: ['string', 'integer'],
+  maxLength: 1000,
+  minimum: -maxSafeInteger,
+  maximum: maxSafeInteger,
+} as const;
 const typeName = { type: 'string', minLength: 1, maxLength: maxTypeLength } as const;
 
 const edgeBody = {

@@ -1,3 +1,4 @@
+import { maxInt32 } from '../../api/numbers';
 import type { JsonSchema } from '../../api/route';
 
 /**
@@ -30,8 +31,8 @@ export const fieldJson = {
       properties: {
         required: { type: 'boolean' },
         unique: { type: 'boolean' },
-        minLength: { type: 'integer', minimum: 0 },
-        maxLength: { type: 'integer', minimum: 0 },
+        minLength: { type: 'integer', minimum: 0, maximum: maxInt32 },
+        maxLength: { type: 'integer', minimum: 0, maximum: maxInt32 },
         minimum: { type: 'number' },
         maximum: { type: 'number' },
         pattern: { type: 'string', minLength: 1, maxLength: 1000 },
@@ -75,8 +76,8 @@ const relationshipTypeJson = {
     constraints: {
       type: 'object',
       properties: {
-        max_outgoing: { type: 'integer', minimum: 1 },
-        max_incoming: { type: 'integer', minimum: 1 },
+        max_outgoing: { type: 'integer', minimum: 1, maximum: maxInt32 },
+        max_incoming: { type: 'integer', minimum: 1, maximum: maxInt32 },
       },
       additionalProperties: false,
     },

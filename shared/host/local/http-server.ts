@@ -125,6 +125,26 @@ export function toEvent(request: IncomingMessage, body: Buffer): HttpEvent {
 export interface HttpServerOptions {
   /** Origins whose browser apps may call the API (`*`: any). */
   corsOrigins: readonly string[];
+  /** How long the head, and the whole request, may take to arrive (shared/config.ts, `requestTimeouts`). */
+  timeouts?: { headersMs: number; requestMs: number };
+}
+
+/** API Gateway's: an HTTP API integration gets 30 s at most, so a request not received by then is never answered. */
+const defaultTimeouts = { headersMs: 10_000, requestMs: 30_000 } as const;
+
+/**
+ * node:http's deadlines for receiving a request, as API Gateway has them rather than Node's (60 s for the head,
+ * 300 s for the request, checked every 30 s, so a stalled head was cut after about 90 s and a stalled body held its
+ * connection for minutes): the head within `headersMs`, the whole request, body included, within `requestMs`, and
+ * the check often enough that a deadline is kept to within a quarter of the head's (at most a second late). A
+ * request cut off is answered 408 when nothing was answered yet, and its connection closed either way.
+ */
+function serverTimeouts(timeouts: { headersMs: number; requestMs: number }) {
+  return {
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(timeouts.headersMs / 4))),
+  };
 }
 
 /** Statuses whose answers never carry a body (node:http sends none), and so no length either. */
@@ -145,66 +165,69 @@ const bytesFrom = 64 * 1024;
  * the CORS handling that API Gateway does in the cloud.
  */
 export function createHttpServer(dispatch: Dispatch, options: HttpServerOptions): Server {
-  const server = createServer(async (request, response) => {
-    const origin = request.headers.origin;
-    if (draining.has(server)) {
-      // Arrived after the stop began, on a connection that was kept alive: refused, and the connection closed.
-      response.writeHead(503, { 'content-type': 'application/json', connection: 'close' });
-      response.end(JSON.stringify({ detail: 'The server is shutting down.' }));
-      return;
-    }
-    if (isPreflight(request)) {
-      response.writeHead(204, corsPreflightHeaders(options.corsOrigins, origin));
-      response.end();
-      return;
-    }
-    const cors = corsResponseHeaders(options.corsOrigins, origin);
-    for (const name in cors) response.setHeader(name, cors[name] as string);
-    try {
-      const body = hasBody(request) ? await readBody(request) : noBody;
-      if (body === 'too_large') {
-        response.writeHead(413, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ detail: 'Request body too large.' }));
+  const server = createServer(
+    serverTimeouts(options.timeouts ?? defaultTimeouts),
+    async (request, response) => {
+      const origin = request.headers.origin;
+      if (draining.has(server)) {
+        // Arrived after the stop began, on a connection that was kept alive: refused, and the connection closed.
+        response.writeHead(503, { 'content-type': 'application/json', connection: 'close' });
+        response.end(JSON.stringify({ detail: 'The server is shutting down.' }));
         return;
       }
-      const result = await dispatch(toEvent(request, body));
-      const status = result.statusCode ?? 200;
-      const headers: Record<string, string | string[] | number> = {
-        ...(result.headers as Record<string, string>),
-      };
-      if (result.cookies?.length) headers['set-cookie'] = result.cookies;
-      // In flight when the stop began: answered, and the connection closed after the answer.
-      if (draining.has(server)) headers.connection = 'close';
-      // A large body as bytes: a JSON body is a string of parts (`JSON.stringify`), which its length and then its
-      // write with the head would each copy into one more string of its size (docs/benchmarks.md, Memory). A small
-      // one as text, which goes out with the head in one string (bytes cost it 1.5-2 µs more per request).
-      const payload =
-        result.body === undefined
-          ? undefined
-          : result.isBase64Encoded || result.body.length >= bytesFrom
-            ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8')
-            : result.body;
-      // The length, as API Gateway sends it, rather than a chunked answer: one write of head and body.
-      if (payload !== undefined && request.method !== 'HEAD' && mayHaveBody(status))
-        headers['content-length'] ??=
-          typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-      response.writeHead(status, headers);
-      response.end(payload);
-    } catch (error) {
-      // The connection closed under the request (the client went away, or a stop cut it at its deadline): there is
-      // no one to answer, and nothing went wrong here.
-      if (request.socket.destroyed) return;
-      process.stderr.write(
-        `${JSON.stringify({ level: 'error', message: 'local server error', error: String(error) })}\n`,
-      );
-      if (!response.headersSent)
-        response.writeHead(500, {
-          'content-type': 'application/json',
-          ...(draining.has(server) ? { connection: 'close' } : {}),
-        });
-      response.end(JSON.stringify({ detail: 'A server error occurred.' }));
-    }
-  });
+      if (isPreflight(request)) {
+        response.writeHead(204, corsPreflightHeaders(options.corsOrigins, origin));
+        response.end();
+        return;
+      }
+      const cors = corsResponseHeaders(options.corsOrigins, origin);
+      for (const name in cors) response.setHeader(name, cors[name] as string);
+      try {
+        const body = hasBody(request) ? await readBody(request) : noBody;
+        if (body === 'too_large') {
+          response.writeHead(413, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ detail: 'Request body too large.' }));
+          return;
+        }
+        const result = await dispatch(toEvent(request, body));
+        const status = result.statusCode ?? 200;
+        const headers: Record<string, string | string[] | number> = {
+          ...(result.headers as Record<string, string>),
+        };
+        if (result.cookies?.length) headers['set-cookie'] = result.cookies;
+        // In flight when the stop began: answered, and the connection closed after the answer.
+        if (draining.has(server)) headers.connection = 'close';
+        // A large body as bytes: a JSON body is a string of parts (`JSON.stringify`), which its length and then its
+        // write with the head would each copy into one more string of its size (docs/benchmarks.md, Memory). A small
+        // one as text, which goes out with the head in one string (bytes cost it 1.5-2 µs more per request).
+        const payload =
+          result.body === undefined
+            ? undefined
+            : result.isBase64Encoded || result.body.length >= bytesFrom
+              ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8')
+              : result.body;
+        // The length, as API Gateway sends it, rather than a chunked answer: one write of head and body.
+        if (payload !== undefined && request.method !== 'HEAD' && mayHaveBody(status))
+          headers['content-length'] ??=
+            typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+        response.writeHead(status, headers);
+        response.end(payload);
+      } catch (error) {
+        // The connection closed under the request (the client went away, or a stop cut it at its deadline): there is
+        // no one to answer, and nothing went wrong here.
+        if (request.socket.destroyed) return;
+        process.stderr.write(
+          `${JSON.stringify({ level: 'error', message: 'local server error', error: String(error) })}\n`,
+        );
+        if (!response.headersSent)
+          response.writeHead(500, {
+            'content-type': 'application/json',
+            ...(draining.has(server) ? { connection: 'close' } : {}),
+          });
+        response.end(JSON.stringify({ detail: 'A server error occurred.' }));
+      }
+    },
+  );
   return server;
 }
 

@@ -154,7 +154,10 @@ export async function startLocalPlatform(
     );
     if (owed > 0) ready.log.warn('deletions left for the next start', { pending: owed });
     const dispatch = createLocalApp(ready, groups);
-    const server: Server = createHttpServer(dispatch, { corsOrigins: config.corsOrigins });
+    const server: Server = createHttpServer(dispatch, {
+      corsOrigins: config.corsOrigins,
+      timeouts: config.requestTimeouts,
+    });
     const baseUrl = await listen(server, config.port, config.host);
     return {
       deps: ready,
