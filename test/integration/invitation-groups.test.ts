@@ -6,7 +6,7 @@ import { createTenant, createUser, type Tenant, unique } from '../support/tenant
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ INVITATION_MAX_FAILURES_PER_IP: '1000' }, {}, { dataPlane: false });
+  platform = await startTestPlatform({}, {}, { dataPlane: false });
 });
 afterAll(async () => {
   await platform.stop();

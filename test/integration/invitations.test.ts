@@ -25,7 +25,6 @@ beforeAll(async () => {
   platform = await startTestPlatform(
     {
       INVITATION_LINK_BASE: 'https://app.example.com/join/',
-      INVITATION_MAX_FAILURES_PER_IP: '1000',
       INVITATION_MAX_FAILURES_PER_TOKEN: '3',
     },
     { log: recordingLogger() },

@@ -36,7 +36,6 @@ beforeAll(async () => {
   platform = await startTestPlatform(
     {
       INVITATION_LINK_BASE: 'https://app.example.com/join/',
-      INVITATION_MAX_FAILURES_PER_IP: '1000',
       INVITATION_TTL_SECONDS: String(ttlSeconds),
     },
     { log: recordingLogger(), clock: time.clock },
