@@ -4,7 +4,7 @@
 // with an install script is one that was reviewed.
 //   node .ci/check-lock.mjs   -> exit 1 naming each problem
 // The supported versions are the lowest of each major that package.json's `engines.node` admits (20.19.0 and
-// 22.13.0 for "^20.19.0 || >=22.13.0"), the newest 22 we test the bundles on, and the Node.js running this check.
+// 22.13.0 for "^20.19.0 || >=22.13.0"), the Lambda runtime's Node.js we test the bundles on (24), and the Node.js running this check.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -15,7 +15,7 @@ const semver = require('semver');
 const lock = JSON.parse(readFileSync(new URL('../package-lock.json', import.meta.url), 'utf8'));
 const project = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const range = project.engines.node;
-const lambdaNode = process.env.LAMBDA_NODE_VERSION ?? '22.23.3';
+const lambdaNode = process.env.LAMBDA_NODE_VERSION ?? '24.22.3';
 
 const floors = range
   .split('||')

