@@ -288,7 +288,11 @@ ${formAlert}
 ${field({ name: 'username', label: 'Username or e-mail', autocomplete: 'username' })}
 ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password' })}
 <button type="submit">Sign in</button>
-<p class="aside"><a href="${esc(`${resetPath}${siteQuery(site)}`)}">Forgot your password?</a></p>
+<p class="aside"><a href="${esc(`${resetPath}${siteQuery(site)}`)}">Forgot your password?</a>${
+      ctx.deps.config.signUp.open
+        ? ` · <a href="${esc(`${signUpPath}${siteQuery(site)}`)}">Make an account</a>`
+        : ''
+    }</p>
 </form>
 ${providers}`;
     return htmlResult(
@@ -351,6 +355,74 @@ ${field({ name: 'password', label: 'New password', type: 'password', autocomplet
         title: 'Reset your password',
         siteName: site.name,
         data: { page: 'password-reset', site: site.slug, 'reset-path': `${resetPath}${siteQuery(site)}` },
+        body,
+      }),
+    );
+  });
+}
+
+// ---------------------------------------------------------------------------------------------- sign-up
+
+/** The sign-up page, and the page of the link that confirms an address (`EMAIL_VERIFICATION_LINK_BASE#<token>`). */
+export const signUpPath = '/sign-up';
+
+/** Self sign-up (docs/pages.md): only while the platform allows it (`SIGN_UP=open`), else a page that says so. */
+export function signUpPage(ctx: Ctx): Promise<HttpResult> {
+  return rendered(async () => {
+    const site = await pageSite(ctx);
+    const signIn = `/sign-in${siteQuery(site, { auto_redirect: '0' })}`;
+    if (!ctx.deps.config.signUp.open)
+      return htmlResult(
+        403,
+        messagePage({
+          title: 'Sign-up is closed',
+          siteName: site.name,
+          message: 'This platform does not let anyone make an account: ask an organization to invite you.',
+          link: { href: signIn, text: 'Back to sign-in' },
+        }),
+      );
+    const body = `<h1>Make an account</h1>
+${noscript}
+<form id="sign-up-form" novalidate>
+${formAlert}
+${field({ name: 'email', label: 'E-mail address', type: 'email', autocomplete: 'email' })}
+${field({ name: 'first_name', label: 'First name', autocomplete: 'given-name' })}
+${field({ name: 'last_name', label: 'Last name', autocomplete: 'family-name' })}
+${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', hint: passwordHint })}
+<p>Your e-mail address is your username. The account works once you confirm the address with the link sent to it.</p>
+<button type="submit">Make my account</button>
+</form>
+<p class="notice" role="status" hidden data-sign-up-sent></p>
+<p class="aside"><a href="${esc(signIn)}">I have an account: sign in</a></p>`;
+    return htmlResult(
+      200,
+      layout({
+        title: 'Make an account',
+        siteName: site.name,
+        data: { page: 'sign-up', site: site.slug },
+        body,
+      }),
+    );
+  });
+}
+
+export const verifyEmailPath = '/verify-email';
+
+/** The confirmation link's page: the script sends the token after `#` and says what came of it. */
+export function verifyEmailPage(ctx: Ctx): Promise<HttpResult> {
+  return rendered(async () => {
+    const site = await pageSite(ctx);
+    const signIn = `/sign-in${siteQuery(site, { auto_redirect: '0' })}`;
+    const body = `<h1>Confirm your e-mail address</h1>
+${noscript}
+<p class="notice" role="status" data-verify-status>Confirming the address…</p>
+<p><a class="button-link" href="${esc(signIn)}" hidden data-verify-sign-in>Sign in</a></p>`;
+    return htmlResult(
+      200,
+      layout({
+        title: 'Confirm your e-mail address',
+        siteName: site.name,
+        data: { page: 'verify-email', site: site.slug },
         body,
       }),
     );

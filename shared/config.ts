@@ -101,6 +101,8 @@ export interface Config {
   readonly invitationTtlSeconds: number;
   /** Forgotten passwords: the reset link e-mailed to the address (shared/recovery/password-reset.ts). */
   readonly passwordReset: PasswordResetConfig;
+  /** Self sign-up and the link that confirms an address (shared/recovery/sign-up.ts). */
+  readonly signUp: SignUpConfig;
   /** The deepest graph traversal a request may ask for (`depth`); deeper requests are refused. */
   readonly graphMaxDepth: number;
   /**
@@ -205,6 +207,32 @@ function passwordResetConfig(env: Env, host: string, port: number): PasswordRese
     perAddressPerHour: atLeastOne(env, 'PASSWORD_RESETS_PER_HOUR', 5),
     perClientPerHour: atLeastOne(env, 'PASSWORD_RESETS_PER_CLIENT_PER_HOUR', 30),
     answerMs: integer(env, 'PASSWORD_RESET_ANSWER_MS', 500),
+  };
+}
+
+/** Self sign-up (docs/security.md, "Sign-up and confirming an address"). */
+export interface SignUpConfig {
+  /** `SIGN_UP`: `open` lets anyone make an account with `POST /api/auth/signup/`; `closed` (default) refuses it. */
+  readonly open: boolean;
+  /** `EMAIL_VERIFICATION_TTL_SECONDS`: how long a link that confirms an address works (default 86400). */
+  readonly verificationTtlSeconds: number;
+  /** `EMAIL_VERIFICATION_LINK_BASE`: the page of that link; the token follows after `#`. */
+  readonly verificationLinkBase: string;
+  /** `SIGN_UPS_PER_CLIENT_PER_HOUR`: sign-ups per client address an hour (20). */
+  readonly perClientPerHour: number;
+}
+
+function signUpConfig(env: Env, host: string, port: number): SignUpConfig {
+  const mode = optional(env, 'SIGN_UP') ?? 'closed';
+  if (mode !== 'open' && mode !== 'closed') throw new ConfigError('SIGN_UP must be "open" or "closed"');
+  const base = optional(env, 'EMAIL_VERIFICATION_LINK_BASE') ?? `http://${host}:${port}/verify-email`;
+  if (!/^https?:\/\//.test(base))
+    throw new ConfigError('EMAIL_VERIFICATION_LINK_BASE must be an http(s) URL');
+  return {
+    open: mode === 'open',
+    verificationTtlSeconds: atLeastOne(env, 'EMAIL_VERIFICATION_TTL_SECONDS', 86_400),
+    verificationLinkBase: base.replace(/#.*$/, ''),
+    perClientPerHour: atLeastOne(env, 'SIGN_UPS_PER_CLIENT_PER_HOUR', 20),
   };
 }
 
@@ -561,6 +589,7 @@ export function loadConfig(env: Env = process.env): Config {
     invitationLimits: invitationLimits(env),
     invitationTtlSeconds: invitationTtl(env),
     passwordReset: passwordResetConfig(env, host, port),
+    signUp: signUpConfig(env, host, port),
     socialLogin: {
       allowedHosts: (optional(env, 'SOCIAL_LOGIN_ALLOWED_HOSTS') ?? '')
         .split(',')

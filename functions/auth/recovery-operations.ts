@@ -2,6 +2,7 @@ import { ok } from '../../shared/api/result';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { confirmPasswordReset, requestPasswordReset } from '../../shared/recovery/password-reset';
 import type { recoveryRoutes } from '../../shared/recovery/routes';
+import { confirmAddress, signUp } from '../../shared/recovery/sign-up';
 
 /** Account recovery (shared/recovery): public, throttled, the same answer for every address. */
 export const recoveryOperations = {
@@ -12,5 +13,14 @@ export const recoveryOperations = {
 
   async confirmPasswordReset(ctx) {
     return ok(await confirmPasswordReset(ctx.deps, ctx.log, ctx.body, ctx.clientIp));
+  },
+
+  async signUp(ctx) {
+    const answer = await signUp(ctx.deps, ctx.log, ctx.body, ctx.clientIp);
+    return { status: 202, body: answer, headers: { 'cache-control': 'no-store' } };
+  },
+
+  async confirmEmailAddress(ctx) {
+    return ok(await confirmAddress(ctx.deps, ctx.log, ctx.body.token));
   },
 } satisfies TypedOperations<typeof recoveryRoutes>;

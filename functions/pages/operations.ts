@@ -6,6 +6,8 @@ import {
   passwordResetPage,
   signInCallbackPage,
   signInPage,
+  signUpPage,
+  verifyEmailPage,
 } from '../../pages/pages';
 import { siteOperations } from '../../pages/site';
 import type { Operations } from '../../shared/http/context';
@@ -17,6 +19,8 @@ export const pageOperations: Operations = {
   signInPage,
   signInCallbackPage,
   passwordResetPage,
+  signUpPage,
+  verifyEmailPage,
   accountPage,
 
   async pageAsset(ctx) {

@@ -314,6 +314,48 @@
       });
     },
 
+    'sign-up'() {
+      const form = document.getElementById('sign-up-form');
+      const sent = document.querySelector('[data-sign-up-sent]');
+      passwordFeedback(form.querySelector('#password'), () => ({
+        email: form.querySelector('#email').value,
+        first_name: form.querySelector('#first_name').value,
+        last_name: form.querySelector('#last_name').value,
+      }));
+      form.addEventListener('submit', async (event) => {
+        event.preventDefault();
+        clearErrors(form);
+        busy(form, true);
+        const answer = await api('POST', '/api/auth/signup/', values(form));
+        busy(form, false);
+        if (answer.status !== 202) {
+          showErrors(form, answer, 'The account could not be made.');
+          return;
+        }
+        form.hidden = true;
+        sent.textContent = answer.body.detail;
+        sent.hidden = false;
+      });
+    },
+
+    async 'verify-email'() {
+      const status = document.querySelector('[data-verify-status]');
+      const token = window.location.hash.slice(1);
+      if (token) window.history.replaceState(null, '', window.location.pathname + window.location.search);
+      const answer = await api('POST', '/api/auth/email/verify/', { token });
+      if (answer.status === 200) {
+        status.textContent = answer.body.detail;
+        const signIn = document.querySelector('[data-verify-sign-in]');
+        signIn.hidden = false;
+        signIn.focus();
+        return;
+      }
+      status.textContent =
+        answer.body && Array.isArray(answer.body.token)
+          ? answer.body.token.join(' ')
+          : messageOf(answer.body, 'The address could not be confirmed.');
+    },
+
     async callback() {
       const status = document.querySelector('[data-callback-status]');
       const failure = document.querySelector('[data-callback-error]');

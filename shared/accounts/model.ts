@@ -25,6 +25,8 @@ export interface StoredUser extends User {
   password_hash: string | null;
   /** Raised by every password change and deactivation; tokens carry it and die when it moves (0 when absent). */
   token_version?: number;
+  /** Made by its own sign-up (shared/recovery/sign-up.ts): no password sign-in before the address is proven. */
+  self_registered?: boolean;
 }
 
 /**

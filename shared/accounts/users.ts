@@ -30,6 +30,8 @@ export interface NewUser {
   is_superuser?: boolean | undefined;
   /** Only a path that proved the address (a trusted provider's verified e-mail) creates a user with it proven. */
   email_verified?: boolean | undefined;
+  /** Made by its own sign-up: no password sign-in until the address is proven (shared/recovery/sign-up.ts). */
+  self_registered?: boolean | undefined;
 }
 
 export const usernamePattern = '^[\\w.@+-]+$';
@@ -68,6 +70,7 @@ export async function createUser(
     last_login: null,
     password_hash: input.password ? await hashPassword(input.password) : null,
     email_verified: input.email_verified ?? false,
+    ...(input.self_registered ? { self_registered: true } : {}),
   };
   await deps.events.beforeCreate(publicUser(user), options.scope);
   await insertUser(deps.store, user, options.alsoCreate?.(publicUser(user)) ?? []);
@@ -155,6 +158,8 @@ export async function checkCredentials(
 ): Promise<SessionUser | undefined> {
   const ok = await verifyPassword(password, candidate?.password_hash ?? DUMMY_HASH);
   if (!candidate || !ok || !candidate.is_active) return undefined;
+  // An account made by its own sign-up signs in once its address is proven (its link followed, or any other proof).
+  if (candidate.self_registered && candidate.email_verified !== true) return undefined;
   await deps.store.doc.send(
     new UpdateCommand({
       TableName: deps.store.table,

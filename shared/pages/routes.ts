@@ -62,6 +62,26 @@ export const pageRoutes = [
   },
   {
     ...page,
+    operationId: 'signUpPage',
+    method: 'GET',
+    path: '/sign-up',
+    summary: 'Make an account (when the platform allows sign-up): e-mail address, names and password',
+    responses: {
+      200: htmlPage('The sign-up page'),
+      ...refused,
+      403: htmlPage('Sign-up is closed on this platform'),
+    },
+  },
+  {
+    ...page,
+    operationId: 'verifyEmailPage',
+    method: 'GET',
+    path: '/verify-email',
+    summary: "The link that confirms an account's e-mail address (the token after `#`)",
+    responses: { 200: htmlPage('The confirmation page'), ...refused },
+  },
+  {
+    ...page,
     operationId: 'signInCallbackPage',
     method: 'GET',
     path: '/sign-in/callback',

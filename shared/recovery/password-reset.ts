@@ -1,5 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../accounts/keys';
 import type { StoredUser } from '../accounts/model';
@@ -18,6 +16,7 @@ import { passwordChangedNotice } from '../mail/notices';
 import { afterProof } from '../social/proof';
 import { type Store, strip, uniqueKey } from '../store/store';
 import { onConditionFailure, rethrow, transact } from '../store/writes';
+import { answerNoSoonerThan, linkTokenHash, mintLinkToken, storedLinkToken } from './links';
 
 /**
  * Forgotten passwords (docs/security.md, "Forgotten passwords"). Anyone may ask for a reset link for an address;
@@ -35,11 +34,6 @@ export interface PasswordResetDeps {
   readonly mailer: Mailer;
 }
 
-const tokenBytes = 32;
-/** The form of a reset token; anything else is answered like an unknown token without a lookup. */
-const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
-
-const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 const resetKey = (hash: string) => ({ PK: `PWRESET#${hash}`, SK: 'TOKEN' });
 
 interface StoredReset {
@@ -108,8 +102,7 @@ export async function requestPasswordReset(
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     log.error('password reset link not sent', { reason });
   }
-  const left = settings.answerMs - (performance.now() - started);
-  if (left > 0) await sleep(left);
+  await answerNoSoonerThan(started, settings.answerMs);
   return resetRequested;
 }
 
@@ -118,13 +111,13 @@ async function sendResetLink(deps: PasswordResetDeps, user: { id: number; email:
     new GetCommand({ TableName: deps.store.table, Key: keys.user(user.id), ConsistentRead: true }),
   );
   if (!stored.Item) return;
-  const token = randomBytes(tokenBytes).toString('base64url');
+  const { token, hash } = mintLinkToken();
   const now = Math.floor(deps.clock().getTime() / 1000);
   await deps.store.doc.send(
     new PutCommand({
       TableName: deps.store.table,
       Item: {
-        ...resetKey(hashOf(token)),
+        ...resetKey(hash),
         user_id: user.id,
         token_version: Number(stored.Item.token_version ?? 0),
         created_at: iso(deps.clock()),
@@ -159,7 +152,7 @@ export async function confirmPasswordReset(
     if (clientIp) await recordFailure(deps, policy, clientIp);
     return invalidToken();
   };
-  const reset = tokenPattern.test(input.token) ? await storedReset(deps, input.token) : undefined;
+  const reset = await storedLinkToken<StoredReset>(deps, resetKey, input.token);
   const user = reset ? await storedUser(deps.store, reset.user_id) : undefined;
   if (!reset || !user?.is_active || (user.token_version ?? 0) !== reset.token_version) throw await refused();
   await enforcePasswordPolicy(input.password, [user.username, user.email, user.first_name, user.last_name]);
@@ -169,7 +162,7 @@ export async function confirmPasswordReset(
       {
         Delete: {
           TableName: table,
-          Key: resetKey(hashOf(input.token)),
+          Key: resetKey(linkTokenHash(input.token)),
           ConditionExpression: 'attribute_exists(PK)',
         },
       },
@@ -206,16 +199,7 @@ export async function confirmPasswordReset(
   return { detail: 'Your password was changed: sign in with it. Every other session was signed out.' };
 }
 
-async function storedReset(deps: PasswordResetDeps, token: string): Promise<StoredReset | undefined> {
-  const found = await deps.store.doc.send(
-    new GetCommand({ TableName: deps.store.table, Key: resetKey(hashOf(token)), ConsistentRead: true }),
-  );
-  const item = found.Item as StoredReset | undefined;
-  const now = Math.floor(deps.clock().getTime() / 1000);
-  return item && item.expires_at_epoch > now ? item : undefined;
-}
-
-async function storedUser(store: Store, id: number): Promise<StoredUser | undefined> {
+export async function storedUser(store: Store, id: number): Promise<StoredUser | undefined> {
   const found = await store.doc.send(
     new GetCommand({ TableName: store.table, Key: keys.user(id), ConsistentRead: true }),
   );

@@ -1,10 +1,13 @@
 import { errors, json } from '../api/responses';
 import type { RouteDef } from '../api/route';
-import { detailAnswer, resetConfirmBody, resetRequestBody } from './schemas';
+import { detailAnswer, resetConfirmBody, resetRequestBody, signUpBody, verifyAddressBody } from './schemas';
 
 const anyone = { group: 'auth', scope: 'platform', permission: 'public' } as const;
 
-/** Account recovery: a forgotten password, by a link e-mailed to the account's address (docs/security.md). */
+/**
+ * Account recovery and sign-up, each through a link e-mailed to the address (docs/security.md): a forgotten
+ * password, a new account, the confirmation of an address.
+ */
 export const recoveryRoutes = [
   {
     ...anyone,
@@ -28,5 +31,27 @@ export const recoveryRoutes = [
       "Choose a new password with the reset link's token (once; it ends every other session and token of the account)",
     body: resetConfirmBody,
     responses: { 200: json('The password is changed', detailAnswer), ...errors(400, 429) },
+  },
+  {
+    ...anyone,
+    operationId: 'signUp',
+    method: 'POST',
+    path: '/api/auth/signup/',
+    summary:
+      'Make an account (only when the platform allows sign-up, SIGN_UP=open); the same 202 whether or not the address has one, and a link to confirm it',
+    body: signUpBody,
+    responses: {
+      202: json('Received (a link was sent if the address is new or its sign-up unconfirmed)', detailAnswer),
+      ...errors(400, 403, 429),
+    },
+  },
+  {
+    ...anyone,
+    operationId: 'confirmEmailAddress',
+    method: 'POST',
+    path: '/api/auth/email/verify/',
+    summary: "Confirm an account's e-mail address with the token of the link e-mailed to it (once)",
+    body: verifyAddressBody,
+    responses: { 200: json('The address is confirmed', detailAnswer), ...errors(400) },
   },
 ] as const satisfies readonly RouteDef[];

@@ -24,3 +24,22 @@ export const detailAnswer = {
   properties: { detail: { type: 'string' } },
   additionalProperties: false,
 } as const;
+
+export const signUpBody = {
+  type: 'object',
+  required: ['email', 'password'],
+  properties: {
+    email: resetRequestBody.properties.email,
+    password: { type: 'string', minLength: 1, maxLength: 1024 },
+    first_name: { type: 'string', maxLength: 150 },
+    last_name: { type: 'string', maxLength: 150 },
+  },
+  additionalProperties: false,
+} as const;
+
+export const verifyAddressBody = {
+  type: 'object',
+  required: ['token'],
+  properties: { token: { type: 'string', minLength: 1, maxLength: 256 } },
+  additionalProperties: false,
+} as const;

@@ -39,6 +39,7 @@ beforeAll(async () => {
       SOCIAL_LOGIN_REDIRECTS_PER_MINUTE: '100000',
       INVITATION_TTL_SECONDS: String(invitationTtl),
       PAGES_RETURN_ORIGINS: 'https://app.example.com',
+      SIGN_UP: 'open',
     },
     { clock },
     // The pages read and write accounts, sessions and invitations, never a data table: no PostgreSQL (a page that
@@ -319,6 +320,37 @@ describe('forgotten password', () => {
       .poll(() => page.locator('[data-form-alert]').last().textContent())
       .toContain('does not work');
     expect(await page.getByRole('link', { name: 'Ask for a new link' }).count()).toBe(1);
+  });
+});
+
+describe('sign-up', () => {
+  it('from the sign-in page: makes an account, confirms the address from the e-mail and signs in', async () => {
+    const email = `${unique('joiner')}@example.com`;
+    const chosen = 'Tamarind-Beacon-Orchid-27';
+    await page.goto(url(`/sign-in?site=${tenant.site.slug}`));
+    await page.getByRole('link', { name: 'Make an account' }).click();
+    await page.waitForURL(/\/sign-up/);
+    await expectAccessible(page);
+    await screenshot(page, 'sign-up');
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('First name').fill('Grace');
+    await page.getByLabel('Last name').fill('Hopper');
+    await page.getByLabel('Password').fill(chosen);
+    await page.getByRole('button', { name: 'Make my account' }).click();
+    await expect.poll(() => page.locator('[data-sign-up-sent]').textContent()).toContain('Check your e-mail');
+    const eml = outboxFor(platform, email).find((message) => message.includes('Confirm your e-mail address'));
+    const token = /\/verify-email#([A-Za-z0-9_-]{43})/.exec(eml ?? '')?.[1];
+    expect(token).toBeDefined();
+    await page.goto(url(`/verify-email#${token}`));
+    await expect.poll(() => page.locator('[data-verify-status]').textContent()).toContain('confirmed');
+    await expect.poll(() => page.url()).not.toContain('#');
+    await expectAccessible(page);
+    await page.getByRole('link', { name: 'Sign in', exact: true }).click();
+    await page.getByLabel('Username or e-mail').fill(email);
+    await page.getByLabel('Password').fill(chosen);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(/\/account/);
+    await expect.poll(() => page.locator('main').textContent()).toContain('Grace Hopper');
   });
 });
 

@@ -40,6 +40,9 @@ beforeAll(async () => {
   platform = await startTestPlatform({
     REQUEST_TIMEOUT_MS: String(requestDeadlineMs),
     REQUEST_HEADERS_TIMEOUT_MS: String(requestDeadlineMs / 2),
+    // Sign-up open, so that its creation path is fuzzed too; no answer floor (each reset and sign-up would wait).
+    SIGN_UP: 'open',
+    PASSWORD_RESET_ANSWER_MS: '0',
   });
   fixture = await buildSecurityFixture(platform);
   token = platform.adminApi.token as string;

@@ -26,7 +26,8 @@ const consoleDirectory = mkdtempSync(join(tmpdir(), 'console-matrix-'));
 beforeAll(async () => {
   buildConsole(consoleDirectory);
   serveConsoleFrom(consoleDirectory);
-  platform = await startTestPlatform();
+  // Sign-up open, so that its route answers like every public route (it is closed by default: sign-up.test.ts).
+  platform = await startTestPlatform({ SIGN_UP: 'open' });
   fixture = await buildSecurityFixture(platform);
 }, 120_000);
 afterAll(async () => {

@@ -198,6 +198,8 @@ export const samples: Record<string, Sample> = {
   requestPasswordReset: () => ({ body: { email: `${randomUUID()}@example.com` } }),
   // A token no reset link carries: the route answers its 400 at `token`, to anyone alike.
   confirmPasswordReset: () => ({ body: { token: 'A'.repeat(43), password: defaultPassword } }),
+  signUp: () => ({ body: { email: `${randomUUID()}@example.com`, password: defaultPassword } }),
+  confirmEmailAddress: () => ({ body: { token: 'A'.repeat(43) } }),
 
   listSocialApps: none,
   createSocialApp: () => ({ body: socialAppBody() }),
@@ -436,6 +438,9 @@ export const samples: Record<string, Sample> = {
     params: { token: (await throwawayInvitation(fixture, site)).token },
   }),
   signInPage: none,
+  passwordResetPage: none,
+  signUpPage: none,
+  verifyEmailPage: none,
   // With a code and a state the page answers 200 and its script completes the exchange in the browser.
   signInCallbackPage: () => ({ query: { code: 'sample-code', state: 'sample-state' } }),
   accountPage: none,

@@ -87,6 +87,9 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
   "/api/auth/{provider}/token/": {
     "POST": "detail"
   },
+  "/api/auth/email/verify/": {
+    "POST": "detail"
+  },
   "/api/auth/jwt/refresh/": {
     "POST": "detail"
   },
@@ -102,6 +105,9 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
   "/api/auth/session/": {
     "POST": "detail",
     "DELETE": "detail"
+  },
+  "/api/auth/signup/": {
+    "POST": "detail"
   },
   "/api/auth/social-accounts/": {
     "GET": "detail"
@@ -307,6 +313,12 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
     "GET": "detail"
   },
   "/sign-in/callback": {
+    "GET": "detail"
+  },
+  "/sign-up": {
+    "GET": "detail"
+  },
+  "/verify-email": {
     "GET": "detail"
   }
 };
