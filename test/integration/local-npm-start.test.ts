@@ -70,6 +70,16 @@ function printedCommands(stdout: string): string {
   return lines.join('\n');
 }
 
+/** `npm run reset-password -- <args>` on the test's data directory, as a real process. */
+function resetPassword(args: string[], stdin?: string) {
+  return spawnSync('npm', ['run', '--silent', '--prefix', root, 'reset-password', '--', ...args], {
+    env: shellEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
+    encoding: 'utf8',
+    input: stdin ?? '',
+    timeout: 120_000,
+  });
+}
+
 /** Runs `script` with bash, as a person pasting it into another shell would. */
 function bash(script: string, env: Record<string, string> = {}) {
   return spawnSync('bash', ['-e', '-o', 'pipefail', '-c', script], {
@@ -127,6 +137,31 @@ describe.skipIf(embeddedRunOnly)('npm start, its signals and its printed command
     }
   }, 180_000);
 
+  let firstPassword = '';
+
+  it('npm run reset-password -- admin, with npm start stopped, sets a new password: given on stdin or generated', async () => {
+    firstPassword = generated;
+    const given = resetPassword(['admin', '--password-stdin'], 'Copper-Lantern-Meadow-93\n');
+    expect(given.stderr).toBe('');
+    expect(given.stdout).toBe(
+      'Password of admin <admin@localhost.localdomain> changed.\nTheir earlier sessions and refresh tokens are ended.\n',
+    );
+    expect(given.status).toBe(0);
+    const reset = resetPassword(['admin']);
+    expect(reset.status, reset.stderr).toBe(0);
+    generated =
+      /^New password for admin <admin@localhost.localdomain> \(shown once\): (\S+)$/m.exec(
+        reset.stdout,
+      )?.[1] ?? '';
+    expect(generated).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(existsSync(join(dataDir, '.lock'))).toBe(false);
+    const unknown = resetPassword(['nobody']);
+    expect(unknown).toMatchObject({
+      status: 1,
+      stderr: 'No user nobody: give a username or an e-mail address.\n',
+    });
+  }, 180_000);
+
   it('a later start prints commands that run with the password in ADMIN_PASSWORD; a Ctrl-C stops it once', async () => {
     const again = npmStart();
     let server: number | undefined;
@@ -138,6 +173,17 @@ describe.skipIf(embeddedRunOnly)('npm start, its signals and its printed command
       const run = bash(printedCommands(stdout), { ADMIN_PASSWORD: generated });
       expect(run.status, run.stderr).toBe(0);
       expect(JSON.parse(run.stdout)).toMatchObject({ username: 'admin' });
+      // The password of the first start no longer signs in.
+      const old = bash(printedCommands(stdout), { ADMIN_PASSWORD: firstPassword });
+      expect(JSON.parse(old.stdout)).not.toHaveProperty('username');
+      // While npm start runs, the reset is refused: the data directory is the server's.
+      const refused = resetPassword(['admin']);
+      expect(refused).toMatchObject({
+        status: 1,
+        stderr:
+          `The data directory ${dataDir} is in use by process ${server} (npm start?): stop it, then run npm run ` +
+          'reset-password again.\n',
+      });
       // A terminal's Ctrl-C: SIGINT to every process of the foreground job, npm's among them.
       process.kill(-(again.child.pid as number), 'SIGINT');
       expect(await again.exited).toEqual({ code: 0, signal: null });
