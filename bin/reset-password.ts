@@ -52,7 +52,7 @@ try {
     const file = join(dataDir, 'dynamodb.sqlite');
     if (!existsSync(file))
       fail(
-        `No local data in ${dataDir}: npm start has not run with this DATA_DIR (or DYNAMODB_ENDPOINT is unset).`,
+        `No local data in ${dataDir}: npm start has not run with this DATA_DIR (set DATA_DIR to the directory it used, or DYNAMODB_ENDPOINT to its DynamoDB).`,
       );
     try {
       lock = lockDataDir(dataDir);
