@@ -55,13 +55,6 @@ function printWelcome(platform: LocalPlatform, dataDir: string) {
 }
 
 const platform = await start();
-// After the start, so that a start that fails (a taken port, a held directory) says only why.
-if (!existsSync(join(consoleDist, 'manifest.json'))) {
-  await streamProgress(err)
-    .step('building the console', async () => buildConsoleOnce(consoleDist))
-    .catch((error) => err(`The console could not be built (the API serves on): ${String(error)}\n`));
-}
-printWelcome(platform, platform.deps.config.dataDir);
 
 // The first SIGINT or SIGTERM stops: no new requests, those in flight finish (up to SHUTDOWN_DEADLINE_SECONDS),
 // the stores close. A second one exits at once; the data directory's lock is released on any exit, and the embedded
@@ -102,3 +95,13 @@ if (process.env.npm_lifecycle_event === 'start') {
   }, 1000);
   watch.unref();
 }
+
+// Only once the signals are handled: whoever reads the welcome (a person, a supervisor, a test) may signal at once,
+// and a signal before the handlers would end the process undrained, by the signal's default action.
+// After the start, so that a start that fails (a taken port, a held directory) says only why.
+if (!existsSync(join(consoleDist, 'manifest.json'))) {
+  await streamProgress(err)
+    .step('building the console', async () => buildConsoleOnce(consoleDist))
+    .catch((error) => err(`The console could not be built (the API serves on): ${String(error)}\n`));
+}
+printWelcome(platform, platform.deps.config.dataDir);

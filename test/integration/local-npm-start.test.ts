@@ -90,11 +90,12 @@ function bash(script: string, env: Record<string, string> = {}) {
 }
 
 /** Nothing of the server is left: its process, the embedded stores' processes, the lock. */
-async function nothingLeft(serverPid: number): Promise<void> {
+async function nothingLeft(serverPid: number, started: LocalProcess): Promise<void> {
   // Up to 30 s (300 tries) for the processes to go; it takes a fraction of a second.
-  expect(await eventually(() => !isAlive(serverPid), 300)).toBe(true);
-  expect(await eventually(() => dynoxidesOf(dataDir).length === 0, 300)).toBe(true);
-  expect(await eventually(() => postgresChildrenOf(dataDir).length === 0, 300)).toBe(true);
+  const output = () => started.output().stderr;
+  expect(await eventually(() => !isAlive(serverPid), 300), output()).toBe(true);
+  expect(await eventually(() => dynoxidesOf(dataDir).length === 0, 300), output()).toBe(true);
+  expect(await eventually(() => postgresChildrenOf(dataDir).length === 0, 300), output()).toBe(true);
   expect(existsSync(join(dataDir, '.lock'))).toBe(false);
 }
 
@@ -131,7 +132,7 @@ describe.skipIf(embeddedRunOnly)('npm start, its signals and its printed command
       process.kill(first.child.pid as number, 'SIGTERM');
       expect(await first.exited).toEqual({ code: 0, signal: null });
       expect(first.output().stderr).toContain(`SIGTERM: stopping… ${stopped}`);
-      await nothingLeft(firstServer);
+      await nothingLeft(firstServer, first);
     } finally {
       killAll(first, firstServer);
     }
@@ -191,9 +192,25 @@ describe.skipIf(embeddedRunOnly)('npm start, its signals and its printed command
       expect(stderr).toContain(`SIGINT: stopping… ${stopped}`);
       // One Ctrl-C is one request to stop: the server drained, it did not take it for a second one.
       expect(stderr).not.toContain('exiting at once');
-      await nothingLeft(server);
+      await nothingLeft(server, again);
     } finally {
       killAll(again, server);
+    }
+  }, 180_000);
+
+  it('SIGINT to the npm process alone stops the server once, as its own SIGINT does', async () => {
+    const started = npmStart();
+    let server: number | undefined;
+    try {
+      await welcome(started);
+      server = lockHolder();
+      process.kill(started.child.pid as number, 'SIGINT');
+      expect(await started.exited).toEqual({ code: 0, signal: null });
+      expect(started.output().stderr).toContain(`SIGINT: stopping… ${stopped}`);
+      expect(started.output().stderr).not.toContain('exiting at once');
+      await nothingLeft(server, started);
+    } finally {
+      killAll(started, server);
     }
   }, 180_000);
 
@@ -204,7 +221,7 @@ describe.skipIf(embeddedRunOnly)('npm start, its signals and its printed command
       await welcome(started);
       server = lockHolder();
       process.kill(started.child.pid as number, 'SIGKILL');
-      await nothingLeft(server);
+      await nothingLeft(server, started);
       expect(started.output().stderr).toContain(
         `npm start (process ${started.child.pid}) has ended: stopping… ${stopped}`,
       );
