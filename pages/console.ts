@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HttpResult } from '../shared/api/result';
 import { NotFoundError } from '../shared/errors';
-import { esc, pageHeaders } from './html';
+import { esc, pageHeaders, productName } from './html';
 
 /**
  * The console (console/, docs/console.md): one HTML page and its built assets (`npm run console` writes them into
@@ -65,12 +65,12 @@ export function consoleHtml(built: ConsoleManifest): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Console</title>
+<title>Console · ${esc(productName)}</title>
 <link rel="stylesheet" href="/console/assets/${esc(built.css)}">
 <script type="module" src="/console/assets/${esc(built.js)}"></script>
 </head>
 <body>
-<div id="root"><main class="boot"><h1>Console</h1><p>Loading…</p></main></div>
+<div id="root"><main class="boot"><h1>${esc(productName)}</h1><p>Loading…</p></main></div>
 <noscript><p>The console needs JavaScript.</p></noscript>
 </body>
 </html>

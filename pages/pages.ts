@@ -215,7 +215,8 @@ export function invitationPage(ctx: Ctx): Promise<HttpResult> {
 with the address <strong>${esc(email)}</strong>: confirm your name and choose a new password to sign in and join.
 Your new password replaces your current one.</p>`
       : `<p>${esc(inviter)} invited you to join <strong>${esc(organization)}</strong>. Set up your account for
-<strong>${esc(email)}</strong>: enter your name and choose a password.</p>`;
+<strong>${esc(email)}</strong>: enter your name and choose a password.</p>
+<p>Your username will be this e-mail address: you sign in with it and the password you choose here.</p>`;
     const body = `<h1>${existing ? 'Sign in to join' : 'Join'} ${esc(organization)}</h1>
 ${intro}
 ${noscript}

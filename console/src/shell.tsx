@@ -7,6 +7,7 @@ import { DataScreen, TextField } from './data';
 import { EventsScreen } from './events';
 import { href, type Place } from './main';
 import { PeopleScreen } from './people';
+import { productName } from './product';
 import { SecretsScreen } from './secrets';
 import { SignInScreen } from './signin';
 
@@ -154,7 +155,7 @@ export function Shell({ place }: { place: Place }) {
   if (identity.isLoading || notSignedIn)
     return (
       <main className="boot">
-        <h1>Console</h1>
+        <h1>{productName}</h1>
         <p>{notSignedIn ? 'Taking you to the sign-in page…' : 'Loading…'}</p>
       </main>
     );
@@ -167,7 +168,7 @@ export function Shell({ place }: { place: Place }) {
       </a>
       <header className="top">
         <nav aria-label="Where you are" className="crumbs">
-          <a href={href({})}>Console</a>
+          <a href={href({})}>{productName}</a>
           {place.org && (
             <>
               <span aria-hidden="true">›</span>

@@ -31,7 +31,10 @@ async function ownInvitation(ctx: Ctx, uuid: string): Promise<StoredInvitation> 
   return invitation;
 }
 
-/** The answer to a resend of anything but a pending invitation of the organization (spec: 400 naming user_id). */
+/**
+ * The answer to a resend of anything but a pending invitation of the organization: the specification's 400 naming
+ * `user_id`, its name of the path segment that `{invitation_id}` is here.
+ */
 const nothingPending = () =>
   ValidationError.field('user_id', 'No pending invitation exists with this uuid.', 'no_pending_invitation');
 
@@ -82,9 +85,10 @@ export const invitationOperations = {
   },
 
   async resendInvitation(ctx) {
-    // The path's `{user_id}` names the invitation by its uuid: an invitee's user id is not shown before acceptance
-    // (it would tell an existing account from a new one), so a user id names nothing here.
-    const invitation = await getInvitation(ctx.deps.store, ctx.params.user_id);
+    // The path's `{invitation_id}` (the specification's `{user_id}` segment) is the invitation's uuid: an invitee's
+    // user id is not shown before acceptance (it would tell an existing account from a new one), so a user id names
+    // nothing here.
+    const invitation = await getInvitation(ctx.deps.store, ctx.params.invitation_id);
     const own = invitation?.organization_slug === organizationOf(ctx).organization.slug;
     if (!invitation || !own || invitation.used) throw nothingPending();
     const invitee = await getUser(ctx.deps.store, invitation.invitee);

@@ -1,6 +1,7 @@
 import { pathParamSchema } from '../api/path-params';
 import { envelopeSchemas, isErrorStatus } from '../api/responses';
 import type { GroupDef, JsonSchema, ResponseDef, RouteDef } from '../api/route';
+import { platformVersion } from '../meta/version';
 import { describePermission } from '../policy/permissions';
 
 function parameters(route: RouteDef) {
@@ -95,7 +96,8 @@ export function openApiDocument(groups: readonly GroupDef[], serverUrl = '/'): R
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Tenantbase API', version: '1.0.0' },
+    // One version wherever it shows: package.json's, which /health answers too (shared/meta/version.ts).
+    info: { title: 'Tenantbase API', version: platformVersion },
     servers: [{ url: serverUrl }],
     tags: groups.map((group) => ({ name: group.name, description: group.description })),
     components: {

@@ -58,9 +58,9 @@ export const invitationRoutes = [
     ...organizationScoped,
     operationId: 'resendInvitation',
     method: 'POST',
-    path: '/api/cloud/organizations/{org_slug}/invitations/{user_id}/resend/',
+    path: '/api/cloud/organizations/{org_slug}/invitations/{invitation_id}/resend/',
     summary:
-      'Send a pending invitation again, with a new token and expiry; `{user_id}` takes the invitation uuid (invitees are not shown before acceptance)',
+      "Send a pending invitation again, with a new token and expiry; `{invitation_id}` is the invitation's uuid (the specification's `{user_id}` segment: invitees are not shown before acceptance); a 400 names `user_id`, as the specification's does",
     params: schemas.resendParams,
     responses: { 200: json('Sent again', schemas.resendResult), ...errors(400, 401, 403, 404) },
   },

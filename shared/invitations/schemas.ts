@@ -59,12 +59,13 @@ export const listInvitationsQuery = {
 } as const;
 
 /**
- * The resend path's `{user_id}` (the spec's name) takes the invitation's uuid: invitees' user ids are not shown
- * before acceptance. Any other value, a user id included, is the 400 naming `user_id` of "no pending invitation".
+ * The resend path's `{invitation_id}`: the invitation's uuid, in the segment the specification calls `{user_id}`
+ * (invitees' user ids are not shown before acceptance; docs/api-decisions.md). Any other value, a user id included,
+ * is the specification's 400 naming `user_id` of "no pending invitation".
  */
 export const resendParams = {
   type: 'object',
-  properties: { user_id: { type: 'string', minLength: 1, maxLength: 64 } },
+  properties: { invitation_id: { type: 'string', minLength: 1, maxLength: 64 } },
 } as const;
 
 export const acceptBody = {

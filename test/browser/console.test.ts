@@ -220,6 +220,9 @@ describe('console', () => {
     await page.getByRole('button', { name: 'Create organization' }).click();
     await poll(() => page.locator('h1').textContent()).toBe('Choose a site');
     await poll(() => page.locator('.crumbs').textContent()).toContain(orgName);
+    // One product name: the header's first crumb and the title say Tenantbase, as the hosted pages do.
+    expect(await page.locator('.crumbs a').first().textContent()).toBe('Tenantbase');
+    expect(await page.title()).toBe('Console · Tenantbase');
     // Refused by the API: the message at the field.
     await page.getByRole('button', { name: 'Create site' }).click();
     await poll(() => page.getByLabel("New site's name").getAttribute('aria-invalid')).toBe('true');

@@ -117,6 +117,12 @@ describe('invitation page', () => {
       .poll(() => page.locator('h1').textContent())
       .toContain(tenant.organization.slug ? 'Join' : '');
     await expect.poll(() => page.locator('main').textContent()).toContain(email);
+    // The account's username is the e-mail address (the invitation names no other): the page says so.
+    await expect
+      .poll(() => page.locator('main').textContent())
+      .toContain(
+        'Your username will be this e-mail address: you sign in with it and the password you choose here.',
+      );
     await expectAccessible(page);
     await screenshot(page, 'invitation');
 

@@ -161,7 +161,7 @@ describe('listing, resending and cancelling', () => {
     const email = `${unique('again')}@example.com`;
     await invite(tenant, email);
     const latest = await invite(tenant, email);
-    // The path's {user_id} takes the invitation's uuid: invitees are not shown before acceptance.
+    // The path's {invitation_id} (the specification's {user_id} segment) is the invitation's uuid.
     const resent = await tenant.owner.post(`${invitations(tenant)}${latest.uuid}/resend/`);
     expect(resent.status).toBe(200);
     expect(resent.body).toMatchObject({ status: 'sent', message: expect.any(String) });

@@ -1,6 +1,6 @@
-import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import { loadConfig } from '../../shared/config';
 import { type LocalPlatform, startLocalPlatform } from '../../shared/host/local/runtime';
 import { ensureTable } from '../../shared/store/ensure-table';
 import { ApiClient } from '../support/client';
+import { dynoxidesOf, eventually, postgresChildrenOf, startProcess } from '../support/local-process';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -138,102 +139,14 @@ const embeddedRunOnly = Boolean(inject('databaseUrl'));
 /** `npm start` (bin/local.ts) as a real process, on the embedded stores, with its data in `dataDir`. */
 function startServer(dataDir: string, env: Record<string, string> = {}) {
   const { DATABASE_URL: _external, DYNAMODB_ENDPOINT: _dynamo, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
-    env: {
-      ...inherited,
-      LOG_LEVEL: 'silent',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      ADMIN_PASSWORD: password,
-      ...env,
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  }) as ChildProcessWithoutNullStreams;
-  let stdout = '';
-  let stderr = '';
-  const waiters: { test: () => boolean; done: () => void }[] = [];
-  const check = () => {
-    for (const waiter of [...waiters])
-      if (waiter.test()) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.done();
-      }
-  };
-  child.stdout.on('data', (chunk) => {
-    stdout += String(chunk);
-    check();
+  return startProcess(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+    ...inherited,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: password,
+    ...env,
   });
-  child.stderr.on('data', (chunk) => {
-    stderr += String(chunk);
-    check();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.once('exit', (code, signal) => done({ code, signal })),
-  );
-  /** Resolves when the output satisfies `test` (an event: each chunk of output), fails if the process exits first. */
-  const until = (test: () => boolean) =>
-    new Promise<void>((done, fail) => {
-      if (test()) return done();
-      waiters.push({ test, done });
-      exited.then(({ code, signal }) => fail(new Error(`exited (${code ?? signal}) first: ${stderr}`)));
-    });
-  const listening = async () => {
-    await until(() => /Tenantbase listening on (\S+)/.test(stdout));
-    return /Tenantbase listening on (\S+)/.exec(stdout)?.[1] as string;
-  };
-  return { child, exited, until, listening, output: () => ({ stdout, stderr }) };
-}
-
-/** The command lines of the running processes (the process table). */
-function processTable(): { pid: number; command: string }[] {
-  if (!existsSync('/proc/self/cmdline'))
-    return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
-      .split('\n')
-      .map((line) => /^\s*(\d+)\s+(.*)$/.exec(line))
-      .filter((match) => match !== null)
-      .map((match) => ({ pid: Number(match[1]), command: match[2] as string }));
-  const rows: { pid: number; command: string }[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      rows.push({
-        pid: Number(entry),
-        command: readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' '),
-      });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return rows;
-}
-
-/** The Dynoxide processes serving the DynamoDB file of `dataDir`. */
-function dynoxidesOf(dataDir: string): number[] {
-  const file = join(dataDir, 'dynamodb.sqlite');
-  return processTable()
-    .filter(
-      ({ command }) => command.includes('dynoxide') && command.includes(`serve `) && command.includes(file),
-    )
-    .filter(({ command }) => !command.includes(' -e '))
-    .map(({ pid }) => pid);
-}
-
-/** Checks `test` up to `tries` times, waiting for `event` (here: a timer tick) between tries. */
-async function eventually(test: () => boolean, tries: number): Promise<boolean> {
-  for (let attempt = 0; attempt < tries; attempt++) {
-    if (test()) return true;
-    await new Promise((next) => setTimeout(next, 100));
-  }
-  return test();
-}
-
-/** The embedded PostgreSQL child processes serving the PGlite directory of `dataDir`. */
-function postgresChildrenOf(dataDir: string): number[] {
-  return processTable()
-    .filter(
-      ({ command }) => command.includes('postgres-child.mjs') && command.includes(join(dataDir, 'pglite')),
-    )
-    .map(({ pid }) => pid);
 }
 
 describe.skipIf(embeddedRunOnly)('the embedded stores live no longer than the server', () => {

@@ -40,6 +40,7 @@ export function paramValues(fixture: SecurityFixture): Record<string, string> {
     site_slug: a.tenant.site.slug,
     app_slug: a.tenant.app.slug,
     user_id: String(target.user?.id),
+    invitation_id: '00000000-0000-4000-8000-000000000000',
     username: target.user?.username as string,
     role_slug: a.appRole,
     slug: a.siteRole,
@@ -231,9 +232,9 @@ export const samples: Record<string, Sample> = {
   deleteInvitation: async (fixture, site) => ({
     params: { uuid: (await throwawayInvitation(fixture, site)).uuid },
   }),
-  // The path's {user_id} takes the invitation's uuid (invitees are not shown before acceptance).
+  // The path's {invitation_id} (the specification's {user_id} segment) is the invitation's uuid.
   resendInvitation: async (fixture, site) => ({
-    params: { user_id: (await throwawayInvitation(fixture, site)).uuid },
+    params: { invitation_id: (await throwawayInvitation(fixture, site)).uuid },
   }),
   getInvitationDetails: async (fixture, site) => ({
     params: { token: (await throwawayInvitation(fixture, site)).token },

@@ -26,6 +26,19 @@ function anchors(file: string): Set<string> {
 }
 
 describe('README and docs/', () => {
+  // docs/benchmarks.md is written by the bench, with figures after its labels.
+  it.each(pages.filter((page) => page !== 'docs/benchmarks.md'))(
+    '%s has no paragraph that stops mid-sentence (cut by another)',
+    (page) => {
+      const prose = readFileSync(page, 'utf8').replace(/```[\s\S]*?```/g, '');
+      for (const paragraph of prose.split(/\n\s*\n/).map((text) => text.trim())) {
+        // Headings, tables, lists, quotes, images and HTML are not sentences.
+        if (paragraph === '' || /^([#|!<>*-]|\d+\.)/.test(paragraph)) continue;
+        expect(paragraph.slice(-80), page).toMatch(/[.:)!?]$/);
+      }
+    },
+  );
+
   it.each(pages)('%s cites nothing outside the repository', (page) => {
     const text = readFileSync(page, 'utf8');
     expect(text).not.toMatch(/\.\.\/shared|shared\/spec|ARCHITECTURE\.md|STYLE\.md/);

@@ -48,6 +48,22 @@ describe('docs/openapi.json', () => {
     expect(committed).toEqual(JSON.parse(JSON.stringify(openApiDocument(Object.values(groups)))));
   });
 
+  it("has one version, package.json's, which /health answers too (test/integration/meta.test.ts)", () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    expect((openApiDocument(Object.values(groups)).info as { version: string }).version).toBe(version);
+    expect(committed().info.version).toBe(version);
+  });
+
+  it("names the resend route's path parameter for what it takes: the invitation's uuid (docs/api-decisions.md)", () => {
+    const document = openApiDocument(Object.values(groups)) as { paths: Record<string, Record<string, any>> };
+    const resend = document.paths['/api/cloud/organizations/{org_slug}/invitations/{invitation_id}/resend/'];
+    expect(resend?.post.operationId).toBe('resendInvitation');
+    expect(resend?.post.parameters.map((parameter: { name: string }) => parameter.name)).toEqual([
+      'org_slug',
+      'invitation_id',
+    ]);
+  });
+
   it('shows in docs/authorization.md the permission every route declares (run npm run openapi)', () => {
     const committed = readFileSync('docs/authorization.md', 'utf8');
     expect(committed).toBe(withPermissionTable(committed, routes));

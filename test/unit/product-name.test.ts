@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { productName as consoleProductName } from '../../console/src/product';
 import { groups } from '../../functions/groups';
+import { type ConsoleManifest, consoleHtml } from '../../pages/console';
+import { productName } from '../../pages/html';
 import { loadConfig } from '../../shared/config';
 import { openApiDocument } from '../../shared/http/openapi';
 import { explorerPage } from '../../shared/meta/explorer';
@@ -14,6 +17,11 @@ describe('the product name', () => {
     expect(JSON.parse(readFileSync('docs/openapi.json', 'utf8')).info.title).toBe('Tenantbase API');
     expect(explorerPage('/ninja-openapi.json', '/ninja-docs/')).toContain('<title>Tenantbase API</title>');
     expect(loadConfig({}).mail.from).toBe('tenantbase@localhost');
+    // The console: its header and its page, as the hosted pages (test/browser/console.test.ts sees them).
+    expect(consoleProductName).toBe(productName);
+    expect(consoleHtml({ js: 'a.js', css: 'a.css' } as ConsoleManifest)).toContain(
+      `<title>Console · ${productName}</title>`,
+    );
     const start = readFileSync('bin/local.ts', 'utf8');
     expect(start).toContain('Tenantbase listening on');
     expect(start).toContain('Tenantbase could not start');

@@ -170,7 +170,7 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
     "POST": "detail",
     "GET": "detail"
   },
-  "/api/cloud/organizations/{org_slug}/invitations/{user_id}/resend/": {
+  "/api/cloud/organizations/{org_slug}/invitations/{invitation_id}/resend/": {
     "POST": "detail"
   },
   "/api/cloud/organizations/{org_slug}/invitations/{uuid}/": {

@@ -1584,7 +1584,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/cloud/organizations/{org_slug}/invitations/{user_id}/resend/": {
+    "/api/cloud/organizations/{org_slug}/invitations/{invitation_id}/resend/": {
         parameters: {
             query?: never;
             header?: never;
@@ -1594,7 +1594,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a pending invitation again, with a new token and expiry; `{user_id}` takes the invitation uuid (invitees are not shown before acceptance)
+         * Send a pending invitation again, with a new token and expiry; `{invitation_id}` is the invitation's uuid (the specification's `{user_id}` segment: invitees are not shown before acceptance); a 400 names `user_id`, as the specification's does
          * @description Who may call it: the organization's owner and admins, superusers.
          */
         post: operations["resendInvitation"];
@@ -11302,7 +11302,7 @@ export interface operations {
             header?: never;
             path: {
                 org_slug: string;
-                user_id: string;
+                invitation_id: string;
             };
             cookie?: never;
         };

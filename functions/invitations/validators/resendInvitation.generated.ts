@@ -7,8 +7,8 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.user_id !== void 0) {
-      let data0 = data.user_id;
+    if (data.invitation_id !== void 0) {
+      let data0 = data.invitation_id;
       if (typeof data0 !== "string") {
         let dataType0 = typeof data0;
         let coerced0 = void 0;
@@ -25,7 +25,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           } else if (data0 === null) {
             coerced0 = "";
           } else {
-            const err0 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err0 = { instancePath: instancePath + "/invitation_id", schemaPath: "#/properties/invitation_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err0];
             } else {
@@ -37,13 +37,13 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         if (coerced0 !== void 0) {
           data0 = coerced0;
           if (data !== void 0) {
-            data["user_id"] = coerced0;
+            data["invitation_id"] = coerced0;
           }
         }
       }
       if (typeof data0 === "string") {
         if (func2(data0) > 64) {
-          const err1 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
+          const err1 = { instancePath: instancePath + "/invitation_id", schemaPath: "#/properties/invitation_id/maxLength", keyword: "maxLength", params: { limit: 64 }, message: "must NOT have more than 64 characters" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -52,7 +52,7 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
         if (func2(data0) < 1) {
-          const err2 = { instancePath: instancePath + "/user_id", schemaPath: "#/properties/user_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err2 = { instancePath: instancePath + "/invitation_id", schemaPath: "#/properties/invitation_id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {

@@ -11,7 +11,8 @@ export interface DataDirLock {
 
 const lockFileName = '.lock';
 
-function isRunning(pid: number): boolean {
+/** Whether a process with this pid exists. */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
