@@ -41,7 +41,7 @@ export function sqlPlane(config: Config): () => Sql {
   let sql: Sql | undefined;
   return () => {
     sql ??= createSql(sqlTarget(config), config.databasePoolSize, {
-      prepare: config.databasePrepare,
+      prepare: config.databasePrepare && !config.databaseProxy,
       statementTimeoutMs: config.databaseStatementTimeoutMs,
     });
     return sql;

@@ -13,6 +13,7 @@ import { loadConfig } from '../../shared/config';
 import { type LocalPlatform, startLocalPlatform } from '../../shared/host/local/runtime';
 import { ensureTable } from '../../shared/store/ensure-table';
 import { ApiClient } from '../support/client';
+import { databaseEnv } from '../support/platform';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -35,7 +36,7 @@ function tableEnv(table: string): Record<string, string> {
     TABLE_NAME: table,
     DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
     ADMIN_PASSWORD: password,
-    ...(inject('databaseUrl') ? { DATABASE_URL: inject('databaseUrl') as string } : {}),
+    ...databaseEnv(inject('databaseUrl')),
   };
 }
 
