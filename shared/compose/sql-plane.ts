@@ -42,7 +42,6 @@ export function sqlPlane(config: Config): () => Sql {
   return () => {
     sql ??= createSql(sqlTarget(config), config.databasePoolSize, {
       prepare: config.databasePrepare && !config.databaseProxy,
-      statementTimeoutMs: config.databaseStatementTimeoutMs,
     });
     return sql;
   };
