@@ -174,7 +174,7 @@ describe.runIf(proxied)('behind a transaction-pooling proxy', () => {
     beforeAll(async () => {
       // A private database of its own through the pooler (startTestPlatform), with DATABASE_PROXY=true: the client
       // settings of the Lambdas behind RDS Proxy.
-      platform = await startTestPlatform({ DATABASE_POOL_SIZE: '4' });
+      platform = await startTestPlatform();
       url = platform.deps.config.databaseUrl as string;
     });
     afterAll(async () => {
@@ -192,7 +192,7 @@ describe.runIf(proxied)('behind a transaction-pooling proxy', () => {
           { name: 'price', type: 'integer' },
         ],
       });
-      // Concurrent writes and reads: the platform's four clients share the pooler's two server connections.
+      // Concurrent writes and reads: the platform's clients share the pooler's two server connections.
       await Promise.all(
         Array.from({ length: 12 }, (_, n) =>
           insert(tenant.owner, app, 'items', { title: `item ${n}`, category: `cat-${n % 3}`, price: n * 10 }),
