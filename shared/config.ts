@@ -39,7 +39,11 @@ export interface Config {
   readonly databasePrepare: boolean;
   /** How long a container may reuse who and where of a request (seconds; 0: read on every request). */
   readonly accessCacheSeconds: number;
-  /** PostgreSQL's statement_timeout of data-plane sessions, in milliseconds (0: none). docs/security.md. */
+  /**
+   * PostgreSQL's statement_timeout of data-plane sessions, in milliseconds (0: none), made the connecting role's
+   * default in the database by the local start on DATABASE_URL (shared/sql/session-defaults.ts); in the cloud the
+   * deploy-time step sets it from its own environment. docs/security.md.
+   */
   readonly databaseStatementTimeoutMs: number;
   /**
    * How long the local server, asked to stop (SIGINT, SIGTERM), lets the requests in flight finish before it cuts
