@@ -43,13 +43,14 @@ export async function privateDatabase(url: string): Promise<{ url: string; drop:
  */
 export function databaseEnv(url: string | undefined): Record<string, string> {
   if (!url) return {};
-  // Behind the pooler, more client connections than a test ever runs statements at once: the driver pipelines a
-  // statement onto a busy connection only when all are busy, and PgBouncer 1.18 loses a statement's Describe sent
-  // behind another's finished transaction (docs/deploying.md, "What pins an RDS Proxy session"). The pooler still
-  // serves them all from its two server connections. A test's own DATABASE_POOL_SIZE wins.
+  // Behind the pooler, more client connections than a test ever runs statements at once (16 were too few for the
+  // security matrix, 14 requests at once): the driver pipelines a statement onto a busy connection only when all are
+  // busy, and PgBouncer 1.18 loses a statement's Describe sent behind another's finished transaction
+  // (docs/deploying.md, "What pins an RDS Proxy session"). The pooler still serves them all from its two server
+  // connections. A test's own DATABASE_POOL_SIZE wins.
   return {
     DATABASE_URL: url,
-    ...(inject('databaseProxy') ? { DATABASE_PROXY: 'true', DATABASE_POOL_SIZE: '16' } : {}),
+    ...(inject('databaseProxy') ? { DATABASE_PROXY: 'true', DATABASE_POOL_SIZE: '64' } : {}),
   };
 }
 
