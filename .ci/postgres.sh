@@ -27,8 +27,11 @@ case "${1:-}" in
     chmod 644 "$pwfile"
     as_postgres "$PG_BIN/initdb" -D "$PG_DIR/data" -U postgres --pwfile="$pwfile" -A scram-sha-256 -E UTF8 >/dev/null
     rm -f "$pwfile"
+    # The server's own time zone is UTC, as Aurora's default: the platform's roles have UTC as their default too
+    # (shared/sql/session-defaults.ts), and a pooler that replays the first connection's TimeZone to every client
+    # (PgBouncer) then replays the same.
     as_postgres "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w \
-      -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR -c max_connections=200 -c fsync=off" start >/dev/null
+      -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR -c max_connections=200 -c fsync=off -c timezone=UTC" start >/dev/null
     echo "postgres://postgres:$PG_PASSWORD@127.0.0.1:$PG_PORT/postgres"
     ;;
   stop)

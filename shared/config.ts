@@ -25,14 +25,25 @@ export interface Config {
   /** Connections per container; 1 against the embedded PGlite, which serves one connection at a time. */
   readonly databasePoolSize: number;
   /**
+   * DATABASE_URL names a transaction-pooling proxy (DATABASE_PROXY=true: PgBouncer in transaction mode, say): the
+   * clients then behave as the Lambdas do behind RDS Proxy, no named prepared statements and nothing in the startup
+   * message but what a proxy accepts (docs/deploying.md, "What pins an RDS Proxy session"). The cloud's endpoint
+   * (DATABASE_HOST) is always a proxy.
+   */
+  readonly databaseProxy: boolean;
+  /**
    * Named prepared statements on DATABASE_URL connections (default true: each statement is parsed and planned once
-   * per connection). Set DATABASE_PREPARE=false behind a transaction-pooling proxy. The cloud's RDS Proxy endpoint
-   * never uses them: they would pin each client to one database connection.
+   * per connection); never behind a proxy (DATABASE_PROXY=true, or the cloud's RDS Proxy endpoint), where they would
+   * pin each client to one database connection, or break on a pooler that does not track them.
    */
   readonly databasePrepare: boolean;
   /** How long a container may reuse who and where of a request (seconds; 0: read on every request). */
   readonly accessCacheSeconds: number;
-  /** PostgreSQL's statement_timeout of data-plane sessions, in milliseconds (0: none). docs/security.md. */
+  /**
+   * PostgreSQL's statement_timeout of data-plane sessions, in milliseconds (0: none), made the connecting role's
+   * default in the database by the local start on DATABASE_URL (shared/sql/session-defaults.ts); in the cloud the
+   * deploy-time step sets it from its own environment. docs/security.md.
+   */
   readonly databaseStatementTimeoutMs: number;
   /**
    * How long the local server, asked to stop (SIGINT, SIGTERM), lets the requests in flight finish before it cuts
@@ -319,6 +330,17 @@ function shutdownDeadlineSeconds(env: Env): number {
   return value;
 }
 
+/** DATABASE_PROXY, and DATABASE_PREPARE, which a proxy forbids (default: prepared unless behind a proxy). */
+function databaseClient(env: Env): { databaseProxy: boolean; databasePrepare: boolean } {
+  const proxy = flag(env, 'DATABASE_PROXY', false);
+  const prepare = flag(env, 'DATABASE_PREPARE', !proxy);
+  if (proxy && prepare)
+    throw new ConfigError(
+      'DATABASE_PREPARE must be false with DATABASE_PROXY=true: a transaction-pooling proxy shares server connections',
+    );
+  return { databaseProxy: proxy, databasePrepare: prepare };
+}
+
 function flag(env: Env, key: string, fallback: boolean): boolean {
   const value = optional(env, key);
   if (value === undefined) return fallback;
@@ -559,7 +581,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: optional(env, 'DATABASE_URL'),
     databaseEndpoint: databaseEndpoint(env),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 2),
-    databasePrepare: flag(env, 'DATABASE_PREPARE', true),
+    ...databaseClient(env),
     accessCacheSeconds: integer(env, 'ACCESS_CACHE_SECONDS', 3),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
     shutdownDeadlineSeconds: shutdownDeadlineSeconds(env),

@@ -1,10 +1,12 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { createSql } from '../../shared/sql/client';
 import { prepareDatabase } from '../../shared/sql/login-role';
+import { defaultStatementTimeoutMs } from '../../shared/sql/session-defaults';
 
 /**
  * The deploy-time database step (a CDK Trigger runs it on every deployment whose code changed; not an HTTP
- * group): as the master user, through RDS Proxy, it creates the functions' login role and applies the migrations.
+ * group): as the master user, through RDS Proxy, it creates the functions' login role, gives the roles their session
+ * defaults (statement timeout, UTC, ISO dates) and applies the migrations.
  */
 
 interface Credentials {
@@ -61,14 +63,16 @@ export async function handler(): Promise<{ applied: number[] }> {
     process.env.HEALTH_SECRET_ARN ? credentials(process.env.HEALTH_SECRET_ARN) : undefined,
   ]);
   const lockTimeoutMs = Number(process.env.MIGRATION_LOCK_TIMEOUT_MS ?? 5000);
-  return withConnectionRetry(() => prepare(master, login, health, lockTimeoutMs));
+  // The request sessions' statement timeout, made the roles' default (the functions' DATABASE_STATEMENT_TIMEOUT_MS).
+  const statementTimeoutMs = Number(process.env.DATABASE_STATEMENT_TIMEOUT_MS ?? defaultStatementTimeoutMs);
+  return withConnectionRetry(() => prepare(master, login, health, { lockTimeoutMs, statementTimeoutMs }));
 }
 
 async function prepare(
   master: Credentials,
   login: Credentials,
   health: Credentials | undefined,
-  lockTimeoutMs: number,
+  limits: { lockTimeoutMs: number; statementTimeoutMs: number },
 ): Promise<{ applied: number[] }> {
   const sql = createSql(
     {
@@ -79,15 +83,14 @@ async function prepare(
       ssl: process.env.DATABASE_SSL !== 'disable',
       password: async () => master.password,
     },
-    // One connection: SET ROLE in prepareDatabase must hold for the migrations that follow.
+    // One connection, one transaction at a time; each sets its role and limits with SET LOCAL (login-role.ts).
     1,
-    { statementTimeoutMs: 5 * 60 * 1000 },
   );
   try {
     const applied = await prepareDatabase(
       sql,
       { user: login.username, password: login.password },
-      { health: health && { user: health.username, password: health.password }, lockTimeoutMs },
+      { health: health && { user: health.username, password: health.password }, ...limits },
     );
     console.log(JSON.stringify({ message: 'database prepared', login: login.username, applied }));
     return { applied };

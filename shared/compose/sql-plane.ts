@@ -41,8 +41,7 @@ export function sqlPlane(config: Config): () => Sql {
   let sql: Sql | undefined;
   return () => {
     sql ??= createSql(sqlTarget(config), config.databasePoolSize, {
-      prepare: config.databasePrepare,
-      statementTimeoutMs: config.databaseStatementTimeoutMs,
+      prepare: config.databasePrepare && !config.databaseProxy,
     });
     return sql;
   };

@@ -5,25 +5,20 @@ import { retryAuthentication } from './auth-retry';
 
 export type Sql = postgres.Sql;
 
-/** Statements PostgreSQL cancels after this long (ms) unless configured otherwise: within API Gateway's 30 s. */
-export const defaultStatementTimeoutMs = 10_000;
-
 /**
  * Opens the data-plane client: one per container, a small pool that closes idle connections (Lambda freezes
  * containers). Named prepared statements (`prepare`) only on a direct connection to PostgreSQL: behind RDS Proxy
  * they pin every client session to one database connection, so the proxy endpoint (a `SqlEndpoint`) never uses
- * them. Every session runs in UTC with ISO dates (the text that shared/api/datetimes.ts reads) and with a
- * statement timeout, so that no statement (a costly regular expression in a CHECK, say) holds a connection for long.
+ * them, nor a DATABASE_URL client with DATABASE_PROXY=true (shared/compose/sql-plane.ts). The startup message holds
+ * the user, the database and the encoding, nothing else, on every client (test/unit/sql-startup.test.ts): the
+ * session settings (UTC, ISO dates, the statement timeout, the application's name) are the connecting role's
+ * defaults in the database (shared/sql/session-defaults.ts), set by the deploy-time step and the local start.
  * Prepared statements are planned as PostgreSQL chooses by default (`plan_cache_mode = auto`): five plans for the
  * actual values, then the generic plan if it is estimated no dearer. A read of one record by key then costs no
  * planning per request (planning was two thirds of PostgreSQL's CPU for a get by key). A statement whose best plan
  * depends on values a generic plan cannot know goes through `plannedPerExecution`.
  */
-export function createSql(
-  target: string | SqlEndpoint,
-  poolSize: number,
-  { prepare = false, statementTimeoutMs = defaultStatementTimeoutMs } = {},
-): Sql {
+export function createSql(target: string | SqlEndpoint, poolSize: number, { prepare = false } = {}): Sql {
   const options = {
     max: poolSize,
     idle_timeout: 20,
@@ -32,12 +27,8 @@ export function createSql(
     prepare: typeof target === 'string' && prepare,
     onnotice: () => {},
     types: dateTypes,
-    connection: {
-      application_name: 'platform',
-      TimeZone: 'UTC',
-      DateStyle: 'ISO, MDY',
-      statement_timeout: statementTimeoutMs,
-    },
+    // The driver would send `application_name: 'postgres.js'` (or PGAPPNAME); an empty value is left out.
+    connection: { application_name: '' },
   };
   if (typeof target === 'string') return postgres(target, options);
   const sql = postgres({

@@ -1,5 +1,6 @@
 import type { Sql } from './client';
-import { migrate } from './migrations';
+import { inMigrationTransaction, migrate, migrations } from './migrations';
+import { sessionDefaults, setRoleDefaults } from './session-defaults';
 
 /** The login the functions use: no superuser, role or database creation; owns the schemas it creates. */
 export interface LoginRole {
@@ -11,37 +12,55 @@ const identifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 /**
- * The deploy-time database step, run as the master user on a single connection: creates (or re-passwords) the
- * functions' login role, lets it connect and create schemas in this database, hands it the platform's schemas that
- * the master user owns (deployments from before this step), and applies the migrations as that role, so that every
- * object they create belongs to it. Returns the migration versions applied.
+ * The deploy-time database step, run as the master user: creates (or re-passwords) the functions' login role, lets
+ * it connect and create schemas in this database, hands it the platform's schemas that the master user owns
+ * (deployments from before this step), gives the login, health and master roles the sessions' settings as their
+ * defaults in this database (shared/sql/session-defaults.ts: nothing goes in a startup message), and applies the
+ * migrations as the login role, so that every object they create belongs to it. Each step is a transaction whose
+ * role and limits are `SET LOCAL` (shared/sql/migrations.ts, `inMigrationTransaction`): nothing is left in the
+ * session, so it runs the same through RDS Proxy without pinning, or through PgBouncer in transaction mode. Returns
+ * the migration versions applied.
  */
 export async function prepareDatabase(
   sql: Sql,
   login: LoginRole,
-  { health, lockTimeoutMs }: { health?: LoginRole; lockTimeoutMs?: number } = {},
+  {
+    health,
+    lockTimeoutMs,
+    statementTimeoutMs,
+  }: { health?: LoginRole; lockTimeoutMs?: number; statementTimeoutMs?: number } = {},
 ): Promise<number[]> {
-  // A migration that waits for a lock held by live requests fails after this long (the deployment rolls back)
-  // instead of queueing every later request behind its own lock request.
-  if (lockTimeoutMs !== undefined)
-    await sql.unsafe(`SET lock_timeout = ${Math.max(1, Math.trunc(lockTimeoutMs))}`);
   const role = identifier(login.user);
-  await upsertRole(sql, login);
-  const [{ database }] = (await sql`SELECT current_database() AS database`) as unknown as [
-    { database: string },
-  ];
-  await sql.unsafe(`GRANT CONNECT, CREATE ON DATABASE ${identifier(database)} TO ${role}`);
-  // The master user may act as the role (to create objects it owns); the role gains nothing from the master.
-  await sql.unsafe(`GRANT ${role} TO CURRENT_USER`);
-  await handOverSchemas(sql, role);
-  await sql.unsafe(`SET ROLE ${role}`);
-  try {
-    const applied = await migrate(sql);
-    if (health) await grantHealth(sql, health, database, role);
-    return applied;
-  } finally {
-    await sql.unsafe('RESET ROLE');
+  const defaults = sessionDefaults(statementTimeoutMs);
+  await inMigrationTransaction(sql, { lockTimeoutMs }, async (tx) => {
+    await upsertRole(tx, login);
+    const [{ database }] = (await tx`SELECT current_database() AS database`) as unknown as [
+      { database: string },
+    ];
+    await tx.unsafe(`GRANT CONNECT, CREATE ON DATABASE ${identifier(database)} TO ${role}`);
+    // The master user may act as the role (to create objects it owns); the role gains nothing from the master.
+    await tx.unsafe(`GRANT ${role} TO CURRENT_USER`);
+    await handOverSchemas(tx, role);
+    await setRoleDefaults(tx, login.user, defaults);
+    if (health) {
+      await upsertRole(tx, health);
+      await tx.unsafe(`REVOKE CREATE ON DATABASE ${identifier(database)} FROM ${identifier(health.user)}`);
+      await tx.unsafe(`GRANT CONNECT ON DATABASE ${identifier(database)} TO ${identifier(health.user)}`);
+      await setRoleDefaults(tx, health.user, defaults);
+    }
+    // The master's own sessions from the next deployment on; this one's limits are its transactions' SET LOCAL.
+    const [{ me }] = (await tx`SELECT current_user AS me`) as unknown as [{ me: string }];
+    await setRoleDefaults(tx, me, defaults);
+  });
+  const applied = await migrate(sql, migrations, { role: login.user, lockTimeoutMs });
+  if (health) {
+    // As the login role, which owns the migration table and so may grant on it.
+    await inMigrationTransaction(sql, { lockTimeoutMs, role: login.user }, async (tx) => {
+      await tx.unsafe(`GRANT USAGE ON SCHEMA platform TO ${identifier(health.user)}`);
+      await tx.unsafe(`GRANT SELECT ON platform.schema_migrations TO ${identifier(health.user)}`);
+    });
   }
+  return applied;
 }
 
 /** Creates the role, or gives it its current password; never a superuser, never creates roles or databases. */
@@ -52,22 +71,6 @@ async function upsertRole(sql: Sql, login: LoginRole): Promise<void> {
   await sql.unsafe(
     `${verb} ROLE ${identifier(login.user)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD ${literal(login.password)}`,
   );
-}
-
-/**
- * The health check's login (`platform_health`): it may connect and read the applied migration version, nothing
- * else (no site schema, no CREATE). Run as the login role, which owns the migration table and so may grant on it;
- * the role itself is created by the master user.
- */
-async function grantHealth(sql: Sql, health: LoginRole, database: string, owner: string): Promise<void> {
-  const role = identifier(health.user);
-  await sql.unsafe('RESET ROLE');
-  await upsertRole(sql, health);
-  await sql.unsafe(`REVOKE CREATE ON DATABASE ${identifier(database)} FROM ${role}`);
-  await sql.unsafe(`GRANT CONNECT ON DATABASE ${identifier(database)} TO ${role}`);
-  await sql.unsafe(`SET ROLE ${owner}`);
-  await sql.unsafe(`GRANT USAGE ON SCHEMA platform TO ${role}`);
-  await sql.unsafe(`GRANT SELECT ON platform.schema_migrations TO ${role}`);
 }
 
 /** Gives the login role the non-system schemas the master user owns, and their tables and sequences. */

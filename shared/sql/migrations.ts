@@ -64,25 +64,66 @@ export const migrations: Migration[] = [
 // Any constant shared by every process that migrates: serialises concurrent runs (two deployments, two local starts).
 const lockKey = 7_352_114;
 
+/** A migration's own statement timeout, longer than a request's (a migration may rewrite every site's catalog). */
+export const migrationStatementTimeoutMs = 5 * 60 * 1000;
+
+export interface MigrateOptions {
+  /** The role the migrations run as (`SET LOCAL ROLE`), so that what they create belongs to it. */
+  readonly role?: string;
+  /**
+   * A migration that waits for a lock held by live requests fails after this long (the deployment rolls back)
+   * instead of queueing every later request behind its own lock request.
+   */
+  readonly lockTimeoutMs?: number;
+}
+
+const identifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * Runs `work` in a transaction with the migration's role and limits, each `SET LOCAL`: they end with the
+ * transaction, so a pooled connection (RDS Proxy, PgBouncer) is handed on as it was, and nothing pins it. The
+ * transaction-level advisory lock (`pg_advisory_xact_lock`) does not pin RDS Proxy either.
+ */
+export async function inMigrationTransaction<T>(
+  sql: Sql,
+  options: MigrateOptions,
+  work: (tx: Sql) => Promise<T>,
+): Promise<T> {
+  return (await sql.begin(async (tx) => {
+    await tx.unsafe(`SET LOCAL statement_timeout = ${migrationStatementTimeoutMs}`);
+    if (options.lockTimeoutMs !== undefined)
+      await tx.unsafe(`SET LOCAL lock_timeout = ${Math.max(1, Math.trunc(options.lockTimeoutMs))}`);
+    if (options.role !== undefined) await tx.unsafe(`SET LOCAL ROLE ${identifier(options.role)}`);
+    return work(tx as unknown as Sql);
+  })) as T;
+}
+
 /**
  * Applies the migrations that have not run yet; safe to run concurrently. Called by the deploy-time step
- * (functions/migrate) and the local runtime's start, never by a request handler (shared/sql/schema-version.ts).
- * Returns the versions applied.
+ * (functions/migrate, through shared/sql/login-role.ts) and the local runtime's start, never by a request handler
+ * (shared/sql/schema-version.ts). Each migration is one transaction with its limits as `SET LOCAL`
+ * (`inMigrationTransaction`). Returns the versions applied.
  */
-export async function migrate(sql: Sql, list: readonly Migration[] = migrations): Promise<number[]> {
-  await sql`CREATE SCHEMA IF NOT EXISTS platform`;
-  await sql`CREATE TABLE IF NOT EXISTS platform.schema_migrations (
-    version integer PRIMARY KEY,
-    name text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`;
+export async function migrate(
+  sql: Sql,
+  list: readonly Migration[] = migrations,
+  options: MigrateOptions = {},
+): Promise<number[]> {
+  await inMigrationTransaction(sql, options, async (tx) => {
+    await tx`CREATE SCHEMA IF NOT EXISTS platform`;
+    await tx`CREATE TABLE IF NOT EXISTS platform.schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`;
+  });
   const applied: number[] = [];
   for (const migration of [...list].sort((a, b) => a.version - b.version)) {
-    await sql.begin(async (tx) => {
+    await inMigrationTransaction(sql, options, async (tx) => {
       await tx`SELECT pg_advisory_xact_lock(${lockKey})`;
       const [done] = await tx`SELECT 1 FROM platform.schema_migrations WHERE version = ${migration.version}`;
       if (done) return;
-      await migration.up(tx as unknown as Sql);
+      await migration.up(tx);
       await tx`INSERT INTO platform.schema_migrations (version, name) VALUES (${migration.version}, ${migration.name})`;
       applied.push(migration.version);
     });

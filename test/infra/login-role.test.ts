@@ -41,6 +41,34 @@ describe('prepareDatabase', () => {
   });
 });
 
+/** The session defaults a role has in this database (ALTER ROLE ... IN DATABASE ... SET). */
+async function defaultsOf(role: string): Promise<Record<string, string>> {
+  const rows = await sql<{ entry: string }[]>`SELECT unnest(s.setconfig) AS entry FROM pg_db_role_setting s
+    WHERE s.setrole = (SELECT oid FROM pg_roles WHERE rolname = ${role})
+      AND s.setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+  return Object.fromEntries(
+    rows.map(({ entry }) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+  );
+}
+
+describe('the session settings', () => {
+  it('are the defaults of the app, health and migration roles in this database, never sent at connect', async () => {
+    const login = { user: 'platform_app_test', password: 'fourth-password' };
+    const health = { user: 'platform_health_test', password: 'health-password' };
+    await prepareDatabase(sql, login, { health, statementTimeoutMs: 8000 });
+    const expected = {
+      statement_timeout: '8000',
+      TimeZone: 'UTC',
+      DateStyle: 'ISO, MDY',
+      application_name: 'platform',
+    };
+    expect(await defaultsOf(login.user)).toEqual(expected);
+    expect(await defaultsOf(health.user)).toEqual(expected);
+    const [me] = await sql<{ name: string }[]>`SELECT current_user AS name`;
+    expect(await defaultsOf(me?.name as string)).toEqual(expected);
+  });
+});
+
 describe('the health login', () => {
   it('may read the applied migration version and nothing else: no site schema, no CREATE', async () => {
     const login = { user: 'platform_app_test', password: 'third-password' };

@@ -16,7 +16,7 @@ import { secretKeys } from '../../shared/secrets/keys';
 import type { Store } from '../../shared/store/store';
 import { ApiClient } from '../support/client';
 import { createTable, insert } from '../support/data';
-import { privateDatabase } from '../support/platform';
+import { databaseEnv, privateDatabase } from '../support/platform';
 
 /**
  * Deletions killed (kill -9) with its cleanup half done, and the restart that finishes it: `npm start`
@@ -64,7 +64,7 @@ function startServer(env: Record<string, string>) {
 /** The rows `query` returns from the data directory's PostgreSQL (the shared one, or the directory's PGlite). */
 async function pgRows(dataDir: string, databaseUrl: string | undefined, query: string): Promise<unknown[]> {
   if (databaseUrl) {
-    const sql = postgres(databaseUrl, { max: 1 });
+    const sql = postgres(databaseUrl, { max: 1, prepare: false });
     try {
       return [...(await sql.unsafe(query))];
     } finally {
@@ -97,7 +97,7 @@ function crashEnv(dataDir: string): Record<string, string> {
     DATA_DIR: dataDir,
     TABLE_NAME: `deletion-${randomBytes(6).toString('hex')}`,
     DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...databaseEnv(databaseUrl),
   };
 }
 
@@ -115,7 +115,7 @@ describe('an app deletion killed half-way', () => {
       DATA_DIR: dataDir,
       TABLE_NAME: `deletion-${randomBytes(6).toString('hex')}`,
       DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...databaseEnv(databaseUrl),
     };
     const store = buildDeps(loadConfig(env)).store;
 
@@ -176,7 +176,7 @@ describe('an app deletion killed half-way', () => {
       AND table_name LIKE 'a${app.id}\\_%'`;
     const catalogQuery = `SELECT id FROM "${schema}".catalog WHERE app_id = ${app.id}`;
     if (databaseUrl) {
-      const sql = postgres(databaseUrl, { max: 1 });
+      const sql = postgres(databaseUrl, { max: 1, prepare: false });
       try {
         expect(await sql.unsafe(tablesQuery)).toHaveLength(0);
         expect(await sql.unsafe(catalogQuery)).toHaveLength(0);

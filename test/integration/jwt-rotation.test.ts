@@ -9,7 +9,7 @@ import { lowS } from '../../shared/auth/tokens';
 import { loadConfig } from '../../shared/config';
 import { type LocalPlatform, startLocalPlatform } from '../../shared/host/local/runtime';
 import { ApiClient } from '../support/client';
-import { adminPassword, privateDatabase } from '../support/platform';
+import { adminPassword, databaseEnv, privateDatabase } from '../support/platform';
 
 /**
  * A signing key rotation through HTTP, with two local keys and the same data (table and key files) across three
@@ -48,7 +48,7 @@ async function deploy(env: Record<string, string>): Promise<Deployment> {
     DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
     ADMIN_EMAIL: 'admin@example.com',
     ADMIN_PASSWORD: adminPassword,
-    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...databaseEnv(database?.url),
     ...env,
   });
   const platform: LocalPlatform = await startLocalPlatform(config, registry, {

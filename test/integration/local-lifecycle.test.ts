@@ -14,6 +14,7 @@ import { type LocalPlatform, startLocalPlatform } from '../../shared/host/local/
 import { ensureTable } from '../../shared/store/ensure-table';
 import { ApiClient } from '../support/client';
 import { dynoxidesOf, eventually, postgresChildrenOf, startProcess } from '../support/local-process';
+import { databaseEnv } from '../support/platform';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -36,7 +37,7 @@ function tableEnv(table: string): Record<string, string> {
     TABLE_NAME: table,
     DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
     ADMIN_PASSWORD: password,
-    ...(inject('databaseUrl') ? { DATABASE_URL: inject('databaseUrl') as string } : {}),
+    ...databaseEnv(inject('databaseUrl')),
   };
 }
 

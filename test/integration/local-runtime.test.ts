@@ -8,6 +8,7 @@ import { registry } from '../../functions/registry';
 import { loadConfig } from '../../shared/config';
 import { type LocalPlatform, startLocalPlatform } from '../../shared/host/local/runtime';
 import { DataDirLockedError, PortInUseError } from '../../shared/host/local/start-errors';
+import { databaseEnv } from '../support/platform';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -30,7 +31,7 @@ function startPersisting(dataDir: string, env: Record<string, string> = {}): Pro
     TABLE_NAME: `local-${Math.random().toString(36).slice(2)}`,
     DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
     ADMIN_PASSWORD: 'admin-password-1',
-    ...(inject('databaseUrl') ? { DATABASE_URL: inject('databaseUrl') as string } : {}),
+    ...databaseEnv(inject('databaseUrl')),
     ...env,
   });
   return startLocalPlatform(config, registry, {

@@ -9,6 +9,11 @@ declare module 'vitest' {
     dynamodbEndpoint: string;
     /** A real PostgreSQL (DATABASE_URL); when absent each test file runs on its own PGlite. */
     databaseUrl: string | undefined;
+    /**
+     * DATABASE_URL names a transaction-pooling proxy (DATABASE_PROXY=true, CI's PgBouncer pass): every platform a
+     * test starts then runs with DATABASE_PROXY=true, and the tests' own clients use no named prepared statements.
+     */
+    databaseProxy: boolean;
     /** A freshly initialised PGlite data directory, dumped once, loaded by each test file (initdb is slow). */
     pgliteTemplate: string | undefined;
   }
@@ -20,6 +25,7 @@ export default async function setup(project: TestProject) {
   project.provide('dynamodbEndpoint', dynamo.url);
   const databaseUrl = process.env.DATABASE_URL || undefined;
   project.provide('databaseUrl', databaseUrl);
+  project.provide('databaseProxy', Boolean(databaseUrl) && process.env.DATABASE_PROXY === 'true');
   let template: string | undefined;
   let templateDir: string | undefined;
   if (!databaseUrl) {

@@ -23,7 +23,8 @@ export interface TestPlatform extends LocalPlatform {
 /** A private database per test file on a shared real PostgreSQL, so files never see each other's schemas. */
 export async function privateDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `test_${randomBytes(6).toString('hex')}`;
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  // No named prepared statements: the URL may be a transaction-pooling proxy's (CI's PgBouncer pass).
+  const admin = postgres(url, { max: 1, prepare: false, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE ${name}`);
   const target = new URL(url);
   target.pathname = `/${name}`;
@@ -33,6 +34,23 @@ export async function privateDatabase(url: string): Promise<{ url: string; drop:
       await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
     },
+  };
+}
+
+/**
+ * The environment that points a platform at `url` (none: the embedded PGlite), with DATABASE_PROXY=true when the
+ * run's database is a transaction-pooling proxy (CI's PgBouncer pass).
+ */
+export function databaseEnv(url: string | undefined): Record<string, string> {
+  if (!url) return {};
+  // Behind the pooler, more client connections than a test ever runs statements at once (16 were too few for the
+  // security matrix, 14 requests at once): the driver pipelines a statement onto a busy connection only when all are
+  // busy, and PgBouncer 1.18 loses a statement's Describe sent behind another's finished transaction
+  // (docs/deploying.md, "What pins an RDS Proxy session"). The pooler still serves them all from its two server
+  // connections. A test's own DATABASE_POOL_SIZE wins.
+  return {
+    DATABASE_URL: url,
+    ...(inject('databaseProxy') ? { DATABASE_PROXY: 'true', DATABASE_POOL_SIZE: '64' } : {}),
   };
 }
 
@@ -73,7 +91,7 @@ export async function startTestPlatform(
     DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
     ADMIN_EMAIL: 'admin@example.com',
     ADMIN_PASSWORD: adminPassword,
-    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...databaseEnv(database?.url),
     ...env,
   });
   const platform = await startLocalPlatform(config, registry, {

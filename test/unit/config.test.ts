@@ -27,6 +27,22 @@ describe('loadConfig', () => {
     );
   });
 
+  it('selects the proxy client behaviour with DATABASE_PROXY: no named prepared statements', () => {
+    expect(loadConfig({})).toMatchObject({ databaseProxy: false, databasePrepare: true });
+    expect(loadConfig({ DATABASE_PREPARE: 'false' })).toMatchObject({
+      databaseProxy: false,
+      databasePrepare: false,
+    });
+    expect(loadConfig({ DATABASE_PROXY: 'true' })).toMatchObject({
+      databaseProxy: true,
+      databasePrepare: false,
+    });
+    expect(() => loadConfig({ DATABASE_PROXY: 'true', DATABASE_PREPARE: 'true' })).toThrow(
+      'DATABASE_PREPARE must be false with DATABASE_PROXY=true',
+    );
+    expect(() => loadConfig({ DATABASE_PROXY: 'yes' })).toThrow('DATABASE_PROXY must be true or false');
+  });
+
   it('names a malformed number', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow('PORT must be a non-negative integer, got "eighty"');
   });

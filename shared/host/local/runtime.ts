@@ -9,7 +9,9 @@ import type { Config } from '../../config';
 import type { Deps } from '../../deps';
 import type { GroupRegistry } from '../../http/context';
 import { finishPendingDeletions } from '../../lifecycle/runner';
+import { createSql } from '../../sql/client';
 import { migrate } from '../../sql/migrations';
+import { sessionDefaults, setOwnRoleDefaults } from '../../sql/session-defaults';
 import { ensureTable } from '../../store/ensure-table';
 import { createLocalApp, type Dispatch } from './app';
 import { lockDataDir } from './data-dir-lock';
@@ -115,6 +117,16 @@ async function startStores(
   return { config, postgresPid };
 }
 
+/** The start's step on DATABASE_URL: its own one-connection client, closed after (shared/sql/session-defaults.ts). */
+async function setDatabaseRoleDefaults(url: string, statementTimeoutMs: number): Promise<void> {
+  const sql = createSql(url, 1);
+  try {
+    await setOwnRoleDefaults(sql, sessionDefaults(statementTimeoutMs));
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
 /**
  * Starts the platform on a laptop: the embedded DynamoDB and PGlite unless endpoints are configured, the table,
  * the SQL migrations, the bootstrap superuser, and the HTTP server in front of the same handlers as the cloud.
@@ -143,6 +155,12 @@ export async function startLocalPlatform(
     deps = buildDeps(config, options.overrides);
     const ready = deps;
     await progress.step('preparing the control-plane table', () => ensureTable(ready.store));
+    // On DATABASE_URL, the role the platform connects as gets the sessions' settings as its defaults in the database
+    // before the pool opens: nothing goes in the startup message (PGlite reads no role defaults and is UTC already).
+    if (options.dataPlane !== false && base.databaseUrl)
+      await progress.step("setting the database role's session defaults", () =>
+        setDatabaseRoleDefaults(base.databaseUrl as string, config.databaseStatementTimeoutMs),
+      );
     if (options.dataPlane !== false)
       await progress.step('applying the SQL migrations', () => migrate(ready.sql()));
     const admin = await progress.step('checking the first superuser', () =>
