@@ -1,10 +1,9 @@
-import { Filter } from '../../../client/src/filters';
-import { appliesTo, type OperandKind, type Operator } from '../../../shared/data/query/operators';
-import { jsonTypes } from './types';
+import { appliesTo, Filter, type OperandKind, type Operator } from '../../../../client/src/index';
+import { jsonTypes } from '../../queries/table-types';
 
 /**
- * The grid's filter conditions: the API's operators for what a filter applies to (the operator table of the query
- * language, shared/data/query/operators.ts), values read from what was typed, and the typed client's filter.
+ * The grid's filter conditions: the API's operators for what a filter applies to (the server's operator table, as the typed
+ * client generates it), values read from what was typed, and the typed client's filter.
  */
 
 export interface Condition {

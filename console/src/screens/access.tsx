@@ -1,19 +1,20 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { errorText, get, send } from './api';
-import { SelectField, TextField } from './data';
+import type { Place } from '../app/place';
+import { SelectField, TextField } from '../kit/fields';
 import {
   AppPicker,
   ConfirmButton,
+  Failure,
   FormError,
   Notice,
   type Problem,
   toggle,
   useAction,
   useChosenApp,
-} from './kit';
-import type { Place } from './main';
-import { type Abilities, Failure, useMembers } from './shell';
+} from '../kit/parts';
+import { errorText, get, send } from '../queries/client';
+import { type Abilities, useMembers } from '../queries/organizations';
 
 /**
  * Access of a site (docs/roles.md): an app's roles as a hierarchy, the site's roles, who holds a role (with

@@ -1,5 +1,7 @@
 import { useId, useState } from 'react';
-import type { Operator } from '../../../shared/data/query/operators';
+import type { Operator } from '../../../../client/src/index';
+import { SelectField, TextField } from '../../kit/fields';
+import { displayValue, type FieldDef, jsonTypes } from '../../queries/table-types';
 import {
   type Condition,
   conditionName,
@@ -8,8 +10,6 @@ import {
   operatorsFor,
   toFilter,
 } from './conditions';
-import { SelectField, TextField } from './fields';
-import { displayValue, type FieldDef, jsonTypes } from './types';
 
 export { type Condition, toFilter } from './conditions';
 

@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
-import { errorText } from '../api';
-import type { Place } from '../main';
+import type { Place } from '../../app/place';
+import { SelectField } from '../../kit/fields';
+import { errorText } from '../../queries/client';
+import { type AnyRecord, recordsOf, type TableInfo } from '../../queries/tables';
 import { ProgressBar, useBatches } from './batches';
 import { maxFileBytes, recordsOfFile } from './csv';
-import { SelectField } from './fields';
-import { type AnyRecord, recordsOf, type TableInfo } from './model';
 
 /**
  * Bulk import of a CSV or JSON file: records sent through the API's bulk create (an array body, all or nothing

@@ -1,15 +1,16 @@
 import { useState } from 'react';
-import { href, type Place } from '../main';
-import { type Abilities, Failure } from '../shell';
+import { href, type Place } from '../../app/place';
+import { Failure } from '../../kit/parts';
+import type { Abilities } from '../../queries/organizations';
+import type { May } from '../../queries/table-types';
+import { useRefresh, useTable, useTables } from '../../queries/tables';
 import { AggregatePanel } from './aggregate';
 import type { Condition } from './filters';
 import { ImportPanel } from './import';
-import { useRefresh, useTable, useTables } from './model';
 import { RecordView } from './record';
 import { Records } from './records';
 import { SchemaView } from './schema';
 import { Tables } from './tables';
-import type { May } from './types';
 
 /** The data screens: an app's tables, a table (records, aggregation, import, schema), a record. */
 

@@ -1,4 +1,4 @@
-import { type AnyRecord, type FieldDef, jsonTypes } from './types';
+import { type AnyRecord, type FieldDef, jsonTypes } from '../../queries/table-types';
 
 /** Reading an import file: CSV (with a header row) or JSON, its cells converted to the fields' types. */
 

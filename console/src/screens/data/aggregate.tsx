@@ -1,10 +1,16 @@
 import { useId, useState } from 'react';
-import type { Aggregate } from '../../../client/src/tables';
-import { errorText } from '../api';
-import type { Place } from '../main';
-import { ErrorSummary, SelectField } from './fields';
+import type { Aggregate } from '../../../../client/src/index';
+import type { Place } from '../../app/place';
+import { ErrorSummary, SelectField } from '../../kit/fields';
+import { errorText } from '../../queries/client';
+import {
+  type AnyRecord,
+  comparableTypes,
+  displayValue,
+  recordsOf,
+  type TableInfo,
+} from '../../queries/tables';
 import { type Condition, toFilter } from './filters';
-import { type AnyRecord, comparableTypes, displayValue, recordsOf, type TableInfo } from './model';
 
 /**
  * Aggregation: count, sum, average, minimum or maximum over the records the grid's filters match (and its

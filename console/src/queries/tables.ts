@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { clientFor, get } from '../api';
-import type { Place } from '../main';
-import { type TableInfo, tablePath, tablesPath } from './types';
+import type { Place } from '../app/place';
+import { clientFor, get } from './client';
+import { type TableInfo, tablePath, tablesPath } from './table-types';
 
 /** The data screens' shared queries and the refresh after a change; the model itself is in types.ts. */
 
-export * from './types';
+export * from './table-types';
 
 export function useTables(place: Place) {
   return useQuery({

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { errorText, get, send } from './api';
-import { SelectField, TextField } from './data';
-import { ConfirmButton, FormError, Notice, toggle, useAction } from './kit';
+import { SelectField, TextField } from '../kit/fields';
+import { ConfirmButton, FormError, Notice, toggle, useAction } from '../kit/parts';
+import { errorText, get, send } from '../queries/client';
 
 const sitePermissions = [
   'access_site',
@@ -14,7 +14,8 @@ const sitePermissions = [
   'admin_site',
 ];
 
-import { type Abilities, Failure, type Member, useMembers } from './shell';
+import { Failure } from '../kit/parts';
+import { type Abilities, type Member, useMembers } from '../queries/organizations';
 
 /**
  * An organization's people: its members and their roles, its groups and their members, the members' permissions

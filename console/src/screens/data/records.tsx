@@ -1,12 +1,11 @@
 import { useDelete } from '@refinedev/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { clientFor, errorText } from '../api';
-import { href, type Place } from '../main';
-import { Failure } from '../shell';
-import { ProgressBar, useBatches } from './batches';
-import { SelectField, TextField } from './fields';
-import { type Condition, FilterBuilder, FilterChips, toFilter } from './filters';
+import { href, type Place } from '../../app/place';
+import { SelectField, TextField } from '../../kit/fields';
+import { Failure } from '../../kit/parts';
+import { clientFor, errorText } from '../../queries/client';
+import type { May } from '../../queries/table-types';
 import {
   type AnyRecord,
   displayValue,
@@ -20,9 +19,10 @@ import {
   referencedRecord,
   type TableInfo,
   useRefresh,
-} from './model';
+} from '../../queries/tables';
+import { ProgressBar, useBatches } from './batches';
+import { type Condition, FilterBuilder, FilterChips, toFilter } from './filters';
 import { RecordForm } from './record-form';
-import type { May } from './types';
 
 /**
  * The grid of a table's records over the typed client: filters (JSON paths included), full-text search combined

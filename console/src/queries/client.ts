@@ -1,4 +1,4 @@
-import { ApiError, type Client, createClient } from '../../client/src/index';
+import { ApiError, type Client, createClient } from '../../../client/src/index';
 
 /**
  * The console's access to the API: the typed client in session mode (the `sessionid` cookie of the hosted

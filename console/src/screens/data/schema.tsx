@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
-import { errorText, send } from '../api';
-import { href, type Place } from '../main';
-import { CheckField, ErrorSummary, focusFirstError, SelectField, TextField } from './fields';
+import { href, type Place } from '../../app/place';
+import { CheckField, ErrorSummary, focusFirstError, SelectField, TextField } from '../../kit/fields';
+import { errorText, send } from '../../queries/client';
 import {
   type FieldDef,
   fieldTypes,
@@ -11,7 +11,7 @@ import {
   type TableInfo,
   tablePath,
   useRefresh,
-} from './model';
+} from '../../queries/tables';
 
 /**
  * A table's schema, and for who may configure the site its changes through the schema routes: add and drop a

@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { get, send } from './api';
-import { SelectField, TextField } from './data';
-import { AppPicker, ConfirmButton, FormError, Notice, useAction, useChosenApp } from './kit';
-import type { Place } from './main';
-import { type Abilities, Failure } from './shell';
+import type { Place } from '../app/place';
+import { SelectField, TextField } from '../kit/fields';
+import { AppPicker, ConfirmButton, Failure, FormError, Notice, useAction, useChosenApp } from '../kit/parts';
+import { get, send } from '../queries/client';
+import type { Abilities } from '../queries/organizations';
 
 /**
  * Events of an app (docs/events.md): the functions registry (register, list, delete) and the subscriptions of

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import type { Edge } from '../../../client/src/tables';
-import { errorText } from '../api';
-import { href, type Place } from '../main';
-import { Failure } from '../shell';
-import { ErrorSummary, focusFirstError, SelectField, TextField } from './fields';
+import type { Edge } from '../../../../client/src/index';
+import { href, type Place } from '../../app/place';
+import { ErrorSummary, focusFirstError, SelectField, TextField } from '../../kit/fields';
+import { Failure } from '../../kit/parts';
+import { errorText } from '../../queries/client';
+import type { May } from '../../queries/table-types';
 import {
   type AnyRecord,
   displayValue,
@@ -19,8 +20,7 @@ import {
   referencedRecord,
   type TableInfo,
   useRefresh,
-} from './model';
-import type { May } from './types';
+} from '../../queries/tables';
 
 /**
  * One record: its fields (references populated, as links), and on a table with a graph its relationships:

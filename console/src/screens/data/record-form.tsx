@@ -1,9 +1,9 @@
 import { useCreate, useUpdate } from '@refinedev/core';
 import { type FormEvent, useId, useState } from 'react';
-import { errorText } from '../api';
-import type { Place } from '../main';
-import { focusFirstError, SelectField, TextField } from './fields';
-import { type AnyRecord, type FieldDef, jsonTypes, readOnly, type TableInfo } from './model';
+import type { Place } from '../../app/place';
+import { focusFirstError, SelectField, TextField } from '../../kit/fields';
+import { errorText } from '../../queries/client';
+import { type AnyRecord, type FieldDef, jsonTypes, readOnly, type TableInfo } from '../../queries/tables';
 
 /** Create and edit a record through a form generated from the schema (refine's useCreate and useUpdate). */
 

@@ -1,10 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { errorText, send } from '../api';
-import { href, type Place } from '../main';
-import { type Abilities, Failure } from '../shell';
-import { CheckField, SelectField, TextField } from './fields';
-import { type FieldDef, type TableSchema, tablesPath, fieldTypes as types, useTables } from './model';
+import { href, type Place } from '../../app/place';
+import { CheckField, SelectField, TextField } from '../../kit/fields';
+import { Failure } from '../../kit/parts';
+import { errorText, send } from '../../queries/client';
+import type { Abilities } from '../../queries/organizations';
+import {
+  type FieldDef,
+  type TableSchema,
+  tablesPath,
+  fieldTypes as types,
+  useTables,
+} from '../../queries/tables';
 
 /** An app's tables and the form that creates one. */
 

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorText, get } from './api';
-import { SelectField } from './data';
-import { href, type Place } from './main';
+import { href, type Place } from '../app/place';
+import { ApiError, errorText, get } from '../queries/client';
+import { SelectField } from './fields';
 
 /** A few pieces the screens outside the data tables share. */
 
@@ -146,3 +146,18 @@ export function useChosenApp(place: Place): string | undefined {
 
 export const toggle = (list: string[], value: string, on: boolean) =>
   on ? [...list.filter((item) => item !== value), value] : list.filter((item) => item !== value);
+
+export function Failure({ error }: { error: unknown }) {
+  const status = error instanceof ApiError ? error.status : undefined;
+  return (
+    <div role="alert" className="error">
+      {status === 403
+        ? 'You do not have access to this.'
+        : status === 404
+          ? 'Not found.'
+          : error instanceof Error
+            ? error.message
+            : 'Something went wrong.'}
+    </div>
+  );
+}

@@ -1,5 +1,5 @@
-import type { Client } from './client';
-import { type AnyRecord, Filter, filter as makeFilter, type Where } from './filters';
+import type { Transport } from '../core/transport.js';
+import { type AnyRecord, Filter, filter as makeFilter, type Where } from './filters.js';
 
 /** Sorting: `['-price', 'title']`, or `[{field: 'price', order: 'desc'}]`. */
 export type Sort<T> = readonly (
@@ -87,10 +87,13 @@ export interface TableDefinition {
   schema: Record<string, unknown>;
 }
 
-/** The data tables of one app. */
-export class Tables {
+/**
+ * The data tables of one app. `DB` names the record type of each table (`npm run client -- types --app <slug>`
+ * writes it): `table('books')` is then typed without a type argument.
+ */
+export class Tables<DB extends object = Record<string, AnyRecord>> {
   constructor(
-    readonly client: Client,
+    readonly client: Transport,
     readonly app: string,
   ) {}
 
@@ -98,9 +101,11 @@ export class Tables {
     return `/api/apps/${encodeURIComponent(this.app)}/datatables/`;
   }
 
-  /** Records of one table; `T` is the record type (default: any fields). */
-  table<T extends object = AnyRecord>(name: string): Table<T> {
-    return new Table<T>(this.client, this.app, name);
+  /** Records of one table: of `DB`'s type for the table, or of `T` (default: any fields). */
+  table<K extends keyof DB & string>(name: K): Table<DB[K] & object>;
+  table<T extends object = AnyRecord>(name: string): Table<T>;
+  table(name: string): Table<object> {
+    return new Table(this.client, this.app, name);
   }
 
   async create(definition: TableDefinition): Promise<AnyRecord> {
@@ -190,7 +195,7 @@ function pageOf<T>(answer: ListAnswer<T>): Page<T> {
 /** The records of one data table. */
 export class Table<T extends object = AnyRecord> {
   constructor(
-    readonly client: Client,
+    readonly client: Transport,
     readonly app: string,
     readonly name: string,
   ) {}

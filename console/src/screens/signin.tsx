@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { get, send } from './api';
-import { SelectField, TextField } from './data';
-import { ConfirmButton, FormError, Notice, useAction } from './kit';
-import { type Abilities, Failure } from './shell';
+import { SelectField, TextField } from '../kit/fields';
+import { ConfirmButton, Failure, FormError, Notice, useAction } from '../kit/parts';
+import { get, send } from '../queries/client';
+import type { Abilities } from '../queries/organizations';
 
 /**
  * A site's sign-in settings (docs/social-login.md): its social apps (login providers), created and edited by the

@@ -1,4 +1,4 @@
-import { envelopes } from './generated/envelopes.generated';
+import { envelopes } from '../generated/envelopes.generated.js';
 
 /** The error envelopes of the API: each endpoint group answers errors in one of these shapes. */
 export type Envelope = 'detail' | 'roles' | 'secrets' | 'data' | 'events';

@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { errorText, get, send } from './api';
-import { SelectField, TextField } from './data';
-import { ConfirmButton, FormError, Notice, toggle, useAction, useApps } from './kit';
-import { type Abilities, Failure } from './shell';
+import { SelectField, TextField } from '../kit/fields';
+import { ConfirmButton, Failure, FormError, Notice, toggle, useAction, useApps } from '../kit/parts';
+import { errorText, get, send } from '../queries/client';
+import type { Abilities } from '../queries/organizations';
 
 /**
  * A site's secrets: keys, types and tags; a value is shown only when revealed (a read of that one secret), the
