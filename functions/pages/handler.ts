@@ -1,4 +1,4 @@
-import { readRoutes } from '../../pages/api';
+import { readRoutes } from './api';
 import { cloudDeps } from '../../shared/compose/cloud';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';

@@ -1,7 +1,7 @@
-import { pageAsset } from '../../pages/assets';
-import { consoleAsset, consolePage } from '../../pages/console';
-import { accountPage, invitationPage, signInCallbackPage, signInPage } from '../../pages/pages';
-import { siteOperations } from '../../pages/site';
+import { pageAsset } from './assets';
+import { consoleAsset, consolePage } from './console';
+import { accountPage, invitationPage, signInCallbackPage, signInPage } from './pages';
+import { siteOperations } from './site';
 import type { Operations } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import type { pageRoutes } from '../../shared/pages/routes';

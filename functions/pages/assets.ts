@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NotFoundError } from '../shared/errors';
+import { NotFoundError } from '../../shared/errors';
 
 /** The pages' static files: one script and one style sheet. Only these names are ever read. */
 export const pageAssets: Readonly<Record<string, string>> = {
@@ -15,7 +15,7 @@ export const pageAssetDirectory = 'pages-assets';
 function assetRoot(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const beside = join(here, pageAssetDirectory);
-  return existsSync(beside) ? beside : join(here, 'assets');
+  return existsSync(beside) ? beside : join(here, '..', '..', 'pages', 'assets');
 }
 
 let root: string | undefined;

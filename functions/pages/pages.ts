@@ -1,8 +1,8 @@
-import { passwordMinLength } from '../shared/accounts/password-policy';
-import { requestOrigin } from '../shared/api/pagination';
-import type { HttpResult } from '../shared/api/result';
-import type { RequestContext } from '../shared/http/context';
-import { signInHostFixed } from '../shared/social/providers';
+import { passwordMinLength } from '../../shared/accounts/password-policy';
+import { requestOrigin } from '../../shared/api/pagination';
+import type { HttpResult } from '../../shared/api/result';
+import type { RequestContext } from '../../shared/http/context';
+import { signInHostFixed } from '../../shared/social/providers';
 import { apiGet } from './api';
 import {
   esc,

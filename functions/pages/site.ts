@@ -1,5 +1,5 @@
-import { ok } from '../shared/api/result';
-import { type RequestContext, siteContext } from '../shared/http/context';
+import { ok } from '../../shared/api/result';
+import { type RequestContext, siteContext } from '../../shared/http/context';
 
 /** The public route of the site's name: what a login page shows of the site, and nothing else. */
 export const siteOperations = {

@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { currentUserOperations } from '../functions/accounts/current-user-operations';
-import { accountsManifest } from '../functions/accounts/manifest';
-import { authManifest } from '../functions/auth/manifest';
-import { socialReadOperations } from '../functions/auth/social-read-operations';
-import { invitationReadOperations } from '../functions/invitations/details-operations';
-import { invitationsManifest } from '../functions/invitations/manifest';
-import { pagesManifest } from '../functions/pages/manifest';
-import { accountRoutes } from '../shared/accounts/routes';
-import type { GroupDef, RouteDef } from '../shared/api/route';
-import type { Deps } from '../shared/deps';
-import type { Operations, RequestContext } from '../shared/http/context';
-import { createGroupHandler, type HttpEvent, type HttpHandler } from '../shared/http/handler';
-import { Router } from '../shared/http/router';
-import { invitationRoutes } from '../shared/invitations/routes';
-import { pageRoutes } from '../shared/pages/routes';
-import { socialRoutes } from '../shared/social/routes';
+import { currentUserOperations } from '../accounts/current-user-operations';
+import { accountsManifest } from '../accounts/manifest';
+import { authManifest } from '../auth/manifest';
+import { socialReadOperations } from '../auth/social-read-operations';
+import { invitationReadOperations } from '../invitations/details-operations';
+import { invitationsManifest } from '../invitations/manifest';
+import { pagesManifest } from './manifest';
+import { accountRoutes } from '../../shared/accounts/routes';
+import type { GroupDef, RouteDef } from '../../shared/api/route';
+import type { Deps } from '../../shared/deps';
+import type { Operations, RequestContext } from '../../shared/http/context';
+import { createGroupHandler, type HttpEvent, type HttpHandler } from '../../shared/http/handler';
+import { Router } from '../../shared/http/router';
+import { invitationRoutes } from '../../shared/invitations/routes';
+import { pageRoutes } from '../../shared/pages/routes';
+import { socialRoutes } from '../../shared/social/routes';
 import { siteOperations } from './site';
 
 /**

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { HttpResult } from '../shared/api/result';
-import { NotFoundError } from '../shared/errors';
+import type { HttpResult } from '../../shared/api/result';
+import { NotFoundError } from '../../shared/errors';
 import { esc, pageHeaders } from './html';
 
 /**
@@ -33,7 +33,7 @@ function consoleRoot(): string {
   if (chosenRoot) return chosenRoot;
   const here = dirname(fileURLToPath(import.meta.url));
   const beside = join(here, consoleAssetDirectory);
-  return existsSync(beside) ? beside : join(here, '..', 'console', 'dist');
+  return existsSync(beside) ? beside : join(here, '..', '..', 'console', 'dist');
 }
 
 let manifest: ConsoleManifest | undefined;

@@ -1,4 +1,4 @@
-import type { PagesConfig } from '../shared/config';
+import type { PagesConfig } from '../../shared/config';
 
 /** At most this many characters in a `return_to` (longer ones are refused like a foreign one). */
 export const maxReturnToLength = 2000;
