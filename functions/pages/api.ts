@@ -1,12 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { currentUserOperations } from '../accounts/current-user-operations';
-import { accountsManifest } from '../accounts/manifest';
-import { authManifest } from '../auth/manifest';
-import { socialReadOperations } from '../auth/social-read-operations';
-import { invitationReadOperations } from '../invitations/details-operations';
-import { invitationsManifest } from '../invitations/manifest';
-import { pagesManifest } from './manifest';
 import { accountRoutes } from '../../shared/accounts/routes';
 import type { GroupDef, RouteDef } from '../../shared/api/route';
 import type { Deps } from '../../shared/deps';
@@ -16,6 +9,13 @@ import { Router } from '../../shared/http/router';
 import { invitationRoutes } from '../../shared/invitations/routes';
 import { pageRoutes } from '../../shared/pages/routes';
 import { socialRoutes } from '../../shared/social/routes';
+import { currentUserOperations } from '../accounts/current-user-operations';
+import { accountsManifest } from '../accounts/manifest';
+import { authManifest } from '../auth/manifest';
+import { socialReadOperations } from '../auth/social-read-operations';
+import { invitationReadOperations } from '../invitations/details-operations';
+import { invitationsManifest } from '../invitations/manifest';
+import { pagesManifest } from './manifest';
 import { siteOperations } from './site';
 
 /**

@@ -1,10 +1,10 @@
+import type { Operations } from '../../shared/http/context';
+import type { TypedOperations } from '../../shared/http/typed-operations';
+import type { pageRoutes } from '../../shared/pages/routes';
 import { pageAsset } from './assets';
 import { consoleAsset, consolePage } from './console';
 import { accountPage, invitationPage, signInCallbackPage, signInPage } from './pages';
 import { siteOperations } from './site';
-import type { Operations } from '../../shared/http/context';
-import type { TypedOperations } from '../../shared/http/typed-operations';
-import type { pageRoutes } from '../../shared/pages/routes';
 
 export const pageOperations: Operations = {
   invitationPage,

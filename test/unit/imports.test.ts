@@ -72,7 +72,7 @@ const surfaceLayers: readonly (readonly [name: string, paths: readonly string[]]
   ['client: refine providers', ['client/src/refine/']],
   ['client: entries', ['client/src/client.ts', 'client/src/index.ts', 'client/src/refine.ts']],
   // Every layer of the console names a place: the place (the address) imports nothing.
-  ['console: the place', ['console/src/app/place.ts']],
+  ['console: the place', ['console/src/place.ts']],
   ['console: typed queries, one module per resource', ['console/src/queries/']],
   ['console: kit of form parts', ['console/src/kit/']],
   ['console: screens', ['console/src/screens/']],

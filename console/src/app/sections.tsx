@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { href, type Place, parsePlace } from '../place';
 import type { Abilities, Identity } from '../queries/organizations';
 import { AccessScreen } from '../screens/access';
 import { DataScreen } from '../screens/data/screen';
@@ -7,7 +8,6 @@ import { Apps, Organizations, Sites } from '../screens/home';
 import { PeopleScreen } from '../screens/people';
 import { SecretsScreen } from '../screens/secrets';
 import { SignInScreen } from '../screens/signin';
-import { href, type Place, parsePlace } from './place';
 
 /** What a section's screen is given: where the person is, what they may do, who they are. */
 export interface ScreenProps {

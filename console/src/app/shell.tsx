@@ -2,9 +2,9 @@ import { useGetIdentity, useLogout } from '@refinedev/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Failure } from '../kit/parts';
+import { href, type Place } from '../place';
 import { get, signInUrl } from '../queries/client';
 import { type Identity, type Named, useAbilities, useOrganization } from '../queries/organizations';
-import { href, type Place } from './place';
 import { Navigation, Screen } from './sections';
 
 /** The frame of every screen: where you are, who you are, the sections, and the section's screen. */

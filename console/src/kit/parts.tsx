@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { href, type Place } from '../app/place';
+import { href, type Place } from '../place';
 import { ApiError, errorText, get } from '../queries/client';
 import { SelectField } from './fields';
 

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Place } from '../app/place';
+import type { Place } from '../place';
 import { clientFor, get } from './client';
 import { type TableInfo, tablePath, tablesPath } from './table-types';
 

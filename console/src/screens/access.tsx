@@ -1,6 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import type { Place } from '../app/place';
 import { SelectField, TextField } from '../kit/fields';
 import {
   AppPicker,
@@ -13,6 +12,7 @@ import {
   useAction,
   useChosenApp,
 } from '../kit/parts';
+import type { Place } from '../place';
 import { errorText, get, send } from '../queries/client';
 import { type Abilities, useMembers } from '../queries/organizations';
 

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import type { Place } from '../app/place';
 import { SelectField, TextField } from '../kit/fields';
 import { AppPicker, ConfirmButton, Failure, FormError, Notice, useAction, useChosenApp } from '../kit/parts';
+import type { Place } from '../place';
 import { get, send } from '../queries/client';
 import type { Abilities } from '../queries/organizations';
 

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
-import { href } from '../app/place';
 import { TextField } from '../kit/fields';
 import { Failure, FormError } from '../kit/parts';
+import { href } from '../place';
 import { errorText, get, send } from '../queries/client';
 import type { Abilities, Named } from '../queries/organizations';
 

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import type { Aggregate } from '../../../../client/src/index';
-import type { Place } from '../../app/place';
 import { ErrorSummary, SelectField } from '../../kit/fields';
+import type { Place } from '../../place';
 import { errorText } from '../../queries/client';
 import {
   type AnyRecord,

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import type { Place } from '../../app/place';
 import { SelectField } from '../../kit/fields';
+import type { Place } from '../../place';
 import { errorText } from '../../queries/client';
 import { type AnyRecord, recordsOf, type TableInfo } from '../../queries/tables';
 import { ProgressBar, useBatches } from './batches';

@@ -1,7 +1,7 @@
 import { useCreate, useUpdate } from '@refinedev/core';
 import { type FormEvent, useId, useState } from 'react';
-import type { Place } from '../../app/place';
 import { focusFirstError, SelectField, TextField } from '../../kit/fields';
+import type { Place } from '../../place';
 import { errorText } from '../../queries/client';
 import { type AnyRecord, type FieldDef, jsonTypes, readOnly, type TableInfo } from '../../queries/tables';
 

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import type { Edge } from '../../../../client/src/index';
-import { href, type Place } from '../../app/place';
 import { ErrorSummary, focusFirstError, SelectField, TextField } from '../../kit/fields';
 import { Failure } from '../../kit/parts';
+import { href, type Place } from '../../place';
 import { errorText } from '../../queries/client';
 import type { May } from '../../queries/table-types';
 import {

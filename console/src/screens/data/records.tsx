@@ -1,9 +1,9 @@
 import { useDelete } from '@refinedev/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { href, type Place } from '../../app/place';
 import { SelectField, TextField } from '../../kit/fields';
 import { Failure } from '../../kit/parts';
+import { href, type Place } from '../../place';
 import { clientFor, errorText } from '../../queries/client';
 import type { May } from '../../queries/table-types';
 import {

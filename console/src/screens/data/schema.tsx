@@ -1,6 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
-import { href, type Place } from '../../app/place';
 import { CheckField, ErrorSummary, focusFirstError, SelectField, TextField } from '../../kit/fields';
+import { href, type Place } from '../../place';
 import { errorText, send } from '../../queries/client';
 import {
   type FieldDef,

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { href, type Place } from '../../app/place';
 import { Failure } from '../../kit/parts';
+import { href, type Place } from '../../place';
 import type { Abilities } from '../../queries/organizations';
 import type { May } from '../../queries/table-types';
 import { useRefresh, useTable, useTables } from '../../queries/tables';

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { href, type Place } from '../../app/place';
 import { CheckField, SelectField, TextField } from '../../kit/fields';
 import { Failure } from '../../kit/parts';
+import { href, type Place } from '../../place';
 import { errorText, send } from '../../queries/client';
 import type { Abilities } from '../../queries/organizations';
 import {
