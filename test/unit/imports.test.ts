@@ -80,7 +80,8 @@ const surfaceLayers: readonly (readonly [name: string, paths: readonly string[]]
   ['console: entry', ['console/src/main.tsx']],
 ];
 
-const allLayers = [...layers, ...surfaceLayers];
+// The surfaces stand above the backend's hosts and below the tools (bin/ uses the client: `npm run client -- types`).
+const allLayers = [...layers.slice(0, -1), ...surfaceLayers, ...layers.slice(-1)];
 
 function sources(directory: string): string[] {
   return readdirSync(directory).flatMap((name) => {
