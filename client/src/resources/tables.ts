@@ -81,6 +81,15 @@ export interface Edge {
   created_at: string;
 }
 
+/** A record in a tree answer: its depth, the relationship that reached it, and the records below it. */
+export type TreeNode<T> = T & {
+  _depth?: number;
+  _relationship_type?: string;
+  /** Reached again (a cycle or a second path): its children are not repeated. */
+  _repeated?: boolean;
+  children?: TreeNode<T>[];
+};
+
 export interface TableDefinition {
   name: string;
   description?: string;
@@ -343,11 +352,22 @@ export class Table<T extends object = AnyRecord> {
     await this.#call('DELETE', `${encodeURIComponent(id)}/`, query);
   }
 
-  /** Deletes records by key; answers the keys deleted. */
+  /** Deletes records by key (soft on a table with `is_deleted` unless `hard`); answers the keys deleted. */
   async deleteMany(
     ids: readonly (string | number)[],
+    options: { hard?: boolean } = {},
   ): Promise<{ deleted: number; ids: (string | number)[] }> {
-    return this.#call('DELETE', '', new URLSearchParams({ ids: ids.join(',') }));
+    const query = new URLSearchParams({ ids: ids.join(',') });
+    if (options.hard) query.set('hard_delete', 'true');
+    return this.#call('DELETE', '', query);
+  }
+
+  /** Brings a soft-deleted record back (`is_deleted` false). */
+  async restore(id: string | number): Promise<T> {
+    const query = new URLSearchParams({ include_deleted: 'true' });
+    return (
+      await this.#call<{ data: T }>('PATCH', `${encodeURIComponent(id)}/`, query, { is_deleted: false })
+    ).data;
   }
 
   /** A record with its relatives: `{data, <type or inverse>: [records with _depth]}`. */
@@ -364,7 +384,7 @@ export class Table<T extends object = AnyRecord> {
   /** Trees: from one record (`id`), or the natural roots among the records the list query matches. */
   async tree(
     options: GraphQuery & { id?: string | number; list?: ListQuery<T> } = {},
-  ): Promise<{ data: AnyRecord[]; total: number }> {
+  ): Promise<{ data: TreeNode<T>[]; total: number }> {
     const query = options.id === undefined ? this.query(options.list) : new URLSearchParams();
     for (const [name, value] of graphParams(options)) query.set(name, value);
     query.set('format', 'tree');

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Failure } from '../kit/parts';
 import { href, type Place } from '../place';
-import { get, signInUrl } from '../queries/client';
+import { answerOf, clientFor, signInUrl } from '../queries/client';
 import { type Identity, type Named, useAbilities, useOrganization } from '../queries/organizations';
 import { Navigation, Screen } from './sections';
 
@@ -20,7 +20,7 @@ export function Shell({ place }: { place: Place }) {
   const site = useQuery({
     queryKey: ['site', place.site],
     enabled: Boolean(place.site),
-    queryFn: () => get<Named>('/api/pages/site/', place.site),
+    queryFn: () => answerOf(clientFor(place.site).GET('/api/pages/site/')),
   });
   const abilities = useAbilities(place.org, place.site, me);
 

@@ -67,7 +67,8 @@ export function TextField({
   );
 }
 
-export function SelectField({
+/** A choice among options (value, text); the value handed on is one of the options' own. */
+export function SelectField<T extends string>({
   label,
   value,
   options,
@@ -76,9 +77,9 @@ export function SelectField({
   disabled,
 }: {
   label: string;
-  value: string;
-  options: [string, string][];
-  onChange: (value: string) => void;
+  value: T;
+  options: readonly (readonly [T, string])[];
+  onChange: (value: T) => void;
   error?: string;
   disabled?: boolean;
 }) {
@@ -92,7 +93,10 @@ export function SelectField({
         disabled={disabled}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(event) => onChange(event.target.value)}
+        onChange={(event) => {
+          const chosen = options.find(([option]) => option === event.target.value);
+          if (chosen) onChange(chosen[0]);
+        }}
       >
         {options.map(([option, text]) => (
           <option key={option} value={option}>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { href, type Place } from '../place';
-import { ApiError, errorText, get } from '../queries/client';
+import { ApiError, answerOf, clientFor, errorText } from '../queries/client';
 import { SelectField } from './fields';
 
 /** A few pieces the screens outside the data tables share. */
@@ -111,7 +111,7 @@ interface Named {
 export function useApps(site: string) {
   return useQuery({
     queryKey: ['apps', site],
-    queryFn: () => get<{ results: Named[] }>('/api/apps/', site, { page_size: '100' }),
+    queryFn: () => answerOf(clientFor(site).GET('/api/apps/', { params: { query: { page_size: 100 } } })),
   });
 }
 
@@ -144,7 +144,7 @@ export function useChosenApp(place: Place): string | undefined {
   return place.app ?? apps.data?.results[0]?.slug;
 }
 
-export const toggle = (list: string[], value: string, on: boolean) =>
+export const toggle = <T,>(list: readonly T[], value: T, on: boolean): T[] =>
   on ? [...list.filter((item) => item !== value), value] : list.filter((item) => item !== value);
 
 export function Failure({ error }: { error: unknown }) {

@@ -1,4 +1,4 @@
-import { ApiError, type Client, createClient } from '../../../client/src/index';
+import { ApiError, type Client, createClient, ok } from '../../../client/src/index';
 
 /**
  * The console's access to the API: the typed client in session mode (the `sessionid` cookie of the hosted
@@ -16,19 +16,12 @@ export function clientFor(site?: string): Client {
   return client;
 }
 
-/** A GET of any path, its JSON answer. */
-export async function get<T>(path: string, site?: string, query?: Record<string, string>): Promise<T> {
-  return (await clientFor(site).request('GET', path, { query })) as T;
-}
-
-export async function send<T>(
-  method: 'POST' | 'PATCH' | 'PUT' | 'DELETE',
-  path: string,
-  body?: unknown,
-  site?: string,
-  query?: Record<string, string>,
-): Promise<T> {
-  return (await clientFor(site).request(method, path, body === undefined ? { query } : { body, query })) as T;
+/**
+ * The answer of a typed call (`clientFor(site).GET('/api/…/{slug}/', { params })`): typed by the API's OpenAPI
+ * document. The client throws every error, so a call that returns has its answer (a 204: undefined).
+ */
+export async function answerOf<T>(call: Promise<{ data?: T; error?: unknown }>): Promise<T> {
+  return ok(await call);
 }
 
 /** The sign-in page of the platform, coming back to the console. */

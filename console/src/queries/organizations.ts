@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ApiError, get } from './client';
+import { ApiError, answerOf, clientFor } from './client';
 
 /** The signed-in person (refine's identity: `GET /api/cloud/users/me/`). */
 export interface Identity {
@@ -67,7 +67,12 @@ export function useOrganization(org: string | undefined) {
   return useQuery({
     queryKey: ['org', org],
     enabled: Boolean(org),
-    queryFn: () => get<Named>(`/api/cloud/organizations/${encodeURIComponent(org ?? '')}/`),
+    queryFn: () =>
+      answerOf(
+        clientFor().GET('/api/cloud/organizations/{org_slug}/', {
+          params: { path: { org_slug: org ?? '' } },
+        }),
+      ),
   });
 }
 
@@ -76,9 +81,16 @@ export function useMembers(org: string | undefined) {
     queryKey: ['members', org],
     enabled: Boolean(org),
     queryFn: () =>
-      get<Listing<Member>>(`/api/cloud/organizations/${encodeURIComponent(org ?? '')}/members/`, undefined, {
-        page_size: '100',
-      }),
+      answerOf(
+        clientFor().GET('/api/cloud/organizations/{org_slug}/members/', {
+          params: {
+            path: { org_slug: org ?? '' },
+            query: {
+              page_size: 100,
+            },
+          },
+        }),
+      ),
   });
 }
 
@@ -89,7 +101,7 @@ function useOwnSitePermissions(site: string | undefined) {
     enabled: Boolean(site),
     queryFn: async () => {
       try {
-        return await get<OwnSitePermissions>('/api/cloud/users/me/site-permissions/', site);
+        return await answerOf(clientFor(site).GET('/api/cloud/users/me/site-permissions/'));
       } catch (error) {
         if (error instanceof ApiError && error.status === 403) return null;
         throw error;

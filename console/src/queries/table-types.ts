@@ -4,7 +4,7 @@ export interface FieldDef {
   name: string;
   type: string;
   format?: string;
-  constraints?: Record<string, unknown> & { required?: boolean; enum?: unknown[] };
+  constraints?: Record<string, unknown> & { required?: boolean; enum?: (string | number | boolean)[] };
   default?: unknown;
 }
 export interface ForeignKey {
@@ -61,8 +61,25 @@ export const comparableTypes = new Set([
   'datetime',
 ]);
 
-export const tablesPath = (app: string) => `/api/apps/${encodeURIComponent(app)}/datatables/`;
-export const tablePath = (app: string, name: string) => `${tablesPath(app)}${encodeURIComponent(name)}/`;
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isField = (value: unknown): value is FieldDef =>
+  isObject(value) && typeof value.name === 'string' && typeof value.type === 'string';
+
+/**
+ * A table as the API answers it, its schema read (the OpenAPI document types a schema as any object): the fields
+ * are checked one by one, the rest of the schema is taken as the API stores it (docs/data-tables.md).
+ */
+export function readTable(table: {
+  name: string;
+  description?: string;
+  schema: Record<string, unknown>;
+  version?: number;
+}): TableInfo {
+  const { fields, ...rest } = table.schema;
+  const schema: TableSchema = { ...rest, fields: Array.isArray(fields) ? fields.filter(isField) : [] };
+  return { name: table.name, description: table.description ?? '', schema, version: table.version ?? 0 };
+}
 export const list = (value: string | string[] | undefined) =>
   Array.isArray(value) ? value : value ? [value] : [];
 

@@ -13,7 +13,7 @@ import {
   useChosenApp,
 } from '../kit/parts';
 import type { Place } from '../place';
-import { errorText, get, send } from '../queries/client';
+import { answerOf, clientFor, errorText } from '../queries/client';
 import { type Abilities, useMembers } from '../queries/organizations';
 
 /**
@@ -59,11 +59,15 @@ export function AccessScreen({ place, abilities }: { place: Place; abilities?: A
     queryKey: ['app-roles', site, app],
     enabled: Boolean(app),
     queryFn: () =>
-      get<{ data: AppRole[]; total: number }>(`/api/app/${enc(app ?? '')}/roles`, site, { page_size: '100' }),
+      answerOf(
+        clientFor(site).GET('/api/app/{app_slug}/roles', {
+          params: { path: { app_slug: app ?? '' }, query: { page_size: 100 } },
+        }),
+      ),
   });
   const siteRoles = useQuery({
     queryKey: ['site-roles', site],
-    queryFn: () => get<{ data: SiteRole[]; total: number }>('/api/roles/', site, { page_size: '100' }),
+    queryFn: () => answerOf(clientFor(site).GET('/api/roles/', { params: { query: { page_size: 100 } } })),
   });
   const configure = abilities?.can('configure') ?? false;
   const manage = abilities?.can('manage_users') ?? false;
@@ -110,15 +114,15 @@ function AppRoles({
   async function create(event: FormEvent) {
     event.preventDefault();
     const done = await action.run(async () => {
-      await send(
-        'POST',
-        `/api/app/${enc(app)}/roles`,
-        {
-          name: name.trim(),
-          ...(description.trim() ? { description: description.trim() } : {}),
-          ...(parent ? { parent_role_slug: parent } : {}),
-        },
-        site,
+      await answerOf(
+        clientFor(site).POST('/api/app/{app_slug}/roles', {
+          params: { path: { app_slug: app } },
+          body: {
+            name: name.trim(),
+            ...(description.trim() ? { description: description.trim() } : {}),
+            ...(parent ? { parent_role_slug: parent } : {}),
+          },
+        }),
       );
       await refresh();
       return `Role ${name.trim()} created.`;
@@ -134,7 +138,12 @@ function AppRoles({
     event.preventDefault();
     const done = await action.run(async () => {
       // An empty parent moves the role to the root (the API's PUT).
-      await send('PUT', `/api/app/${enc(app)}/roles/${enc(role.slug)}`, { parent_role_slug: target }, site);
+      await answerOf(
+        clientFor(site).PUT('/api/app/{app_slug}/roles/{role_slug}', {
+          params: { path: { app_slug: app, role_slug: role.slug } },
+          body: { parent_role_slug: target },
+        }),
+      );
       await refresh();
       return `Role ${role.name} moved ${target ? `under ${target}` : 'to the root'}.`;
     });
@@ -142,11 +151,10 @@ function AppRoles({
   }
   async function remove(role: AppRole) {
     await action.run(async () => {
-      const answer = await send<{ detail?: string }>(
-        'DELETE',
-        `/api/app/${enc(app)}/roles/${enc(role.slug)}`,
-        undefined,
-        site,
+      const answer = await answerOf(
+        clientFor(site).DELETE('/api/app/{app_slug}/roles/{role_slug}', {
+          params: { path: { app_slug: app, role_slug: role.slug } },
+        }),
       );
       await refresh();
       await queries.invalidateQueries({ queryKey: ['site-roles', site] });
@@ -277,7 +285,9 @@ function SiteRoles({
   async function create(event: FormEvent) {
     event.preventDefault();
     const done = await action.run(async () => {
-      await send('POST', '/api/roles/', { name: name.trim(), role_slugs: bundle }, site);
+      await answerOf(
+        clientFor(site).POST('/api/roles/', { body: { name: name.trim(), role_slugs: bundle } }),
+      );
       await refresh();
       return `Site role ${name.trim()} created.`;
     });
@@ -291,7 +301,12 @@ function SiteRoles({
   async function save(event: FormEvent, role: SiteRole) {
     event.preventDefault();
     const done = await action.run(async () => {
-      await send('PUT', `/api/roles/${enc(role.slug)}`, { role_slugs: edited }, site);
+      await answerOf(
+        clientFor(site).PUT('/api/roles/{slug}', {
+          params: { path: { slug: role.slug } },
+          body: { role_slugs: edited },
+        }),
+      );
       await refresh();
       return `Site role ${role.name} now bundles ${edited.length ? edited.join(', ') : 'no app role'}.`;
     });
@@ -299,7 +314,7 @@ function SiteRoles({
   }
   async function remove(role: SiteRole) {
     await action.run(async () => {
-      await send('DELETE', `/api/roles/${enc(role.slug)}`, undefined, site);
+      await answerOf(clientFor(site).DELETE('/api/roles/{slug}', { params: { path: { slug: role.slug } } }));
       await refresh();
       return `Site role ${role.name} deleted.`;
     });
@@ -450,10 +465,17 @@ function Holders({
     queryKey: ['holders', site, role],
     enabled: Boolean(role),
     queryFn: async () => {
-      const all = await get<{ data: Holder[] }>(`/api/roles/${enc(role)}/users`, site, {
-        ordering: 'expires_at',
-        include_expired: 'true',
-      });
+      const all = await answerOf(
+        clientFor(site).GET('/api/roles/{role_slug}/users', {
+          params: {
+            path: { role_slug: role },
+            query: {
+              ordering: 'expires_at',
+              include_expired: true,
+            },
+          },
+        }),
+      );
       const now = Date.now();
       return all.data.map((holder) => ({
         ...holder,
@@ -471,11 +493,11 @@ function Holders({
   async function assign(event: FormEvent) {
     event.preventDefault();
     const done = await action.run(async () => {
-      await send(
-        'POST',
-        `/api/users/${enc(who)}/roles`,
-        { role_slugs: [role], expires_at: expiry(until) },
-        site,
+      await answerOf(
+        clientFor(site).POST('/api/users/{username}/roles', {
+          params: { path: { username: who } },
+          body: { role_slugs: [role], expires_at: expiry(until) },
+        }),
       );
       await refresh();
       return until
@@ -490,11 +512,11 @@ function Holders({
   async function changeExpiry(event: FormEvent) {
     event.preventDefault();
     const done = await change.run(async () => {
-      await send(
-        'PATCH',
-        `/api/roles/${enc(role)}/users`,
-        { usernames: [changing], expires_at: expiry(newUntil) },
-        site,
+      await answerOf(
+        clientFor(site).PATCH('/api/roles/{role_slug}/users', {
+          params: { path: { role_slug: role } },
+          body: { usernames: [changing], expires_at: expiry(newUntil) },
+        }),
       );
       await refresh();
       return `The membership of ${changing} in ${role} now ${newUntil ? `ends ${new Date(newUntil).toLocaleString()}` : 'never ends'}.`;
@@ -503,7 +525,12 @@ function Holders({
   }
   async function revoke(username: string) {
     await action.run(async () => {
-      await send('DELETE', `/api/roles/${enc(role)}/users`, { usernames: [username] }, site);
+      await answerOf(
+        clientFor(site).DELETE('/api/roles/{role_slug}/users', {
+          params: { path: { role_slug: role } },
+          body: { usernames: [username] },
+        }),
+      );
       await refresh();
       return `${username} no longer holds ${role}.`;
     });
@@ -643,19 +670,20 @@ function Bulk({ site, org, roles }: { site: string; org: string; roles: [string,
       for (const usernames of batches) {
         const answer =
           kind === 'assign'
-            ? await send<{ data?: { failures?: { username: string; role: string; error: string }[] } }>(
-                'POST',
-                '/api/assign/roles',
-                { roles: chosenRoles, usernames, ...(until ? { expires_at: expiry(until) } : {}) },
-                site,
+            ? await answerOf(
+                clientFor(site).POST('/api/assign/roles', {
+                  body: { roles: chosenRoles, usernames, ...(until ? { expires_at: expiry(until) } : {}) },
+                }),
               )
-            : await send<{ data?: { failures?: { username: string; role: string; error: string }[] } }>(
-                'DELETE',
-                '/api/revoke/roles',
-                { roles: chosenRoles, usernames },
-                site,
+            : await answerOf(
+                clientFor(site).DELETE('/api/revoke/roles', { body: { roles: chosenRoles, usernames } }),
               );
-        for (const failure of answer.data?.failures ?? [])
+        // Every pair done (`message`), or a partial success naming the failures.
+        const outcome: {
+          message: string;
+          data?: { failures: { username: string; role: string; error: string }[] };
+        } = answer;
+        for (const failure of outcome.data?.failures ?? [])
           failed.push(`${failure.username}, ${failure.role}: ${failure.error}`);
         done += usernames.length;
         setProgress({ done, total: chosenPeople.length });

@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { SelectField, TextField } from '../kit/fields';
 import { AppPicker, ConfirmButton, Failure, FormError, Notice, useAction, useChosenApp } from '../kit/parts';
 import type { Place } from '../place';
-import { get, send } from '../queries/client';
+import { answerOf, clientFor } from '../queries/client';
 import type { Abilities } from '../queries/organizations';
 
 /**
@@ -48,9 +48,13 @@ function useFunctions(site: string, app: string) {
   return useQuery({
     queryKey: ['functions', site, app],
     queryFn: () =>
-      get<{ data: { functions: Fn[]; total: number } }>(`/api/apps/${enc(app)}/functions/`, site, {
-        page_size: '100',
-      }),
+      answerOf(
+        clientFor(site).GET('/api/apps/{app_slug}/functions/', {
+          params: {
+            path: { app_slug: app },
+          },
+        }),
+      ),
   });
 }
 
@@ -67,11 +71,11 @@ function Functions({ site, app, configure }: { site: string; app: string; config
   async function register(event: FormEvent) {
     event.preventDefault();
     const done = await action.run(async () => {
-      await send(
-        'POST',
-        `/api/apps/${enc(app)}/functions/`,
-        { name: name.trim(), target: target.trim() },
-        site,
+      await answerOf(
+        clientFor(site).POST('/api/apps/{app_slug}/functions/', {
+          params: { path: { app_slug: app } },
+          body: { name: name.trim(), target: target.trim() },
+        }),
       );
       await refresh();
       return `Function ${name.trim()} registered.`;
@@ -83,7 +87,11 @@ function Functions({ site, app, configure }: { site: string; app: string; config
   }
   async function remove(fn: Fn) {
     await action.run(async () => {
-      await send('DELETE', `/api/apps/${enc(app)}/functions/${fn.id}/`, undefined, site);
+      await answerOf(
+        clientFor(site).DELETE('/api/apps/{app_slug}/functions/{function_id}/', {
+          params: { path: { app_slug: app, function_id: fn.id } },
+        }),
+      );
       await refresh();
       return `Function ${fn.name} deleted, with its subscriptions.`;
     });
@@ -163,7 +171,7 @@ function Subscriptions({ site, app, configure }: { site: string; app: string; co
   const functions = useFunctions(site, app);
   const events = useQuery({
     queryKey: ['events'],
-    queryFn: () => get<{ data: { events: string[] } }>('/api/cloud/events/', site),
+    queryFn: () => answerOf(clientFor(site).GET('/api/cloud/events/')),
   });
   const names = events.data?.data.events ?? [];
   const subscribers = useQuery({
@@ -172,7 +180,11 @@ function Subscriptions({ site, app, configure }: { site: string; app: string; co
     queryFn: async () => {
       const answers = await Promise.all(
         names.map((name) =>
-          get<{ data: { subscribers: Subscriber[] } }>(`/api/apps/${enc(app)}/events/${enc(name)}/`, site),
+          answerOf(
+            clientFor(site).GET('/api/apps/{app_slug}/events/{event_name}/', {
+              params: { path: { app_slug: app, event_name: name } },
+            }),
+          ),
         ),
       );
       return answers.flatMap((answer) => answer.data.subscribers);
@@ -189,11 +201,11 @@ function Subscriptions({ site, app, configure }: { site: string; app: string; co
   async function subscribe(event: FormEvent) {
     event.preventDefault();
     await action.run(async () => {
-      await send(
-        'POST',
-        `/api/cloud/events/${enc(chosenEvent)}/subscribe/`,
-        { function_id: Number(chosenFn) },
-        site,
+      await answerOf(
+        clientFor(site).POST('/api/cloud/events/{event_name}/subscribe/', {
+          params: { path: { event_name: chosenEvent } },
+          body: { function_id: Number(chosenFn) },
+        }),
       );
       await refresh();
       return `Subscribed to ${chosenEvent}.`;
@@ -201,11 +213,11 @@ function Subscriptions({ site, app, configure }: { site: string; app: string; co
   }
   async function unsubscribe(subscriber: Subscriber) {
     await action.run(async () => {
-      await send(
-        'POST',
-        `/api/cloud/events/${enc(subscriber.event)}/unsubscribe/`,
-        { function_id: subscriber.function_id },
-        site,
+      await answerOf(
+        clientFor(site).POST('/api/cloud/events/{event_name}/unsubscribe/', {
+          params: { path: { event_name: subscriber.event } },
+          body: { function_id: subscriber.function_id },
+        }),
       );
       await refresh();
       return `${subscriber.function_name} unsubscribed from ${subscriber.event}.`;

@@ -3,7 +3,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { TextField } from '../kit/fields';
 import { Failure, FormError } from '../kit/parts';
 import { href } from '../place';
-import { errorText, get, send } from '../queries/client';
+import { answerOf, clientFor, errorText } from '../queries/client';
 import type { Abilities, Named } from '../queries/organizations';
 
 interface Listing<T> {
@@ -48,7 +48,8 @@ function PickList<T extends Named>({
 export function Organizations() {
   const query = useQuery({
     queryKey: ['orgs'],
-    queryFn: () => get<Listing<Named>>('/api/cloud/organizations/', undefined, { page_size: '100' }),
+    queryFn: () =>
+      answerOf(clientFor().GET('/api/cloud/organizations/', { params: { query: { page_size: 100 } } })),
   });
   return (
     <PickList
@@ -59,7 +60,7 @@ export function Organizations() {
     >
       <CreateNamed
         what="organization"
-        path="/api/cloud/organizations/"
+        create={(name) => answerOf(clientFor().POST('/api/cloud/organizations/', { body: { name } }))}
         invalidate={['orgs']}
         go={(slug) => href({ org: slug })}
       />
@@ -71,9 +72,16 @@ export function Sites({ org, abilities }: { org: string; abilities?: Abilities }
   const query = useQuery({
     queryKey: ['sites', org],
     queryFn: () =>
-      get<Listing<Named>>(`/api/cloud/organizations/${encodeURIComponent(org)}/sites/`, undefined, {
-        page_size: '100',
-      }),
+      answerOf(
+        clientFor().GET('/api/cloud/organizations/{org_slug}/sites/', {
+          params: {
+            path: { org_slug: org },
+            query: {
+              page_size: 100,
+            },
+          },
+        }),
+      ),
   });
   return (
     <PickList
@@ -85,7 +93,14 @@ export function Sites({ org, abilities }: { org: string; abilities?: Abilities }
       {abilities?.orgAdmin && (
         <CreateNamed
           what="site"
-          path={`/api/cloud/organizations/${encodeURIComponent(org)}/sites/`}
+          create={(name) =>
+            answerOf(
+              clientFor().POST('/api/cloud/organizations/{org_slug}/sites/', {
+                params: { path: { org_slug: org } },
+                body: { name },
+              }),
+            )
+          }
           invalidate={['sites', org]}
           go={(slug) => href({ org, site: slug })}
         />
@@ -97,7 +112,7 @@ export function Sites({ org, abilities }: { org: string; abilities?: Abilities }
 export function Apps({ org, site, abilities }: { org: string; site: string; abilities?: Abilities }) {
   const query = useQuery({
     queryKey: ['apps', site],
-    queryFn: () => get<Listing<Named>>('/api/apps/', site, { page_size: '100' }),
+    queryFn: () => answerOf(clientFor(site).GET('/api/apps/', { params: { query: { page_size: 100 } } })),
   });
   return (
     <PickList
@@ -109,8 +124,7 @@ export function Apps({ org, site, abilities }: { org: string; site: string; abil
       {abilities?.can('configure') && (
         <CreateNamed
           what="app"
-          path="/api/apps/"
-          site={site}
+          create={(name) => answerOf(clientFor(site).POST('/api/apps/', { body: { name } }))}
           invalidate={['apps', site]}
           go={(slug) => href({ org, site, app: slug })}
         />
@@ -122,14 +136,13 @@ export function Apps({ org, site, abilities }: { org: string; site: string; abil
 /** A one-field form that creates an organization, a site or an app by name and opens it. */
 function CreateNamed({
   what,
-  path,
-  site,
+  create,
   invalidate,
   go,
 }: {
   what: string;
-  path: string;
-  site?: string;
+  /** The typed call that creates it by name; its answer names the new slug. */
+  create: (name: string) => Promise<{ slug: string }>;
   invalidate: unknown[];
   go: (slug: string) => string;
 }) {
@@ -142,15 +155,9 @@ function CreateNamed({
     setBusy(true);
     setError(null);
     try {
-      const created = await send<{ slug?: string; data?: { slug?: string } }>(
-        'POST',
-        path,
-        { name: name.trim() },
-        site,
-      );
+      const { slug } = await create(name.trim());
       await queries.invalidateQueries({ queryKey: invalidate });
-      const slug = created.slug ?? created.data?.slug;
-      if (slug) location.hash = go(slug);
+      location.hash = go(slug);
       setName('');
     } catch (failure) {
       setError(errorText(failure));

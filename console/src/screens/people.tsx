@@ -1,10 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { SelectField, TextField } from '../kit/fields';
-import { ConfirmButton, FormError, Notice, toggle, useAction } from '../kit/parts';
-import { errorText, get, send } from '../queries/client';
+import { ConfirmButton, Failure, FormError, Notice, toggle, useAction } from '../kit/parts';
+import { answerOf, clientFor, errorText } from '../queries/client';
+import { type Abilities, type Member, useMembers } from '../queries/organizations';
+import { organizationCalls, type SitePermission } from '../queries/people';
 
-const sitePermissions = [
+const sitePermissions: SitePermission[] = [
   'access_site',
   'view_site',
   'change_site',
@@ -13,9 +15,6 @@ const sitePermissions = [
   'manage_site_users',
   'admin_site',
 ];
-
-import { Failure } from '../kit/parts';
-import { type Abilities, type Member, useMembers } from '../queries/organizations';
 
 /**
  * An organization's people: its members and their roles, its groups and their members, the members' permissions
@@ -44,12 +43,17 @@ export function PeopleScreen({
   const members = useMembers(org);
   const queries = useQueryClient();
   const roleChange = useAction();
-  async function changeRole(member: Member, role: string) {
+  async function changeRole(member: Member, role: Member['role']) {
     await roleChange.run(async () => {
-      await send('POST', `/api/cloud/organizations/${encodeURIComponent(org)}/members/`, {
-        user_id: member.user_id,
-        role,
-      });
+      await answerOf(
+        clientFor().POST('/api/cloud/organizations/{org_slug}/members/', {
+          params: { path: { org_slug: org } },
+          body: {
+            user_id: member.user_id,
+            role,
+          },
+        }),
+      );
       await queries.invalidateQueries({ queryKey: ['members', org] });
       return `${member.user.username} is now ${role === 'admin' ? 'an admin' : 'a member'}.`;
     });
@@ -89,7 +93,9 @@ export function PeopleScreen({
                           aria-label={`Role of ${member.user.username}`}
                           value={member.role}
                           disabled={roleChange.busy}
-                          onChange={(event) => changeRole(member, event.target.value)}
+                          onChange={(event) =>
+                            changeRole(member, event.target.value === 'admin' ? 'admin' : 'member')
+                          }
                         >
                           <option value="admin">admin</option>
                           <option value="member">member</option>
@@ -142,10 +148,11 @@ function AddMember({ org }: { org: string }) {
       body.password = rest.password ?? '';
     } else body[who.includes('@') ? 'email' : 'username'] = who.trim();
     const ok = await action.run(async () => {
-      const added = await send<{ user: { id: number; username: string } }>(
-        'POST',
-        `/api/cloud/organizations/${encodeURIComponent(org)}/members/`,
-        body,
+      const added = await answerOf(
+        clientFor().POST('/api/cloud/organizations/{org_slug}/members/', {
+          params: { path: { org_slug: org } },
+          body: body,
+        }),
       );
       await queries.invalidateQueries({ queryKey: ['members', org] });
       return `${added.user.username} (user ${added.user.id}) is now ${body.role === 'admin' ? 'an admin' : 'a member'}.`;
@@ -231,28 +238,25 @@ function useSites(org: string) {
   return useQuery({
     queryKey: ['sites', org],
     queryFn: () =>
-      get<{ results: { slug: string; name: string }[] }>(
-        `/api/cloud/organizations/${encodeURIComponent(org)}/sites/`,
-        undefined,
-        { page_size: '100' },
+      answerOf(
+        clientFor().GET('/api/cloud/organizations/{org_slug}/sites/', {
+          params: { path: { org_slug: org }, query: { page_size: 100 } },
+        }),
       ),
   });
 }
 
 /** The organization's groups: each with its members; create, rename, delete, add and remove (admins). */
 function Groups({ org, admin, members }: { org: string; admin: boolean; members: Member[] }) {
-  const base = `/api/cloud/organizations/${encodeURIComponent(org)}/groups/`;
+  const calls = organizationCalls(org);
   const queries = useQueryClient();
-  const groups = useQuery({
-    queryKey: ['groups', org],
-    queryFn: () => get<{ results: Group[] }>(base, undefined, { page_size: '100' }),
-  });
+  const groups = useQuery({ queryKey: ['groups', org], queryFn: calls.groups });
   const action = useAction();
   const [name, setName] = useState('');
   async function create(event: FormEvent) {
     event.preventDefault();
     const ok = await action.run(async () => {
-      await send('POST', base, { name: name.trim() });
+      await calls.createGroup(name.trim());
       await queries.invalidateQueries({ queryKey: ['groups', org] });
       return `Group ${name.trim()} created.`;
     });
@@ -298,12 +302,9 @@ function GroupCard({
   admin: boolean;
   members: Member[];
 }) {
-  const path = `/api/cloud/organizations/${encodeURIComponent(org)}/groups/${encodeURIComponent(group.slug)}/`;
+  const calls = organizationCalls(org).group(group.slug);
   const queries = useQueryClient();
-  const inGroup = useQuery({
-    queryKey: ['group-members', org, group.slug],
-    queryFn: () => get<{ results: GroupMember[] }>(`${path}members/`, undefined, { page_size: '100' }),
-  });
+  const inGroup = useQuery({ queryKey: ['group-members', org, group.slug], queryFn: calls.members });
   const action = useAction();
   const [renaming, setRenaming] = useState(false);
   const [newName, setNewName] = useState(group.name);
@@ -318,7 +319,7 @@ function GroupCard({
   async function rename(event: FormEvent) {
     event.preventDefault();
     const ok = await action.run(async () => {
-      await send('PATCH', path, { name: newName.trim() });
+      await calls.rename(newName.trim());
       await queries.invalidateQueries({ queryKey: ['groups', org] });
       await queries.invalidateQueries({ queryKey: ['members', org] });
       return `Group renamed to ${newName.trim()}.`;
@@ -327,7 +328,7 @@ function GroupCard({
   }
   async function remove() {
     await action.run(async () => {
-      await send('DELETE', path);
+      await calls.remove();
       await queries.invalidateQueries({ queryKey: ['groups', org] });
       await queries.invalidateQueries({ queryKey: ['members', org] });
       return undefined;
@@ -337,14 +338,14 @@ function GroupCard({
     event.preventDefault();
     const member = members.find((item) => String(item.user_id) === chosen);
     await action.run(async () => {
-      await send('POST', `${path}members/`, { user_id: Number(chosen) });
+      await calls.add(Number(chosen));
       await refresh();
       return `${member?.user.username ?? chosen} added to ${group.name}.`;
     });
   }
   async function takeOut(item: GroupMember) {
     await action.run(async () => {
-      await send('DELETE', `${path}members/${item.user_id}/`);
+      await calls.takeOut(item.user_id);
       await refresh();
       return `${item.user.username} removed from ${group.name}.`;
     });
@@ -427,21 +428,21 @@ function SitePermissions({ org, members }: { org: string; members: Member[] }) {
   const sites = useSites(org);
   const [picked, setPicked] = useState('');
   const site = picked || sites.data?.results[0]?.slug || '';
-  const path = `/api/cloud/organizations/${encodeURIComponent(org)}/sites/${encodeURIComponent(site)}/permissions/`;
+  const calls = organizationCalls(org);
   const grants = useQuery({
     queryKey: ['site-permissions', org, site],
     enabled: Boolean(site),
-    queryFn: () => get<Grant[]>(path),
+    queryFn: () => calls.sitePermissions(site),
   });
   const queries = useQueryClient();
   const action = useAction();
-  const [edits, setEdits] = useState<Record<number, string[]>>({});
+  const [edits, setEdits] = useState<Record<number, SitePermission[]>>({});
   const held = (userId: number) =>
     edits[userId] ?? grants.data?.find((grant) => grant.user_id === userId)?.permissions ?? [];
   async function save(member: Member) {
     const permissions = held(member.user_id);
     await action.run(async () => {
-      await send('PUT', `${path}${member.user_id}/`, { permissions });
+      await calls.setSitePermissions(site, member.user_id, permissions);
       await queries.invalidateQueries({ queryKey: ['site-permissions', org, site] });
       await queries.invalidateQueries({ queryKey: ['own-site-permissions', site] });
       setEdits(({ [member.user_id]: _, ...rest }) => rest);
@@ -533,30 +534,25 @@ function SitePermissions({ org, members }: { org: string; members: Member[] }) {
 }
 
 function Invitations({ org }: { org: string }) {
-  const base = `/api/cloud/organizations/${encodeURIComponent(org)}/invitations/`;
+  const calls = organizationCalls(org);
   const queries = useQueryClient();
-  const invitations = useQuery({
-    queryKey: ['invitations', org],
-    // Pending ones only: accepted invitations cannot be resent or cancelled.
-    queryFn: () =>
-      get<{ results: Invitation[] }>(base, undefined, { page_size: '100', invitee__is_active: 'false' }),
-  });
+  const invitations = useQuery({ queryKey: ['invitations', org], queryFn: calls.pendingInvitations });
   const [email, setEmail] = useState('');
   const [groups, setGroups] = useState<string[]>([]);
   // One row per site: its slug and the permissions the invitee gets on it.
-  const [grants, setGrants] = useState<{ site: string; permissions: string[] }[]>([
+  const [grants, setGrants] = useState<{ site: string; permissions: SitePermission[] }[]>([
     { site: '', permissions: [] },
   ]);
   const sites = useSites(org);
-  const setGrant = (index: number, change: Partial<{ site: string; permissions: string[] }>) =>
+  const setGrant = (index: number, change: Partial<{ site: string; permissions: SitePermission[] }>) =>
     setGrants((current) => current.map((grant, at) => (at === index ? { ...grant, ...change } : grant)));
   const groupList = useQuery({
     queryKey: ['groups', org],
     queryFn: () =>
-      get<{ results: { slug: string; name: string }[] }>(
-        `/api/cloud/organizations/${encodeURIComponent(org)}/groups/`,
-        undefined,
-        { page_size: '100' },
+      answerOf(
+        clientFor().GET('/api/cloud/organizations/{org_slug}/groups/', {
+          params: { path: { org_slug: org }, query: { page_size: 100 } },
+        }),
       ),
   });
   const [error, setError] = useState<{ message: string; fields: Record<string, string[]> } | null>(null);
@@ -569,13 +565,13 @@ function Invitations({ org }: { org: string }) {
     setBusy(true);
     setError(null);
     try {
-      const config: { group?: string[]; site?: { slug: string; permissions: string[] }[] } = {};
+      const config: { group?: string[]; site?: { slug: string; permissions: SitePermission[] }[] } = {};
       if (groups.length) config.group = groups;
       const chosen = grants
         .filter((grant) => grant.site && grant.permissions.length)
         .map((grant) => ({ slug: grant.site, permissions: grant.permissions }));
       if (chosen.length) config.site = chosen;
-      await send('POST', base, {
+      await calls.invite({
         invitee_identifier: email.trim(),
         ...(Object.keys(config).length ? { invitation_config: config } : {}),
       });
@@ -593,9 +589,8 @@ function Invitations({ org }: { org: string }) {
 
   async function act(invitation: Invitation, action: 'resend' | 'cancel') {
     try {
-      if (action === 'resend')
-        await send('POST', `${base}${encodeURIComponent(invitation.uuid)}/resend/`, {});
-      else await send('DELETE', `${base}${encodeURIComponent(invitation.uuid)}/`);
+      if (action === 'resend') await calls.resend(invitation.uuid);
+      else await calls.cancel(invitation.uuid);
       setNotice(
         action === 'resend'
           ? `Invitation to ${invitation.invitee_identifier} sent again.`

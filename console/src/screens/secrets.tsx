@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { SelectField, TextField } from '../kit/fields';
 import { ConfirmButton, Failure, FormError, Notice, toggle, useAction, useApps } from '../kit/parts';
-import { errorText, get, send } from '../queries/client';
+import { answerOf, clientFor, errorText } from '../queries/client';
 import type { Abilities } from '../queries/organizations';
 
 /**
@@ -17,12 +17,13 @@ interface Secret {
   secret_type: string;
   value: unknown;
 }
+type Sensitivity = 'public' | 'private' | 'sensitive';
 interface SecretType {
   name: string;
   slug: string;
   type: string;
   description?: string;
-  sensitivity_level: string;
+  sensitivity_level: Sensitivity;
   schema?: unknown;
 }
 interface Tag {
@@ -52,10 +53,16 @@ function useSecrets(site: string, app: string, apps: string[]) {
     queryKey: ['secrets', site, app, apps],
     queryFn: async () => {
       const list = (level?: string) =>
-        get<{ items: Secret[] }>('/api/secrets/', site, {
-          page_size: '100',
-          ...(level ? { app: level } : {}),
-        }).then((answer) => answer.items);
+        answerOf(
+          clientFor(site).GET('/api/secrets/', {
+            params: {
+              query: {
+                page_size: 100,
+                ...(level ? { app: level } : {}),
+              },
+            },
+          }),
+        ).then((answer) => answer.items);
       if (app) return { items: await list(app) };
       const [all, ...perApp] = await Promise.all([list(), ...apps.map(list)]);
       const same = (secret: Secret) =>
@@ -94,10 +101,8 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
 
   async function reveal(key: string) {
     try {
-      const answer = await get<Record<string, unknown>>(
-        `/api/secrets/${encodeURIComponent(key)}/`,
-        site,
-        level,
+      const answer = await answerOf(
+        clientFor(site).GET('/api/secrets/{key}/', { params: { path: { key }, query: level } }),
       );
       setRevealed((current) => ({ ...current, [key]: JSON.stringify(answer.value, null, 2) }));
     } catch (error) {
@@ -106,17 +111,19 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
   }
 
   async function showHistory(key: string, offset = 0) {
-    const answer = await get<{ results: HistoryEntry[]; total_count: number; has_next: boolean }>(
-      `/api/secrets/${encodeURIComponent(key)}/history/`,
-      site,
-      { limit: String(historyPage), offset: String(offset), ...level },
+    const answer = await answerOf(
+      clientFor(site).GET('/api/secrets/{key}/history/', {
+        params: { path: { key }, query: { limit: historyPage, offset, ...level } },
+      }),
     );
     setHistory({ key, entries: answer.results, offset, total: answer.total_count, hasNext: answer.has_next });
   }
 
   async function remove(key: string) {
     await action.run(async () => {
-      await send('DELETE', `/api/secrets/${encodeURIComponent(key)}/`, undefined, site, level);
+      await answerOf(
+        clientFor(site).DELETE('/api/secrets/{key}/', { params: { path: { key }, query: level } }),
+      );
       await queries.invalidateQueries({ queryKey: ['secrets', site] });
       if (history?.key === key) setHistory(null);
       return `Secret ${key} deleted.`;
@@ -289,9 +296,16 @@ function LookUp({ site, app, own }: { site: string; app: string; own: string[] }
   async function look(event: FormEvent) {
     event.preventDefault();
     await action.run(async () => {
-      const answer = await get<{ value: unknown }>(`/api/secrets/${encodeURIComponent(key.trim())}/`, site, {
-        app,
-      });
+      const answer = await answerOf(
+        clientFor(site).GET('/api/secrets/{key}/', {
+          params: {
+            path: { key: key.trim() },
+            query: {
+              app,
+            },
+          },
+        }),
+      );
       setFound(
         `${key.trim()} (${own.includes(key.trim()) ? `the app's own` : "the site's"}): ${JSON.stringify(answer.value)}`,
       );
@@ -318,12 +332,13 @@ function LookUp({ site, app, own }: { site: string; app: string; own: string[] }
 }
 
 function useTags(site: string) {
-  return useQuery({ queryKey: ['tags', site], queryFn: () => get<Tag[]>('/api/tags/', site) });
+  return useQuery({ queryKey: ['tags', site], queryFn: () => answerOf(clientFor(site).GET('/api/tags/')) });
 }
 function useSecretTypes(site: string) {
   return useQuery({
     queryKey: ['secret-types', site],
-    queryFn: () => get<{ items: SecretType[] }>('/api/secret-types/', site, { page_size: '100' }),
+    queryFn: () =>
+      answerOf(clientFor(site).GET('/api/secret-types/', { params: { query: { page_size: 100 } } })),
   });
 }
 
@@ -345,22 +360,27 @@ function SecretTags({
   const queries = useQueryClient();
   const tags = useTags(site);
   const types = useSecretTypes(site);
-  const path = `/api/secrets/${encodeURIComponent(secretKey)}/`;
-  const current = useQuery({
-    queryKey: ['secret-tags', site, level?.app, secretKey],
-    queryFn: () => get<{ tags: string[]; secret_type: string }>(path, site, level),
-  });
+  const read = () =>
+    answerOf(
+      clientFor(site).GET('/api/secrets/{key}/', { params: { path: { key: secretKey }, query: level } }),
+    );
+  const current = useQuery({ queryKey: ['secret-tags', site, level?.app, secretKey], queryFn: read });
   const [chosen, setChosen] = useState<string[] | null>(null);
   const action = useAction();
   const selected = chosen ?? current.data?.tags ?? [];
   async function save(event: FormEvent) {
     event.preventDefault();
     const ok = await action.run(async () => {
-      const secret = await get<{ value: unknown; secret_type: string }>(path, site, level);
+      const secret = await read();
       // The answer names the type; a write names its slug.
       const type =
         types.data?.items.find((item) => item.name === secret.secret_type)?.slug ?? secret.secret_type;
-      await send('PUT', path, { secret_type: type, value: secret.value, tags: selected }, site, level);
+      await answerOf(
+        clientFor(site).PUT('/api/secrets/{key}/', {
+          params: { path: { key: secretKey }, query: level },
+          body: { secret_type: type, value: secret.value, tags: selected },
+        }),
+      );
       await queries.invalidateQueries({ queryKey: ['secrets', site] });
       await queries.invalidateQueries({ queryKey: ['secret-tags', site] });
       return undefined;
@@ -407,7 +427,7 @@ function SecretTypes({ site, configure }: { site: string; configure: boolean }) 
   const action = useAction();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [sensitivity, setSensitivity] = useState('private');
+  const [sensitivity, setSensitivity] = useState<Sensitivity>('private');
   const [schema, setSchema] = useState('{"type": "object", "properties": {}, "required": []}');
   let schemaProblem: string | undefined;
   try {
@@ -436,8 +456,17 @@ function SecretTypes({ site, configure }: { site: string; configure: boolean }) 
     if (schemaProblem) return;
     const ok = await action.run(async () => {
       const fields = { name: name.trim(), description, schema: JSON.parse(schema) };
-      if (editing) await send('PUT', `/api/secret-types/${encodeURIComponent(editing)}/`, fields, site);
-      else await send('POST', '/api/secret-types/', { ...fields, sensitivity_level: sensitivity }, site);
+      if (editing)
+        await answerOf(
+          clientFor(site).PUT('/api/secret-types/{slug}/', {
+            params: { path: { slug: editing } },
+            body: fields,
+          }),
+        );
+      else
+        await answerOf(
+          clientFor(site).POST('/api/secret-types/', { body: { ...fields, sensitivity_level: sensitivity } }),
+        );
       await queries.invalidateQueries({ queryKey: ['secret-types', site] });
       await queries.invalidateQueries({ queryKey: ['secrets', site] });
       return `Secret type ${name.trim()} ${editing ? 'saved' : 'created'}.`;
@@ -446,7 +475,9 @@ function SecretTypes({ site, configure }: { site: string; configure: boolean }) 
   }
   async function remove(type: SecretType) {
     await action.run(async () => {
-      await send('DELETE', `/api/secret-types/${encodeURIComponent(type.slug)}/`, undefined, site);
+      await answerOf(
+        clientFor(site).DELETE('/api/secret-types/{slug}/', { params: { path: { slug: type.slug } } }),
+      );
       await queries.invalidateQueries({ queryKey: ['secret-types', site] });
       if (editing === type.slug) reset();
       return `Secret type ${type.name} deleted.`;
@@ -562,7 +593,7 @@ function Tags({ site, configure }: { site: string; configure: boolean }) {
   async function create(event: FormEvent) {
     event.preventDefault();
     const ok = await action.run(async () => {
-      await send('POST', '/api/tags/', { name: name.trim() }, site);
+      await answerOf(clientFor(site).POST('/api/tags/', { body: { name: name.trim() } }));
       await queries.invalidateQueries({ queryKey: ['tags', site] });
       return `Tag ${name.trim()} created.`;
     });
@@ -570,7 +601,7 @@ function Tags({ site, configure }: { site: string; configure: boolean }) {
   }
   async function remove(tag: Tag) {
     await action.run(async () => {
-      await send('DELETE', `/api/tags/${encodeURIComponent(tag.slug)}/`, undefined, site);
+      await answerOf(clientFor(site).DELETE('/api/tags/{slug}/', { params: { path: { slug: tag.slug } } }));
       await queries.invalidateQueries({ queryKey: ['tags', site] });
       await queries.invalidateQueries({ queryKey: ['secrets', site] });
       return `Tag ${tag.name} deleted (taken off every secret).`;
@@ -632,7 +663,9 @@ function SetSecret({ site, app, existing }: { site: string; app: string; existin
     }
     const body = {
       secret_type: chosen,
-      value: parsed,
+      // A request's JSON document as typed: the OpenAPI type of `value` (an object of any shape) reads as an
+      // object without properties.
+      value: parsed as Record<string, never>,
       tags: tags
         .split(',')
         .map((tag) => tag.trim())
@@ -641,14 +674,16 @@ function SetSecret({ site, app, existing }: { site: string; app: string; existin
     try {
       // A new key is created (POST); an existing one is replaced (PUT: type, value and tags).
       if (existing.includes(key.trim()))
-        await send(
-          'PUT',
-          `/api/secrets/${encodeURIComponent(key.trim())}/`,
-          body,
-          site,
-          app ? { app } : undefined,
+        await answerOf(
+          clientFor(site).PUT('/api/secrets/{key}/', {
+            params: { path: { key: key.trim() }, query: app ? { app } : undefined },
+            body: body,
+          }),
         );
-      else await send('POST', '/api/secrets/', { ...body, key: key.trim(), app: app || null }, site);
+      else
+        await answerOf(
+          clientFor(site).POST('/api/secrets/', { body: { ...body, key: key.trim(), app: app || null } }),
+        );
       setNotice(`Secret ${key.trim()} set.`);
       setValue('{}');
       await queries.invalidateQueries({ queryKey: ['secrets', site] });

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { SelectField, TextField } from '../kit/fields';
 import { ConfirmButton, Failure, FormError, Notice, useAction } from '../kit/parts';
-import { get, send } from '../queries/client';
+import { answerOf, clientFor } from '../queries/client';
 import type { Abilities } from '../queries/organizations';
 
 /**
@@ -42,7 +42,7 @@ export function SignInScreen({ site, abilities }: { site: string; abilities?: Ab
   const apps = useQuery({
     queryKey: ['social-apps', site],
     queryFn: () =>
-      get<{ data: ListedApp[]; total: number }>('/api/auth/social-apps/', site, { page_size: '100' }),
+      answerOf(clientFor(site).GET('/api/auth/social-apps/', { params: { query: { page_size: 100 } } })),
   });
   const queries = useQueryClient();
   const writes = abilities?.socialAppWrites ?? false;
@@ -52,18 +52,21 @@ export function SignInScreen({ site, abilities }: { site: string; abilities?: Ab
 
   async function edit(app: ListedApp) {
     await action.run(async () => {
-      setEditing(await get<AppDetail>(`/api/auth/social-apps/${app.id}/`, site));
+      setEditing(
+        await answerOf(
+          clientFor(site).GET('/api/auth/social-apps/{id}/', { params: { path: { id: app.id } } }),
+        ),
+      );
       return undefined;
     });
   }
   async function test(app: ListedApp) {
     setChecks(null);
     await action.run(async () => {
-      const answer = await send<{ ok: boolean; checks: Check[] }>(
-        'POST',
-        `/api/auth/social-apps/${app.id}/check/`,
-        {},
-        site,
+      const answer = await answerOf(
+        clientFor(site).POST('/api/auth/social-apps/{id}/check/', {
+          params: { path: { id: app.id } },
+        }),
       );
       setChecks({ name: app.name, ...answer });
       return answer.ok ? `${app.name}: every check passed.` : `${app.name}: a check failed.`;
@@ -71,7 +74,9 @@ export function SignInScreen({ site, abilities }: { site: string; abilities?: Ab
   }
   async function remove(app: ListedApp) {
     await action.run(async () => {
-      await send('DELETE', `/api/auth/social-apps/${app.id}/`, undefined, site);
+      await answerOf(
+        clientFor(site).DELETE('/api/auth/social-apps/{id}/', { params: { path: { id: app.id } } }),
+      );
       await queries.invalidateQueries({ queryKey: ['social-apps', site] });
       return `${app.name} deleted.`;
     });
@@ -182,21 +187,34 @@ function AppForm({ site, existing, done }: { site: string; existing: AppDetail |
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const settings: Record<string, unknown> = { auto_redirect: autoRedirect };
+    // `icon: null` removes a stored icon; a blank secret keeps the stored one (left out).
+    const settings: { auto_redirect: boolean; server_url?: string; icon?: string | null } = {
+      auto_redirect: autoRedirect,
+    };
     if (oidc) settings.server_url = serverUrl.trim();
     if (icon.trim()) settings.icon = icon.trim();
     else if (existing?.settings.icon) settings.icon = null;
-    const body: Record<string, unknown> = {
+    const body = {
       name: name.trim(),
       client_id: clientId.trim(),
       settings,
       ...(oidc ? { provider_id: providerId.trim() } : {}),
-      ...(secret ? { secret } : {}),
     };
     const ok = await action.run(async () => {
       // The answer of a create echoes the secret: it is not kept, nor shown.
-      if (existing) await send('PATCH', `/api/auth/social-apps/${existing.id}/`, body, site);
-      else await send('POST', '/api/auth/social-apps/', { ...body, provider }, site);
+      if (existing)
+        await answerOf(
+          clientFor(site).PATCH('/api/auth/social-apps/{id}/', {
+            params: { path: { id: existing.id } },
+            body: { ...body, ...(secret ? { secret } : {}) },
+          }),
+        );
+      else
+        await answerOf(
+          clientFor(site).POST('/api/auth/social-apps/', {
+            body: { ...body, settings: { ...settings, icon: settings.icon ?? undefined }, provider, secret },
+          }),
+        );
       setSecret('');
       await queries.invalidateQueries({ queryKey: ['social-apps', site] });
       return undefined;

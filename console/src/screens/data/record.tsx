@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import type { Edge } from '../../../../client/src/index';
+import type { TreeNode as ClientTreeNode, Edge } from '../../../../client/src/index';
 import { ErrorSummary, focusFirstError, SelectField, TextField } from '../../kit/fields';
 import { Failure } from '../../kit/parts';
 import { href, type Place } from '../../place';
@@ -28,12 +28,12 @@ import {
  * edge to another record found by its label.
  */
 
-interface TreeNode extends AnyRecord {
-  _depth?: number;
-  _relationship_type?: string;
-  _repeated?: boolean;
-  children?: TreeNode[];
-}
+type TreeNode = ClientTreeNode<AnyRecord>;
+
+const isNode = (value: unknown): value is TreeNode =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The records of one relationship in a `related` answer (each with its `_depth`). */
+const nodesOf = (value: unknown): TreeNode[] => (Array.isArray(value) ? value.filter(isNode) : []);
 
 export function RecordView({
   place,
@@ -58,7 +58,7 @@ export function RecordView({
   });
   if (record.isLoading) return <p>Loading…</p>;
   if (record.error || !record.data) return <Failure error={record.error} />;
-  const data = record.data as AnyRecord;
+  const data = record.data;
   const label = recordLabel(info, data);
   const referenceOf = new Map(references.map((reference) => [reference.field, reference]));
   return (
@@ -149,15 +149,14 @@ function Relationships({
   // Labels of the records at the other end of the edges: the relatives and the tree name them all.
   const labels = new Map<string, string>();
   const learn = (node: AnyRecord) => labels.set(String(node[key]), recordLabel(info, node));
-  for (const value of Object.values(relatives.data ?? {}))
-    if (Array.isArray(value)) for (const node of value as AnyRecord[]) learn(node);
+  for (const value of Object.values(relatives.data ?? {})) for (const node of nodesOf(value)) learn(node);
   const walk = (nodes: TreeNode[]) => {
     for (const node of nodes) {
       learn(node);
       walk(node.children ?? []);
     }
   };
-  walk((tree.data?.data ?? []) as TreeNode[]);
+  walk(tree.data?.data ?? []);
   const nameOf = (other: string | number) => labels.get(String(other)) ?? String(other);
 
   async function removeEdge(edge: Edge) {
@@ -229,13 +228,13 @@ function Relationships({
               place={place}
               info={info}
               title={`Ancestors (${type.name})`}
-              nodes={(relatives.data?.[type.name] ?? []) as TreeNode[]}
+              nodes={nodesOf(relatives.data?.[type.name])}
             />
             <Relatives
               place={place}
               info={info}
               title={`Descendants (${inverseOf(type)})`}
-              nodes={(relatives.data?.[inverseOf(type)] ?? []) as TreeNode[]}
+              nodes={nodesOf(relatives.data?.[inverseOf(type)])}
             />
           </div>
         ))}
@@ -244,7 +243,7 @@ function Relationships({
       {tree.error ? <Failure error={tree.error} /> : null}
       {tree.data && (
         <ul className="record-tree" aria-labelledby="tree-title">
-          {(tree.data.data as TreeNode[]).map((node, index) => (
+          {tree.data.data.map((node, index) => (
             <TreeItem key={index} node={node} place={place} info={info} current={id} />
           ))}
         </ul>
@@ -374,9 +373,7 @@ function AddEdge({
         paging: { page: 1, pageSize: 20 },
       }),
   });
-  const candidates = ((found.data?.data ?? []) as AnyRecord[]).filter(
-    (candidate) => String(candidate[key]) !== id,
-  );
+  const candidates = (found.data?.data ?? []).filter((candidate) => String(candidate[key]) !== id);
   const chosen = candidates.some((candidate) => String(candidate[key]) === other)
     ? other
     : String(candidates[0]?.[key] ?? '');

@@ -121,10 +121,9 @@ export function Records({
       return asked ? table.search(asked, list) : table.list(list);
     },
   });
-  const records = (query.data?.data ?? []) as AnyRecord[];
+  const records = query.data?.data ?? [];
   const total = query.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / pageSize));
-  const dataPath = recordsOf(place, info.name).path;
   const hardOnly = show === 'deleted' || !softDelete;
 
   function toggleSort(field: string) {
@@ -157,16 +156,7 @@ export function Records({
         remove.mutateAsync({ resource: info.name, id, meta: { app: place.app }, successNotification: false }),
       'Record deleted.',
     );
-  const restore = (id: string) =>
-    act(
-      id,
-      () =>
-        clientFor(place.site).request('PATCH', `${dataPath}${encodeURIComponent(id)}/`, {
-          query: { include_deleted: 'true' },
-          body: { is_deleted: false },
-        }),
-      'Record restored.',
-    );
+  const restore = (id: string) => act(id, () => recordsOf(place, info.name).restore(id), 'Record restored.');
   const deleteForGood = (id: string) =>
     act(id, () => recordsOf(place, info.name).delete(id, { hard: true }), 'Record deleted for good.');
 
@@ -175,9 +165,7 @@ export function Records({
     setBulkMessage('');
     const ids = [...selected];
     const outcome = await bulk.run(ids, deleteBatch, async (batch) => {
-      const answer = await clientFor(place.site).request<{ deleted: number }>('DELETE', dataPath, {
-        query: { ids: batch.join(','), ...(hardOnly ? { hard_delete: 'true' } : {}) },
-      });
+      const answer = await recordsOf(place, info.name).deleteMany(batch, { hard: hardOnly });
       return answer.deleted;
     });
     if (outcome.failure) setBulkMessage(`Delete stopped: ${errorText(outcome.failure.error).message}`);

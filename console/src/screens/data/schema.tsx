@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import { CheckField, ErrorSummary, focusFirstError, SelectField, TextField } from '../../kit/fields';
 import { href, type Place } from '../../place';
-import { errorText, send } from '../../queries/client';
+import { errorText } from '../../queries/client';
 import {
   type FieldDef,
   fieldTypes,
@@ -9,7 +9,7 @@ import {
   list,
   type RelationshipType,
   type TableInfo,
-  tablePath,
+  tableCalls,
   useRefresh,
 } from '../../queries/tables';
 
@@ -43,16 +43,16 @@ export function SchemaView({
 }) {
   const schema = info.schema;
   const keys = list(schema.primaryKey);
-  const path = tablePath(place.app ?? '', info.name);
+  const calls = tableCalls(place, info.name);
   const refresh = useRefresh(place);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [failure, setFailure] = useState<{ what: string; message: string } | null>(null);
   const [notice, setNotice] = useState('');
 
-  async function drop(what: string, route: string, done: string) {
+  async function drop(what: string, remove: () => Promise<unknown>, done: string) {
     setFailure(null);
     try {
-      await send('DELETE', route, undefined, place.site);
+      await remove();
       await refresh();
       setNotice(done);
     } catch (error) {
@@ -61,10 +61,16 @@ export function SchemaView({
     setConfirming(null);
   }
 
-  const confirmOrAsk = (what: string, label: string, confirmLabel: string, route: string, done: string) =>
+  const confirmOrAsk = (
+    what: string,
+    label: string,
+    confirmLabel: string,
+    remove: () => Promise<unknown>,
+    done: string,
+  ) =>
     confirming === what ? (
       <>
-        <button type="button" className="danger" onClick={() => drop(what, route, done)}>
+        <button type="button" className="danger" onClick={() => drop(what, remove, done)}>
           {confirmLabel}
         </button>
         <button type="button" onClick={() => setConfirming(null)}>
@@ -121,7 +127,7 @@ export function SchemaView({
                         `field:${field.name}`,
                         `Drop field ${field.name}`,
                         `Confirm dropping field ${field.name} and its values`,
-                        `${path}fields/${encodeURIComponent(field.name)}/`,
+                        () => calls.dropField(field.name),
                         `Field ${field.name} dropped.`,
                       )}
                     {failed(`field:${field.name}`)}
@@ -163,7 +169,7 @@ export function SchemaView({
                     `index:${name}`,
                     `Drop index ${name}`,
                     `Confirm dropping index ${name}`,
-                    `${path}indexes/${encodeURIComponent(name)}/`,
+                    () => calls.dropIndex(name),
                     `Index ${name} dropped.`,
                   )}
                 {failed(`index:${name}`)}
@@ -204,12 +210,11 @@ function AddField({
     setProblem(null);
     const constraints = { ...(required ? { required: true } : {}), ...(unique ? { unique: true } : {}) };
     try {
-      await send(
-        'POST',
-        `${tablePath(place.app ?? '', info.name)}fields/`,
-        { name: name.trim(), type, ...(Object.keys(constraints).length ? { constraints } : {}) },
-        place.site,
-      );
+      await tableCalls(place, info.name).addField({
+        name: name.trim(),
+        type,
+        ...(Object.keys(constraints).length ? { constraints } : {}),
+      });
       await refresh();
       onDone(`Field ${name.trim()} added.`);
       setName('');
@@ -269,12 +274,11 @@ function AddIndex({
       .map((field) => field.trim())
       .filter(Boolean);
     try {
-      await send(
-        'POST',
-        `${tablePath(place.app ?? '', info.name)}indexes/`,
-        { fields: names, ...(name.trim() ? { name: name.trim() } : {}), ...(unique ? { unique: true } : {}) },
-        place.site,
-      );
+      await tableCalls(place, info.name).addIndex({
+        fields: names,
+        ...(name.trim() ? { name: name.trim() } : {}),
+        ...(unique ? { unique: true } : {}),
+      });
       await refresh();
       onDone(`Index on ${names.join(', ')} added.`);
       setFields('');
@@ -333,12 +337,7 @@ function RelationshipTypes({
     setBusy(true);
     setProblem(null);
     try {
-      await send(
-        'PATCH',
-        tablePath(place.app ?? '', info.name),
-        { graph: { enabled: next.length > 0, types: next } },
-        place.site,
-      );
+      await tableCalls(place, info.name).setGraph({ enabled: next.length > 0, types: next });
       await refresh();
       setNotice(done);
       return true;
@@ -452,7 +451,7 @@ function DropTable({ place, info }: { place: Place; info: TableInfo }) {
   async function drop() {
     setProblem(null);
     try {
-      await send('DELETE', tablePath(place.app ?? '', info.name), undefined, place.site);
+      await tableCalls(place, info.name).drop();
       await refresh();
       location.hash = href({ org: place.org, site: place.site, app: place.app });
     } catch (error) {

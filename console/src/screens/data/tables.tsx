@@ -3,12 +3,13 @@ import { type FormEvent, useId, useState } from 'react';
 import { CheckField, SelectField, TextField } from '../../kit/fields';
 import { Failure } from '../../kit/parts';
 import { href, type Place } from '../../place';
-import { errorText, send } from '../../queries/client';
+import { errorText } from '../../queries/client';
 import type { Abilities } from '../../queries/organizations';
 import {
+  type CreateTable,
+  createTable,
   type FieldDef,
   type TableSchema,
-  tablesPath,
   fieldTypes as types,
   useTables,
 } from '../../queries/tables';
@@ -73,7 +74,7 @@ function CreateTable({ place, tables }: { place: Place; tables: string[] }) {
     setBusy(true);
     setErrors(null);
     const used = fields.filter((field) => field.name.trim());
-    const schema: TableSchema = {
+    const schema: CreateTable['schema'] = {
       fields: used.map((field) => ({
         name: field.name.trim(),
         ...(field.references ? { type: 'string', format: 'uuid' } : { type: field.type }),
@@ -90,7 +91,7 @@ function CreateTable({ place, tables }: { place: Place; tables: string[] }) {
         name: 'search_vector',
         type: 'tsvector',
         'x-search': { fields: searchFields },
-      } as FieldDef);
+      });
     const types = relations
       .split(',')
       .map((name) => name.trim())
@@ -103,7 +104,7 @@ function CreateTable({ place, tables }: { place: Place; tables: string[] }) {
         reference: { resource: field.references, fields: ['id'] },
       }));
     try {
-      await send('POST', tablesPath(place.app ?? ''), { name: name.trim(), schema }, place.site);
+      await createTable(place, { name: name.trim(), schema });
       await queries.invalidateQueries({ queryKey: ['tables', place.site, place.app] });
       location.hash = href({ ...place, table: name.trim() });
     } catch (error) {
