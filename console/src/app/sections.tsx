@@ -1,12 +1,12 @@
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { href, type Place, parsePlace } from '../place';
 import type { Abilities, Identity } from '../queries/organizations';
-import { AccessScreen } from '../screens/access';
+import { AccessScreen } from '../screens/access/screen';
 import { DataScreen } from '../screens/data/screen';
 import { EventsScreen } from '../screens/events';
 import { Apps, Organizations, Sites } from '../screens/home';
-import { PeopleScreen } from '../screens/people';
-import { SecretsScreen } from '../screens/secrets';
+import { PeopleScreen } from '../screens/people/screen';
+import { SecretsScreen } from '../screens/secrets/screen';
 import { SignInScreen } from '../screens/signin';
 
 /** What a section's screen is given: where the person is, what they may do, who they are. */

@@ -92,11 +92,11 @@ export function tableCalls(place: Place, table: string) {
 }
 
 /** What a new table is made of: its name and its schema, as the API takes them. */
-export type CreateTable =
+export type NewTable =
   paths['/api/apps/{app_slug}/datatables/']['post']['requestBody']['content']['application/json'];
 
 /** Creates a table of the place's app. */
-export function createTable(place: Place, body: CreateTable) {
+export function createTable(place: Place, body: NewTable) {
   return answerOf(
     clientFor(place.site).POST('/api/apps/{app_slug}/datatables/', {
       params: { path: { app_slug: place.app ?? '' } },

@@ -25,7 +25,7 @@ interface Subscriber {
   function_name: string;
 }
 
-const enc = encodeURIComponent;
+const _enc = encodeURIComponent;
 
 export function EventsScreen({ place, abilities }: { place: Place; abilities?: Abilities }) {
   const site = place.site ?? '';

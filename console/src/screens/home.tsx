@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { TextField } from '../kit/fields';
-import { Failure, FormError } from '../kit/parts';
+import { Failure } from '../kit/parts';
 import { href } from '../place';
 import { answerOf, clientFor, errorText } from '../queries/client';
 import type { Abilities, Named } from '../queries/organizations';

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { SelectField, TextField } from '../../kit/fields';
 import { Failure } from '../../kit/parts';
 import { href, type Place } from '../../place';
-import { clientFor, errorText } from '../../queries/client';
+import { errorText } from '../../queries/client';
 import type { May } from '../../queries/table-types';
 import {
   type AnyRecord,

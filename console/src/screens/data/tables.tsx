@@ -5,14 +5,7 @@ import { Failure } from '../../kit/parts';
 import { href, type Place } from '../../place';
 import { errorText } from '../../queries/client';
 import type { Abilities } from '../../queries/organizations';
-import {
-  type CreateTable,
-  createTable,
-  type FieldDef,
-  type TableSchema,
-  fieldTypes as types,
-  useTables,
-} from '../../queries/tables';
+import { createTable, type NewTable, fieldTypes as types, useTables } from '../../queries/tables';
 
 /** An app's tables and the form that creates one. */
 
@@ -74,7 +67,7 @@ function CreateTable({ place, tables }: { place: Place; tables: string[] }) {
     setBusy(true);
     setErrors(null);
     const used = fields.filter((field) => field.name.trim());
-    const schema: CreateTable['schema'] = {
+    const schema: NewTable['schema'] = {
       fields: used.map((field) => ({
         name: field.name.trim(),
         ...(field.references ? { type: 'string', format: 'uuid' } : { type: field.type }),
