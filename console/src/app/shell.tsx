@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { Failure } from '../kit/parts';
 import { href, type Place } from '../place';
 import { answerOf, clientFor, signInUrl } from '../queries/client';
-import { type Identity, type Named, useAbilities, useOrganization } from '../queries/organizations';
+import { type Identity, useAbilities, useOrganization } from '../queries/organizations';
 import { Navigation, Screen } from './sections';
 
 /** The frame of every screen: where you are, who you are, the sections, and the section's screen. */

@@ -102,11 +102,6 @@ export function ConfirmButton({
   );
 }
 
-interface Named {
-  slug: string;
-  name: string;
-}
-
 /** The site's apps, for the screens that belong to an app (access, events). */
 export function useApps(site: string) {
   return useQuery({

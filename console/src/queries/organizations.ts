@@ -10,9 +10,6 @@ export interface Identity {
   last_name: string;
   is_superuser: boolean;
 }
-interface Listing<T> {
-  results: T[];
-}
 export interface Named {
   slug: string;
   name: string;
@@ -32,15 +29,6 @@ export type SiteAction =
   | 'delete'
   | 'view'
   | 'access';
-
-/** The API's answer about the caller on the request's site (GET /api/cloud/users/me/site-permissions/). */
-interface OwnSitePermissions {
-  site: string;
-  organization_role: Member['role'] | null;
-  permissions: string[];
-  actions: SiteAction[];
-  social_app_writes: boolean;
-}
 
 /**
  * What the signed-in person may do here, as the API tells it: the organization role (members list) and, on a

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { paths } from '../../../client/src/index';
 import type { Place } from '../place';
 import { answerOf, clientFor } from './client';
-import { readTable, type TableInfo } from './table-types';
+import { readTable } from './table-types';
 
 /**
  * The data tables' typed calls (one function per operation the screens make), their queries, and the refresh after
