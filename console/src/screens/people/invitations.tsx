@@ -113,39 +113,16 @@ export function Invitations({ org }: { org: string }) {
           </fieldset>
         )}
         {grants.map((grant, index) => (
-          <fieldset key={`grant-${index + 1}`}>
-            <legend>{index === 0 ? 'Site permissions' : `Site permissions ${index + 1}`}</legend>
-            <SelectField
-              label={index === 0 ? 'Site' : `Site ${index + 1}`}
-              value={grant.site}
-              options={[
-                ['', '(no site)'],
-                ...(sites.data?.results ?? [])
-                  .filter(
-                    (item) => item.slug === grant.site || !grants.some((other) => other.site === item.slug),
-                  )
-                  .map((item): [string, string] => [item.slug, item.name]),
-              ]}
-              onChange={(value) => setGrant(index, { site: value })}
-              error={index === 0 ? error?.fields['invitation_config.site']?.join(' ') : undefined}
-            />
-            {grant.site &&
-              sitePermissions.map((permission) => (
-                <label className="check" key={permission}>
-                  <input
-                    type="checkbox"
-                    aria-label={index === 0 ? permission : `${permission} on site ${index + 1}`}
-                    checked={grant.permissions.includes(permission)}
-                    onChange={(event) =>
-                      setGrant(index, {
-                        permissions: toggle(grant.permissions, permission, event.target.checked),
-                      })
-                    }
-                  />{' '}
-                  {permission}
-                </label>
-              ))}
-          </fieldset>
+          <SiteGrant
+            key={`grant-${index + 1}`}
+            index={index}
+            grant={grant}
+            sites={(sites.data?.results ?? []).filter(
+              (item) => item.slug === grant.site || !grants.some((other) => other.site === item.slug),
+            )}
+            error={index === 0 ? error?.fields['invitation_config.site']?.join(' ') : undefined}
+            onChange={(change) => setGrant(index, change)}
+          />
         ))}
         {(sites.data?.results.length ?? 0) > grants.length && grants.every((grant) => grant.site) && (
           <button
@@ -162,51 +139,108 @@ export function Invitations({ org }: { org: string }) {
       {invitations.error ? <Failure error={invitations.error} /> : null}
       {invitations.data && invitations.data.results.length === 0 && <p>No invitation is waiting.</p>}
       {invitations.data && invitations.data.results.length > 0 && (
-        <div className="scroll">
-          <table>
-            <caption className="sr-only">Invitations of the organization</caption>
-            <thead>
-              <tr>
-                <th scope="col">E-mail</th>
-                <th scope="col">Sent</th>
-                <th scope="col">Groups and sites</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {invitations.data.results.map((invitation) => (
-                <tr key={invitation.uuid}>
-                  <th scope="row">{invitation.invitee_identifier}</th>
-                  <td>{new Date(invitation.created).toLocaleString()}</td>
-                  <td>
-                    {[
-                      ...invitation.config.group,
-                      ...invitation.config.site.map((site) => `${site.slug}: ${site.permissions.join(', ')}`),
-                    ].join('; ')}
-                  </td>
-                  <td className="actions">
-                    <button
-                      type="button"
-                      onClick={() => act(invitation, 'resend')}
-                      aria-label={`Resend the invitation to ${invitation.invitee_identifier}`}
-                    >
-                      Resend
-                    </button>
-                    <button
-                      type="button"
-                      className="danger"
-                      onClick={() => act(invitation, 'cancel')}
-                      aria-label={`Cancel the invitation to ${invitation.invitee_identifier}`}
-                    >
-                      Cancel
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Pending invitations={invitations.data.results} onAct={act} />
       )}
     </section>
+  );
+}
+
+type Grant = { site: string; permissions: SitePermission[] };
+
+/** One site of an invitation and the permissions the invitee gets on it. */
+function SiteGrant({
+  index,
+  grant,
+  sites,
+  error,
+  onChange,
+}: {
+  index: number;
+  grant: Grant;
+  sites: { slug: string; name: string }[];
+  error: string | undefined;
+  onChange: (change: Partial<Grant>) => void;
+}) {
+  return (
+    <fieldset>
+      <legend>{index === 0 ? 'Site permissions' : `Site permissions ${index + 1}`}</legend>
+      <SelectField
+        label={index === 0 ? 'Site' : `Site ${index + 1}`}
+        value={grant.site}
+        options={[['', '(no site)'], ...sites.map((item): [string, string] => [item.slug, item.name])]}
+        onChange={(value) => onChange({ site: value })}
+        error={error}
+      />
+      {grant.site &&
+        sitePermissions.map((permission) => (
+          <label className="check" key={permission}>
+            <input
+              type="checkbox"
+              aria-label={index === 0 ? permission : `${permission} on site ${index + 1}`}
+              checked={grant.permissions.includes(permission)}
+              onChange={(event) =>
+                onChange({ permissions: toggle(grant.permissions, permission, event.target.checked) })
+              }
+            />{' '}
+            {permission}
+          </label>
+        ))}
+    </fieldset>
+  );
+}
+
+/** The pending invitations, each with Resend and Cancel. */
+function Pending({
+  invitations,
+  onAct,
+}: {
+  invitations: Invitation[];
+  onAct: (invitation: Invitation, action: 'resend' | 'cancel') => void;
+}) {
+  return (
+    <div className="scroll">
+      <table>
+        <caption className="sr-only">Invitations of the organization</caption>
+        <thead>
+          <tr>
+            <th scope="col">E-mail</th>
+            <th scope="col">Sent</th>
+            <th scope="col">Groups and sites</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {invitations.map((invitation) => (
+            <tr key={invitation.uuid}>
+              <th scope="row">{invitation.invitee_identifier}</th>
+              <td>{new Date(invitation.created).toLocaleString()}</td>
+              <td>
+                {[
+                  ...invitation.config.group,
+                  ...invitation.config.site.map((site) => `${site.slug}: ${site.permissions.join(', ')}`),
+                ].join('; ')}
+              </td>
+              <td className="actions">
+                <button
+                  type="button"
+                  onClick={() => onAct(invitation, 'resend')}
+                  aria-label={`Resend the invitation to ${invitation.invitee_identifier}`}
+                >
+                  Resend
+                </button>
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => onAct(invitation, 'cancel')}
+                  aria-label={`Cancel the invitation to ${invitation.invitee_identifier}`}
+                >
+                  Cancel
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

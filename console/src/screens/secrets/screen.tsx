@@ -4,8 +4,9 @@ import { SelectField } from '../../kit/fields';
 import { ConfirmButton, Failure, FormError, Notice, useAction, useApps } from '../../kit/parts';
 import { answerOf, clientFor, errorText } from '../../queries/client';
 import type { Abilities } from '../../queries/organizations';
+import { HistoryPanel, type HistoryShown, ValueCell } from './history';
 import { LookUp } from './look-up';
-import { actions, type HistoryEntry, historyPage, type Secret } from './model';
+import { historyPage, type Secret } from './model';
 import { SecretTypes } from './secret-types';
 import { SetSecret } from './set-secret';
 import { SecretTags, Tags } from './tags';
@@ -53,13 +54,7 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
   const level = app ? { app } : undefined;
   const secrets = useSecrets(site, app, appSlugs);
   const [revealed, setRevealed] = useState<Record<string, string>>({});
-  const [history, setHistory] = useState<{
-    key: string;
-    entries: HistoryEntry[];
-    offset: number;
-    total: number;
-    hasNext: boolean;
-  } | null>(null);
+  const [history, setHistory] = useState<HistoryShown | null>(null);
   const [tagging, setTagging] = useState<string | null>(null);
   const queries = useQueryClient();
   const action = useAction();
@@ -144,31 +139,17 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
                   <td>{secret.secret_type}</td>
                   <td>{secret.tags.join(', ')}</td>
                   <td>
-                    {revealed[secret.key] !== undefined ? (
-                      <>
-                        <pre>{revealed[secret.key]}</pre>
-                        <button
-                          type="button"
-                          onClick={() =>
-                            setRevealed((current) => {
-                              const { [secret.key]: _, ...rest } = current;
-                              return rest;
-                            })
-                          }
-                          aria-label={`Hide the value of ${secret.key}`}
-                        >
-                          Hide
-                        </button>
-                      </>
-                    ) : (
-                      <button
-                        type="button"
-                        onClick={() => reveal(secret.key)}
-                        aria-label={`Reveal the value of ${secret.key}`}
-                      >
-                        Reveal
-                      </button>
-                    )}
+                    <ValueCell
+                      name={secret.key}
+                      shown={revealed[secret.key]}
+                      onReveal={() => reveal(secret.key)}
+                      onHide={() =>
+                        setRevealed((current) => {
+                          const { [secret.key]: _, ...rest } = current;
+                          return rest;
+                        })
+                      }
+                    />
                   </td>
                   <td className="actions">
                     <button
@@ -201,45 +182,7 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
           </table>
         </div>
       )}
-      {history && (
-        <section aria-labelledby="history-title" className="card">
-          <h2 id="history-title">History of {history.key}</h2>
-          <p className="muted">Who changed what, when: values are never shown here.</p>
-          <p className="status" aria-live="polite">
-            {history.total === 0
-              ? 'No entry.'
-              : `Entries ${history.offset + 1}–${history.offset + history.entries.length} of ${history.total}, newest first.`}
-          </p>
-          <ol start={history.offset + 1}>
-            {history.entries.map((entry) => (
-              <li key={`${entry.timestamp}-${entry.action}`}>
-                {new Date(entry.timestamp).toLocaleString()}: {actions[entry.action]} by {entry.user} (type{' '}
-                {entry.secret_type}
-                {entry.tags.length ? `, tags ${entry.tags.join(', ')}` : ''})
-                {Object.keys(entry.changes).length
-                  ? `; changed: ${Object.keys(entry.changes).join(', ')}`
-                  : ''}
-              </li>
-            ))}
-          </ol>
-          <div className="pager">
-            <button
-              type="button"
-              disabled={history.offset === 0}
-              onClick={() => showHistory(history.key, Math.max(0, history.offset - historyPage))}
-            >
-              Newer entries
-            </button>
-            <button
-              type="button"
-              disabled={!history.hasNext}
-              onClick={() => showHistory(history.key, history.offset + historyPage)}
-            >
-              Older entries
-            </button>
-          </div>
-        </section>
-      )}
+      {history && <HistoryPanel history={history} onPage={(offset) => showHistory(history.key, offset)} />}
       {tagging && can('change') && (
         <SecretTags site={site} level={level} secretKey={tagging} done={() => setTagging(null)} />
       )}
