@@ -4,7 +4,7 @@ import { SelectField, TextField } from '../../kit/fields';
 import { Failure, FormError, Notice, useAction } from '../../kit/parts';
 import { answerOf, clientFor } from '../../queries/client';
 import { useMembers } from '../../queries/organizations';
-import { expiry } from './model';
+import { expiry, type Holder } from './model';
 
 /** Who holds one role: active holders, and expired ones marked; assign with an expiry date, revoke. */
 export function Holders({
@@ -105,55 +105,16 @@ export function Holders({
       {holders.error ? <Failure error={holders.error} /> : null}
       {holders.data && holders.data.length === 0 && <p>Nobody holds this role.</p>}
       {holders.data && holders.data.length > 0 && (
-        <div className="scroll">
-          <table>
-            <caption className="sr-only">Holders of {role}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Username</th>
-                <th scope="col">Name</th>
-                <th scope="col">State</th>
-                {manage && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {holders.data.map((holder) => (
-                <tr key={holder.username}>
-                  <th scope="row">{holder.username}</th>
-                  <td>{`${holder.first_name} ${holder.last_name}`.trim()}</td>
-                  <td>
-                    {holder.expired ? 'expired' : 'active'}
-                    {holder.expires_at
-                      ? `${holder.expired ? ' since' : ', until'} ${new Date(holder.expires_at).toLocaleString()}`
-                      : ', no expiry'}
-                  </td>
-                  {manage && (
-                    <td className="actions">
-                      <button
-                        type="button"
-                        onClick={() => {
-                          setChanging(holder.username);
-                          setNewUntil('');
-                        }}
-                        aria-label={`Change expiry of ${holder.username}`}
-                      >
-                        Change expiry
-                      </button>
-                      <button
-                        type="button"
-                        className="danger"
-                        onClick={() => revoke(holder.username)}
-                        aria-label={`Revoke ${role} from ${holder.username}`}
-                      >
-                        Revoke
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <HoldersTable
+          role={role}
+          holders={holders.data}
+          manage={manage}
+          onChangeExpiry={(username) => {
+            setChanging(username);
+            setNewUntil('');
+          }}
+          onRevoke={revoke}
+        />
       )}
       {manage && changing && (
         <form
@@ -200,5 +161,69 @@ export function Holders({
         </form>
       )}
     </section>
+  );
+}
+
+/** Who holds the role, active or expired, with the expiry; "Change expiry" and "Revoke" for who manages users. */
+function HoldersTable({
+  role,
+  holders,
+  manage,
+  onChangeExpiry,
+  onRevoke,
+}: {
+  role: string;
+  holders: Holder[];
+  manage: boolean;
+  onChangeExpiry: (username: string) => void;
+  onRevoke: (username: string) => void;
+}) {
+  return (
+    <div className="scroll">
+      <table>
+        <caption className="sr-only">Holders of {role}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Username</th>
+            <th scope="col">Name</th>
+            <th scope="col">State</th>
+            {manage && <th scope="col">Actions</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {holders.map((holder) => (
+            <tr key={holder.username}>
+              <th scope="row">{holder.username}</th>
+              <td>{`${holder.first_name} ${holder.last_name}`.trim()}</td>
+              <td>
+                {holder.expired ? 'expired' : 'active'}
+                {holder.expires_at
+                  ? `${holder.expired ? ' since' : ', until'} ${new Date(holder.expires_at).toLocaleString()}`
+                  : ', no expiry'}
+              </td>
+              {manage && (
+                <td className="actions">
+                  <button
+                    type="button"
+                    onClick={() => onChangeExpiry(holder.username)}
+                    aria-label={`Change expiry of ${holder.username}`}
+                  >
+                    Change expiry
+                  </button>
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => onRevoke(holder.username)}
+                    aria-label={`Revoke ${role} from ${holder.username}`}
+                  >
+                    Revoke
+                  </button>
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

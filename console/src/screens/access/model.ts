@@ -1,3 +1,4 @@
+import type { paths } from '../../../../client/src/index';
 /**
  * Access of a site (docs/roles.md): an app's roles as a hierarchy, the site's roles, who holds a role (with
  * expiry), and bulk assignment and revocation for several people at once, in batches with progress.
@@ -17,14 +18,10 @@ export interface SiteRole {
   app_roles: AppRole[];
 }
 
-export interface Holder {
-  username: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  /** When the membership ends; null: never. */
-  expires_at: string | null;
-}
+/** A holder of a role as the API lists them (`GET /api/roles/{role_slug}/users`), and whether its expiry passed. */
+export type Holder = NonNullable<
+  paths['/api/roles/{role_slug}/users']['get']['responses'][200]['content']['application/json']['data']
+>[number] & { expired: boolean };
 
 export const enc = encodeURIComponent;
 
