@@ -155,3 +155,38 @@ export function ErrorSummary({
     </div>
   );
 }
+
+/** Checkboxes in a fieldset: which of the items (value, label) are chosen. */
+export function CheckList<T extends string>({
+  legend,
+  items,
+  chosen,
+  onChange,
+}: {
+  legend: string;
+  items: readonly (readonly [T, string])[];
+  chosen: readonly T[];
+  onChange: (chosen: T[]) => void;
+}) {
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      {items.map(([value, label]) => (
+        <label className="check" key={value}>
+          <input
+            type="checkbox"
+            checked={chosen.includes(value)}
+            onChange={(event) =>
+              onChange(
+                event.target.checked
+                  ? [...chosen.filter((item) => item !== value), value]
+                  : chosen.filter((item) => item !== value),
+              )
+            }
+          />{' '}
+          {label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { TextField } from '../../kit/fields';
-import { ConfirmButton, Failure, FormError, Notice, toggle, useAction } from '../../kit/parts';
+import { CheckList, TextField } from '../../kit/fields';
+import { ConfirmButton, Failure, FormError, Notice, useAction } from '../../kit/parts';
 import { answerOf, clientFor } from '../../queries/client';
 import type { AppRole, SiteRole } from './model';
 
@@ -67,47 +67,15 @@ export function SiteRoles({
       {query.error ? <Failure error={query.error} /> : null}
       {query.data && list.length === 0 && <p>This site has no site role yet.</p>}
       {list.length > 0 && (
-        <div className="scroll">
-          <table>
-            <caption className="sr-only">Site roles</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Slug</th>
-                <th scope="col">App roles</th>
-                {configure && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((role) => (
-                <tr key={role.slug}>
-                  <th scope="row">{role.name}</th>
-                  <td>{role.slug}</td>
-                  <td>{role.app_roles.map((item) => item.slug).join(', ')}</td>
-                  {configure && (
-                    <td className="actions">
-                      <button
-                        type="button"
-                        onClick={() => {
-                          setEditing(role.slug);
-                          setEdited(role.app_roles.map((item) => item.slug));
-                        }}
-                        aria-label={`Edit site role ${role.name}`}
-                      >
-                        Edit
-                      </button>
-                      <ConfirmButton
-                        label="Delete"
-                        what={`site role ${role.name}`}
-                        onConfirm={() => remove(role)}
-                      />
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <SiteRolesTable
+          roles={list}
+          configure={configure}
+          onEdit={(role) => {
+            setEditing(role.slug);
+            setEdited(role.app_roles.map((item) => item.slug));
+          }}
+          onRemove={remove}
+        />
       )}
       {configure &&
         list
@@ -122,21 +90,12 @@ export function SiteRoles({
             >
               <h3 id="edit-site-role-title">App roles of {role.name}</h3>
               <FormError error={action.error} />
-              <fieldset>
-                <legend>Bundled app roles (of this app; those of other apps stay)</legend>
-                {appRoles.map((item) => (
-                  <label className="check" key={item.slug}>
-                    <input
-                      type="checkbox"
-                      checked={edited.includes(item.slug)}
-                      onChange={(event) =>
-                        setEdited((current) => toggle(current, item.slug, event.target.checked))
-                      }
-                    />{' '}
-                    {item.name}
-                  </label>
-                ))}
-              </fieldset>
+              <CheckList
+                legend="Bundled app roles (of this app; those of other apps stay)"
+                items={appRoles.map((item) => [item.slug, item.name] as const)}
+                chosen={edited}
+                onChange={setEdited}
+              />
               <div className="toolbar">
                 <button type="submit" className="primary" disabled={action.busy}>
                   Save site role
@@ -159,21 +118,12 @@ export function SiteRoles({
             error={action.at('name')}
           />
           {appRoles.length > 0 && (
-            <fieldset>
-              <legend>App roles it bundles (of this app)</legend>
-              {appRoles.map((role) => (
-                <label className="check" key={role.slug}>
-                  <input
-                    type="checkbox"
-                    checked={bundle.includes(role.slug)}
-                    onChange={(event) =>
-                      setBundle((current) => toggle(current, role.slug, event.target.checked))
-                    }
-                  />{' '}
-                  {role.name}
-                </label>
-              ))}
-            </fieldset>
+            <CheckList
+              legend="App roles it bundles (of this app)"
+              items={appRoles.map((role) => [role.slug, role.name] as const)}
+              chosen={bundle}
+              onChange={setBundle}
+            />
           )}
           <button type="submit" className="primary" disabled={action.busy}>
             Create site role
@@ -181,5 +131,59 @@ export function SiteRoles({
         </form>
       )}
     </section>
+  );
+}
+
+/** The site's roles with the app roles each bundles; Edit and Delete for who configures the site. */
+function SiteRolesTable({
+  roles,
+  configure,
+  onEdit,
+  onRemove,
+}: {
+  roles: SiteRole[];
+  configure: boolean;
+  onEdit: (role: SiteRole) => void;
+  onRemove: (role: SiteRole) => void;
+}) {
+  return (
+    <div className="scroll">
+      <table>
+        <caption className="sr-only">Site roles</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Slug</th>
+            <th scope="col">App roles</th>
+            {configure && <th scope="col">Actions</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {roles.map((role) => (
+            <tr key={role.slug}>
+              <th scope="row">{role.name}</th>
+              <td>{role.slug}</td>
+              <td>{role.app_roles.map((item) => item.slug).join(', ')}</td>
+              {configure && (
+                <td className="actions">
+                  <button
+                    type="button"
+                    onClick={() => onEdit(role)}
+                    aria-label={`Edit site role ${role.name}`}
+                  >
+                    Edit
+                  </button>
+                  <ConfirmButton
+                    label="Delete"
+                    what={`site role ${role.name}`}
+                    onConfirm={() => onRemove(role)}
+                  />
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
