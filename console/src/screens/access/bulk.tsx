@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { TextField } from '../../kit/fields';
-import { FormError, Notice, type Problem, toggle } from '../../kit/parts';
+import { CheckList, TextField } from '../../kit/fields';
+import { FormError, Notice, type Problem } from '../../kit/parts';
 import { answerOf, clientFor, errorText } from '../../queries/client';
 import { useMembers } from '../../queries/organizations';
 import { batchSize, expiry } from './model';
@@ -69,34 +69,13 @@ export function Bulk({ site, org, roles }: { site: string; org: string; roles: [
       <h2 id="bulk-title">Assign or revoke for several people</h2>
       <FormError error={error} shown={[]} />
       <div className="columns">
-        <fieldset>
-          <legend>People</legend>
-          {people.map((name) => (
-            <label className="check" key={name}>
-              <input
-                type="checkbox"
-                checked={chosenPeople.includes(name)}
-                onChange={(event) =>
-                  setChosenPeople((current) => toggle(current, name, event.target.checked))
-                }
-              />{' '}
-              {name}
-            </label>
-          ))}
-        </fieldset>
-        <fieldset>
-          <legend>Roles</legend>
-          {roles.map(([slug, label]) => (
-            <label className="check" key={slug}>
-              <input
-                type="checkbox"
-                checked={chosenRoles.includes(slug)}
-                onChange={(event) => setChosenRoles((current) => toggle(current, slug, event.target.checked))}
-              />{' '}
-              {label}
-            </label>
-          ))}
-        </fieldset>
+        <CheckList
+          legend="People"
+          items={people.map((name) => [name, name] as const)}
+          chosen={chosenPeople}
+          onChange={setChosenPeople}
+        />
+        <CheckList legend="Roles" items={roles} chosen={chosenRoles} onChange={setChosenRoles} />
       </div>
       <TextField
         label="Bulk expiry (optional)"

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { SelectField, TextField } from '../../kit/fields';
+import { CheckList, SelectField, TextField } from '../../kit/fields';
 import { Failure, toggle } from '../../kit/parts';
 import { answerOf, clientFor, errorText } from '../../queries/client';
 import { organizationCalls, type SitePermission } from '../../queries/people';
@@ -96,21 +96,12 @@ export function Invitations({ org }: { org: string }) {
           error={error?.fields.invitee_identifier?.join(' ')}
         />
         {groupList.data && groupList.data.results.length > 0 && (
-          <fieldset>
-            <legend>Groups to join</legend>
-            {groupList.data.results.map((group) => (
-              <label className="check" key={group.slug}>
-                <input
-                  type="checkbox"
-                  checked={groups.includes(group.slug)}
-                  onChange={(event) =>
-                    setGroups((current) => toggle(current, group.slug, event.target.checked))
-                  }
-                />{' '}
-                {group.name}
-              </label>
-            ))}
-          </fieldset>
+          <CheckList
+            legend="Groups to join"
+            items={groupList.data.results.map((group) => [group.slug, group.name] as const)}
+            chosen={groups}
+            onChange={setGroups}
+          />
         )}
         {grants.map((grant, index) => (
           <SiteGrant

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { TextField } from '../../kit/fields';
-import { ConfirmButton, Failure, FormError, Notice, toggle, useAction } from '../../kit/parts';
+import { CheckList, TextField } from '../../kit/fields';
+import { ConfirmButton, Failure, FormError, Notice, useAction } from '../../kit/parts';
 import { answerOf, clientFor } from '../../queries/client';
 import { type Tag, useSecretTypes, useTags } from './model';
 
@@ -57,19 +57,12 @@ export function SecretTags({
       <FormError error={action.error} />
       {list.length === 0 && <p>This site has no tag yet: create one below.</p>}
       {list.length > 0 && (
-        <fieldset>
-          <legend>Tags</legend>
-          {list.map((tag) => (
-            <label className="check" key={tag.slug}>
-              <input
-                type="checkbox"
-                checked={selected.includes(tag.name)}
-                onChange={(event) => setChosen(toggle(selected, tag.name, event.target.checked))}
-              />{' '}
-              {tag.name}
-            </label>
-          ))}
-        </fieldset>
+        <CheckList
+          legend="Tags"
+          items={list.map((tag) => [tag.name, tag.name] as const)}
+          chosen={selected}
+          onChange={setChosen}
+        />
       )}
       <div className="toolbar">
         <button type="submit" className="primary" disabled={action.busy || !current.data}>
