@@ -15,28 +15,21 @@ import { RowActions } from './row-actions';
 import type { Selection } from './selection';
 import type { RecordsView } from './view';
 
-/** The records of the page: a column a field (sortable), references as links, a row's actions. */
-export function RecordsGrid({
-  place,
-  info,
-  fields,
-  tables,
-  may,
-  view,
-  selection,
-  onEdit,
-  onDone,
-}: {
+/** What the grid and each of its rows are given. */
+interface GridProps {
   place: Place;
   info: TableInfo;
   fields: FieldDef[];
   tables: TableInfo[];
   may: May;
-  view: RecordsView;
   selection: Selection;
   onEdit: (record: AnyRecord) => void;
   onDone: (notice: string) => void;
-}) {
+}
+
+/** The records of the page: a column a field (sortable), references as links, a row's actions. */
+export function RecordsGrid({ view, ...props }: GridProps & { view: RecordsView }) {
+  const { info, fields, may, selection } = props;
   const key = keyOf(info);
   const pageIds = view.records.map((record) => String(record[key]));
   const allSelected = pageIds.length > 0 && pageIds.every((id) => selection.selected.has(id));
@@ -79,10 +72,7 @@ export function RecordsGrid({
         </thead>
         <tbody>
           {view.records.map((record) => (
-            <Row
-              key={String(record[key])}
-              {...{ place, info, fields, tables, may, selection, record, onEdit, onDone }}
-            />
+            <Row key={String(record[key])} record={record} {...props} />
           ))}
         </tbody>
       </table>
@@ -90,27 +80,8 @@ export function RecordsGrid({
   );
 }
 
-function Row({
-  place,
-  info,
-  fields,
-  tables,
-  may,
-  selection,
-  record,
-  onEdit,
-  onDone,
-}: {
-  place: Place;
-  info: TableInfo;
-  fields: FieldDef[];
-  tables: TableInfo[];
-  may: May;
-  selection: Selection;
-  record: AnyRecord;
-  onEdit: (record: AnyRecord) => void;
-  onDone: (notice: string) => void;
-}) {
+function Row({ record, ...props }: GridProps & { record: AnyRecord }) {
+  const { place, info, fields, tables, may, selection } = props;
   const id = String(record[keyOf(info)]);
   const label = recordLabel(info, record);
   const referenceOf = new Map(foreignKeysOf(info).map((reference) => [reference.field, reference]));
@@ -147,9 +118,7 @@ function Row({
           </td>
         );
       })}
-      {(may.change || may.delete) && (
-        <RowActions {...{ place, info, tables, may, record, selection, onEdit, onDone }} />
-      )}
+      {(may.change || may.delete) && <RowActions record={record} {...props} />}
     </tr>
   );
 }
