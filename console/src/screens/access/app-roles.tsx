@@ -18,33 +18,9 @@ export function AppRoles({
 }) {
   const queries = useQueryClient();
   const action = useAction();
-  const [name, setName] = useState('');
-  const [parent, setParent] = useState('');
-  const [description, setDescription] = useState('');
   const list = query.data?.data ?? [];
   const refresh = () => queries.invalidateQueries({ queryKey: ['app-roles', site, app] });
 
-  async function create(event: FormEvent) {
-    event.preventDefault();
-    const done = await action.run(async () => {
-      await answerOf(
-        clientFor(site).POST('/api/app/{app_slug}/roles', {
-          params: { path: { app_slug: app } },
-          body: {
-            name: name.trim(),
-            ...(description.trim() ? { description: description.trim() } : {}),
-            ...(parent ? { parent_role_slug: parent } : {}),
-          },
-        }),
-      );
-      await refresh();
-      return `Role ${name.trim()} created.`;
-    });
-    if (done) {
-      setName('');
-      setDescription('');
-    }
-  }
   const [moving, setMoving] = useState('');
   const [target, setTarget] = useState('');
   async function move(event: FormEvent, role: AppRole) {
@@ -144,37 +120,83 @@ export function AppRoles({
       {query.data && list.length === 0 && <p>This app has no role yet.</p>}
       <nav aria-label="Role hierarchy">{level(null)}</nav>
       {configure && (
-        <form className="card" onSubmit={create} noValidate aria-labelledby="new-app-role-title">
-          <h3 id="new-app-role-title">Create an app role</h3>
-          {!moving && <FormError error={action.error} shown={['name', 'parent_role_slug', 'description']} />}
-          <TextField
-            label="App role name"
-            value={name}
-            onChange={setName}
-            required
-            error={action.at('name')}
-          />
-          <SelectField
-            label="Parent role"
-            value={parent}
-            options={[
-              ['', '(none: a root role)'],
-              ...list.map((role): [string, string] => [role.slug, role.name]),
-            ]}
-            onChange={setParent}
-            error={action.at('parent_role_slug')}
-          />
-          <TextField
-            label="Description"
-            value={description}
-            onChange={setDescription}
-            error={action.at('description')}
-          />
-          <button type="submit" className="primary" disabled={action.busy}>
-            Create role
-          </button>
-        </form>
+        <CreateAppRole
+          site={site}
+          app={app}
+          list={list}
+          action={action}
+          showErrors={!moving}
+          onDone={refresh}
+        />
       )}
     </section>
+  );
+}
+
+/** "Create an app role": a name, a parent (or none: a root role), a description; the messages in the section's. */
+function CreateAppRole({
+  site,
+  app,
+  list,
+  action,
+  showErrors,
+  onDone,
+}: {
+  site: string;
+  app: string;
+  list: AppRole[];
+  action: ReturnType<typeof useAction>;
+  showErrors: boolean;
+  onDone: () => Promise<unknown>;
+}) {
+  const [name, setName] = useState('');
+  const [parent, setParent] = useState('');
+  const [description, setDescription] = useState('');
+  async function create(event: FormEvent) {
+    event.preventDefault();
+    const done = await action.run(async () => {
+      await answerOf(
+        clientFor(site).POST('/api/app/{app_slug}/roles', {
+          params: { path: { app_slug: app } },
+          body: {
+            name: name.trim(),
+            ...(description.trim() ? { description: description.trim() } : {}),
+            ...(parent ? { parent_role_slug: parent } : {}),
+          },
+        }),
+      );
+      await onDone();
+      return `Role ${name.trim()} created.`;
+    });
+    if (done) {
+      setName('');
+      setDescription('');
+    }
+  }
+  return (
+    <form className="card" onSubmit={create} noValidate aria-labelledby="new-app-role-title">
+      <h3 id="new-app-role-title">Create an app role</h3>
+      {showErrors && <FormError error={action.error} shown={['name', 'parent_role_slug', 'description']} />}
+      <TextField label="App role name" value={name} onChange={setName} required error={action.at('name')} />
+      <SelectField
+        label="Parent role"
+        value={parent}
+        options={[
+          ['', '(none: a root role)'],
+          ...list.map((role): [string, string] => [role.slug, role.name]),
+        ]}
+        onChange={setParent}
+        error={action.at('parent_role_slug')}
+      />
+      <TextField
+        label="Description"
+        value={description}
+        onChange={setDescription}
+        error={action.at('description')}
+      />
+      <button type="submit" className="primary" disabled={action.busy}>
+        Create role
+      </button>
+    </form>
   );
 }
