@@ -74,47 +74,7 @@ export function SecretTypes({ site, configure }: { site: string; configure: bool
       <h2 id="types-title">Types of secrets</h2>
       <Notice text={action.notice} />
       {types.error ? <Failure error={types.error} /> : null}
-      {list.length > 0 && (
-        <div className="scroll">
-          <table>
-            <caption className="sr-only">Types of secrets of the site</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Slug</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Sensitivity</th>
-                {configure && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((type) => (
-                <tr key={type.slug}>
-                  <th scope="row">{type.name}</th>
-                  <td>{type.slug}</td>
-                  <td>{type.type}</td>
-                  <td>{type.sensitivity_level}</td>
-                  {configure && (
-                    <td className="actions">
-                      <button type="button" onClick={() => edit(type)} aria-label={`Edit type ${type.name}`}>
-                        Edit
-                      </button>
-                      {/* A system type is never deleted (the API's rule): no button that can only be refused. */}
-                      {type.type !== 'system' && (
-                        <ConfirmButton
-                          label="Delete"
-                          what={`type ${type.name}`}
-                          onConfirm={() => remove(type)}
-                        />
-                      )}
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {list.length > 0 && <TypesTable types={list} configure={configure} onEdit={edit} onRemove={remove} />}
       {configure ? (
         <form className="card" onSubmit={create} noValidate aria-labelledby="new-type-title">
           <h3 id="new-type-title">{editing ? `Edit the type ${editing}` : 'New type of secret'}</h3>
@@ -166,5 +126,60 @@ export function SecretTypes({ site, configure }: { site: string; configure: bool
         </p>
       )}
     </section>
+  );
+}
+
+/** The site's types of secrets: system or custom, sensitivity; Edit, and Delete of a custom one. */
+function TypesTable({
+  types,
+  configure,
+  onEdit,
+  onRemove,
+}: {
+  types: SecretType[];
+  configure: boolean;
+  onEdit: (type: SecretType) => void;
+  onRemove: (type: SecretType) => void;
+}) {
+  return (
+    <div className="scroll">
+      <table>
+        <caption className="sr-only">Types of secrets of the site</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Slug</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Sensitivity</th>
+            {configure && <th scope="col">Actions</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {types.map((type) => (
+            <tr key={type.slug}>
+              <th scope="row">{type.name}</th>
+              <td>{type.slug}</td>
+              <td>{type.type}</td>
+              <td>{type.sensitivity_level}</td>
+              {configure && (
+                <td className="actions">
+                  <button type="button" onClick={() => onEdit(type)} aria-label={`Edit type ${type.name}`}>
+                    Edit
+                  </button>
+                  {/* A system type is never deleted (the API's rule): no button that can only be refused. */}
+                  {type.type !== 'system' && (
+                    <ConfirmButton
+                      label="Delete"
+                      what={`type ${type.name}`}
+                      onConfirm={() => onRemove(type)}
+                    />
+                  )}
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
