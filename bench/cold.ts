@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { withSection } from '../bin/doc-sections';
 import { groups, routesOf } from '../functions/groups';
 import { registry } from '../functions/registry';
 import { bundleGroup } from '../infra/bundling';
@@ -24,7 +25,6 @@ import {
 import { describeMachine } from './machine';
 import { contentionNote } from './peer/figures';
 import { openDatabase } from './postgres';
-import { withSection } from './sections';
 import { prepareProject } from './setup';
 
 /**

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { keepSections } from '../bin/doc-sections';
 import type { RunResult } from './measure';
 import type { BenchResults, ScenarioResult } from './results';
 import { type Scenario, scenarios } from './scenarios';
-import { keepSections } from './sections';
 
 /**
  * Writes the results: `docs/benchmarks.md` (overwritten, but for the regions other scripts write: bench/sections.ts),

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withSection } from '../bin/doc-sections';
 import { serverProcess } from '../bin/server-process';
 import { freePort, memory, type Server, startServer } from './processes';
-import { withSection } from './sections';
 import { type SoakSample, soakVerdict, sparkline } from './soak-verdict';
 
 /**

@@ -1,11 +1,14 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import { groups, routes } from '../functions/groups';
 import type { EnvelopeStyle } from '../shared/api/route';
+import { fieldOperandKinds, operandKinds, operatorNames, operatorSpec } from '../shared/data/query/operators';
 import { openApiDocument } from '../shared/http/openapi';
 
 /**
  * The generated files of the typed client (client/src/generated/), from the route table: the OpenAPI document's
- * types (openapi-typescript) and which error envelope each operation answers with. `npm run client` writes them;
+ * types (openapi-typescript), which error envelope each operation answers with, and the server's filter operator
+ * table (shared/data/query/operators.ts: what each operator applies to and the suffix it spells), so that the
+ * client and the console never import the server's code. `npm run client` writes them;
  * test/client/generated.test.ts fails when the committed files differ from what the route table produces.
  */
 export async function clientFiles(): Promise<Record<string, string>> {
@@ -24,5 +27,24 @@ export async function clientFiles(): Promise<Record<string, string>> {
     'client/src/generated/envelopes.generated.ts':
       `${header}/** The error envelope of each operation, by path template and method. */\n` +
       `export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secrets' | 'data' | 'events'>> = ${JSON.stringify(envelopes, null, 2)};\n`,
+    'client/src/generated/operators.generated.ts': operatorsFile(header),
   };
+}
+
+/** The operator table as data: each operator's suffix and operand kinds, and each field type's operand kind. */
+function operatorsFile(header: string): string {
+  const table = Object.fromEntries(
+    operatorNames.map((name) => {
+      const spec = operatorSpec(name);
+      return [name, { suffix: spec.suffix, appliesTo: spec.appliesTo, value: spec.value }];
+    }),
+  );
+  return (
+    `${header}/** What a filter can apply to (shared/data/query/operators.ts). */\n` +
+    `export const operandKinds = ${JSON.stringify(operandKinds)} as const;\n\n` +
+    '/** The operand kind of each field type as a whole; null: no filter applies. */\n' +
+    `export const fieldOperandKinds = ${JSON.stringify(fieldOperandKinds, null, 2)} as const;\n\n` +
+    '/** The filter operators: the suffix each spells (null: `field=value`), what it applies to, how its value is read. */\n' +
+    `export const operators = ${JSON.stringify(table, null, 2)} as const;\n`
+  );
 }

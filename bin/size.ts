@@ -3,10 +3,10 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { withSection } from '../bench/sections';
 import { groups, routesOf } from '../functions/groups';
 import { bundleFiles } from '../infra/bundle-graph';
 import { bundleGroup } from '../infra/bundling';
+import { withSection } from './doc-sections';
 
 /**
  * `npm run size`: builds each group's Lambda bundle (dist/<group>/), prints what its cold start loads, what it loads

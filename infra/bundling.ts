@@ -14,8 +14,8 @@ import { DockerImage } from 'aws-cdk-lib';
 import { Code, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BuildOptions, type BuildResult, buildSync } from 'esbuild';
 import { buildConsole } from '../console/build';
-import { pageAssetDirectory, pageAssets } from '../pages/assets';
-import { consoleAssetDirectory } from '../pages/console';
+import { pageAssetDirectory, pageAssets } from '../functions/pages/assets';
+import { consoleAssetDirectory } from '../functions/pages/console';
 import { explorerAssetDirectory, explorerAssets } from '../shared/meta/explorer';
 import { pruneUnreachable } from './bundle-graph';
 

@@ -1,14 +1,4 @@
-export {
-  type Auth,
-  type Client,
-  type ClientOptions,
-  createClient,
-  ok,
-  type RawClient,
-  type RetryOptions,
-  type SignedIn,
-  type TokenPair,
-} from './client';
+export { type Client, createClient } from './client.js';
 export {
   ApiError,
   DataError,
@@ -18,7 +8,18 @@ export {
   type FieldErrors,
   RolesError,
   SecretsError,
-} from './errors';
-export * from './filters';
-export type { paths } from './generated/openapi.generated';
-export * from './tables';
+} from './core/errors.js';
+export {
+  type Auth,
+  type ClientOptions,
+  ok,
+  type RawClient,
+  type RetryOptions,
+  type SignedIn,
+  type TokenPair,
+  type Transport,
+} from './core/transport.js';
+export type { paths } from './generated/openapi.generated.js';
+export * from './resources/filters.js';
+export * from './resources/operators.js';
+export * from './resources/tables.js';

@@ -1,10 +1,10 @@
-import { readRoutes } from '../../pages/api';
 import { cloudDeps } from '../../shared/compose/cloud';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
 import { validatorLoaders as accountValidators } from '../accounts/validators/index.generated';
 import { validatorLoaders as authValidators } from '../auth/validators/index.generated';
 import { validatorLoaders as invitationValidators } from '../invitations/validators/index.generated';
+import { readRoutes } from './api';
 import { pagesManifest } from './manifest';
 import { pageOperations } from './operations';
 import { validatorLoaders } from './validators/index.generated';

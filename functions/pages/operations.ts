@@ -1,5 +1,8 @@
-import { pageAsset } from '../../pages/assets';
-import { consoleAsset, consolePage } from '../../pages/console';
+import type { Operations } from '../../shared/http/context';
+import type { TypedOperations } from '../../shared/http/typed-operations';
+import type { pageRoutes } from '../../shared/pages/routes';
+import { pageAsset } from './assets';
+import { consoleAsset, consolePage } from './console';
 import {
   accountPage,
   invitationPage,
@@ -8,11 +11,8 @@ import {
   signInPage,
   signUpPage,
   verifyEmailPage,
-} from '../../pages/pages';
-import { siteOperations } from '../../pages/site';
-import type { Operations } from '../../shared/http/context';
-import type { TypedOperations } from '../../shared/http/typed-operations';
-import type { pageRoutes } from '../../shared/pages/routes';
+} from './pages';
+import { siteOperations } from './site';
 
 export const pageOperations: Operations = {
   invitationPage,

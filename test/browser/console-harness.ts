@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { buildConsole } from '../../console/build';
-import { serveConsoleFrom } from '../../pages/console';
+import { serveConsoleFrom } from '../../functions/pages/console';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { TestBrowser } from './browser';
 

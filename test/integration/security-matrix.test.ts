@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsole } from '../../console/build';
 import { routes } from '../../functions/groups';
-import { serveConsoleFrom } from '../../pages/console';
+import { serveConsoleFrom } from '../../functions/pages/console';
 import type { ApiClient } from '../support/client';
 import { expectedOutcome, matches } from '../support/expected-access';
 import { startTestPlatform, type TestPlatform } from '../support/platform';

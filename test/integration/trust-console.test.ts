@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsole } from '../../console/build';
-import { serveConsoleFrom } from '../../pages/console';
+import { serveConsoleFrom } from '../../functions/pages/console';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, type Tenant } from '../support/tenant';
 

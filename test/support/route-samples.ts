@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { loadManifest } from '../../pages/console';
+import { loadManifest } from '../../functions/pages/console';
 import type { RouteDef } from '../../shared/api/route';
 import { createTable, insert } from './data';
 import { latestToken } from './invitation-mail';

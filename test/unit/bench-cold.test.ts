@@ -14,7 +14,7 @@ import {
   parseSample,
   renderColdRegion,
 } from '../../bench/cold-figures';
-import { keepSections, keptSections, sectionOf, withSection } from '../../bench/sections';
+import { keepSections, keptSections, sectionOf, withSection } from '../../bin/doc-sections';
 import { groups, routesOf } from '../../functions/groups';
 
 const fixture = {

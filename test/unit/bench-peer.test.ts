@@ -26,8 +26,8 @@ import {
   type Sources,
   selectPeerScenarios,
 } from '../../bench/peer/requests';
-import { keepSections, sectionOf, withSection } from '../../bench/sections';
 import { itemRecord } from '../../bench/setup';
+import { keepSections, sectionOf, withSection } from '../../bin/doc-sections';
 
 function run(server: ServerName, round: number, requestsPerSecond: number): RunResult {
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keepSections, sectionOf, withSection } from '../../bench/sections';
+import { keepSections, sectionOf, withSection } from '../../bin/doc-sections';
 
 describe('docs/benchmarks.md regions', () => {
   it('are written by npm run size in place, and appended when absent', () => {

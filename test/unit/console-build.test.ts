@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildConsole } from '../../console/build';
-import { consoleHtml } from '../../pages/console';
+import { consoleHtml } from '../../functions/pages/console';
 
 /** The console's build (`npm run console`): hashed names, a manifest, no inline code, and its size budget. */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { conditionValue, operatorsFor, toFilter } from '../../console/src/data/conditions';
-import { parseCsv, recordsOfFile } from '../../console/src/data/csv';
-import type { FieldDef } from '../../console/src/data/types';
+import type { FieldDef } from '../../console/src/queries/table-types';
+import { conditionValue, operatorsFor, toFilter } from '../../console/src/screens/data/conditions';
+import { parseCsv, recordsOfFile } from '../../console/src/screens/data/csv';
 
 /** The console's data screens without a browser: reading import files, and filters as the API's parameters. */
 

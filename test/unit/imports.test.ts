@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
  * as much as a value does. `import()` does not (it runs after the importer has loaded: adapters chosen at run time).
  */
 
-const roots = ['shared', 'pages', 'functions', 'bin', 'infra'];
+const roots = ['shared', 'functions', 'bin', 'infra', 'client', 'console'];
 
 /**
  * The layers, lowest first (docs/architecture.md, "Layout"). A file belongs to the layer of the longest path that
@@ -56,20 +56,38 @@ const layers: readonly (readonly [name: string, paths: readonly string[]])[] = [
   ['adapters', ['shared/adapters/']],
   ['composition', ['shared/compose/']],
   ['hosts', ['shared/host/']],
-  // A group's manifest is data (its routes and needs): the pages' manifest sits with the others, below the pages.
-  ['functions', ['functions/', 'functions/pages/manifest.ts']],
-  // The hosted pages read through the other groups' operations (pages/api.ts), and their own group serves them.
-  ['surfaces: the hosted pages', ['pages/']],
-  ['the pages function', ['functions/pages/']],
+  ['functions', ['functions/']],
   ['every group, for the local server', ['functions/registry.ts']],
-  ['tools', ['bin/', 'infra/']],
+  ['tools', ['bin/', 'infra/', 'console/build.ts']],
 ];
+
+/**
+ * The surfaces' own layers (docs/client.md, docs/console.md), lowest first. They stand apart from the backend's:
+ * the client and the console import nothing of shared/, functions/, bin/ or infra/ (a test below holds it), and
+ * the console reaches the API through the client alone.
+ */
+const surfaceLayers: readonly (readonly [name: string, paths: readonly string[]])[] = [
+  ['client: core (generated types, errors, transport)', ['client/src/generated/', 'client/src/core/']],
+  ['client: resources (tables, records, filters, operators)', ['client/src/resources/']],
+  ['client: refine providers', ['client/src/refine/']],
+  ['client: entries', ['client/src/client.ts', 'client/src/index.ts', 'client/src/refine.ts']],
+  // Every layer of the console names a place: the place (the address) imports nothing.
+  ['console: the place', ['console/src/place.ts']],
+  ['console: typed queries, one module per resource', ['console/src/queries/']],
+  ['console: kit of form parts', ['console/src/kit/']],
+  ['console: screens', ['console/src/screens/']],
+  ['console: app (sections, navigation, routing, shell)', ['console/src/app/']],
+  ['console: entry', ['console/src/main.tsx']],
+];
+
+// The surfaces stand above the backend's hosts and below the tools (bin/ uses the client: `npm run client -- types`).
+const allLayers = [...layers.slice(0, -1), ...surfaceLayers, ...layers.slice(-1)];
 
 function sources(directory: string): string[] {
   return readdirSync(directory).flatMap((name) => {
     const path = join(directory, name);
     if (statSync(path).isDirectory()) return sources(path);
-    return path.endsWith('.ts') && !path.endsWith('.d.ts') ? [path] : [];
+    return /\.tsx?$/.test(path) && !path.endsWith('.d.ts') ? [path] : [];
   });
 }
 
@@ -78,15 +96,16 @@ const staticImport = /^\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?
 /** The project modules a module imports at load time or names the types of. */
 function importsOf(file: string, text: string): string[] {
   return [...text.matchAll(staticImport)].flatMap((match) => {
-    const target = resolve(dirname(file), match[1] as string);
-    const candidates = [target, `${target}.ts`, join(target, 'index.ts')];
+    // `./errors.js` names `./errors.ts` (the client's imports, as Node's ES modules want them).
+    const target = resolve(dirname(file), (match[1] as string).replace(/\.js$/, ''));
+    const candidates = [target, `${target}.ts`, `${target}.tsx`, join(target, 'index.ts')];
     const found = candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
-    return found?.endsWith('.ts') ? [relative('.', found)] : [];
+    return found && /\.tsx?$/.test(found) ? [relative('.', found)] : [];
   });
 }
 
 /** The index of the layer of a file, or undefined when no layer names it. */
-function layerOf(file: string, order: typeof layers = layers): number | undefined {
+function layerOf(file: string, order: typeof layers = allLayers): number | undefined {
   let best: { index: number; length: number } | undefined;
   order.forEach(([, paths], index) => {
     for (const path of paths)
@@ -102,7 +121,7 @@ function layerOf(file: string, order: typeof layers = layers): number | undefine
 /** The imports that run from a lower layer to a higher one, each as `importer -> imported (layer -> layer)`. */
 function upwardImports(
   graph: ReadonlyMap<string, readonly string[]>,
-  order: typeof layers = layers,
+  order: typeof layers = allLayers,
 ): string[] {
   const found: string[] = [];
   for (const [file, imports] of graph) {
@@ -201,6 +220,18 @@ describe('the import graph', () => {
     const graph = projectGraph();
     expect(graph.size).toBeGreaterThan(100);
     expect([...graph.keys()].filter((file) => layerOf(file) === undefined)).toEqual([]);
+  });
+
+  it('keeps the surfaces apart: the client and the console import no code of the backend', () => {
+    const backend = ['shared/', 'functions/', 'bin/', 'infra/'];
+    const crossing = [...projectGraph()].flatMap(([file, imports]) =>
+      /^(client|console)\/src\//.test(file)
+        ? imports
+            .filter((target) => backend.some((root) => target.startsWith(root)))
+            .map((target) => `${file} -> ${target}`)
+        : [],
+    );
+    expect(crossing).toEqual([]);
   });
 
   it('has no import from a lower layer to a higher one', () => {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { productName as consoleProductName } from '../../console/src/product';
+import { productName as consoleProductName } from '../../console/src/kit/product';
 import { groups } from '../../functions/groups';
-import { type ConsoleManifest, consoleHtml } from '../../pages/console';
-import { productName } from '../../pages/html';
+import { type ConsoleManifest, consoleHtml } from '../../functions/pages/console';
+import { productName } from '../../functions/pages/html';
 import { loadConfig } from '../../shared/config';
 import { openApiDocument } from '../../shared/http/openapi';
 import { explorerPage } from '../../shared/meta/explorer';
