@@ -22,4 +22,16 @@ export {
 export type { paths } from './generated/openapi.generated.js';
 export * from './resources/filters.js';
 export * from './resources/operators.js';
+export type {
+  Aggregate,
+  AggregateQuery,
+  Edge,
+  GraphQuery,
+  ListQuery,
+  Page,
+  Paging,
+  SearchHit,
+  Sort,
+  TreeNode,
+} from './resources/queries.js';
 export * from './resources/tables.js';

@@ -10,7 +10,8 @@ import type {
 import { ApiError } from '../core/errors.js';
 import type { Transport } from '../core/transport.js';
 import { Filter, type FilterOperator } from '../resources/filters.js';
-import { type Paging, type Sort, Tables } from '../resources/tables.js';
+import type { Paging, Sort } from '../resources/queries.js';
+import { Tables } from '../resources/tables.js';
 
 /**
  * refine's data provider and auth provider over the typed client. Only types come from `@refinedev/core`: this
