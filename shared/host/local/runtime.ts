@@ -120,10 +120,13 @@ async function startStores(
 /** The start's step on DATABASE_URL: its own one-connection client, closed after (shared/sql/session-defaults.ts). */
 async function setDatabaseRoleDefaults(url: string, statementTimeoutMs: number): Promise<void> {
   const sql = createSql(url, 1);
+  let ended = false;
   try {
-    await setOwnRoleDefaults(sql, sessionDefaults(statementTimeoutMs));
+    // A session that ended itself on the server has nothing left to wait for: closing it at once (a grace period
+    // would wait it out in full, seconds per start).
+    ended = await setOwnRoleDefaults(sql, sessionDefaults(statementTimeoutMs));
   } finally {
-    await sql.end({ timeout: 5 });
+    await sql.end({ timeout: ended ? 0 : 5 });
   }
 }
 
