@@ -34,4 +34,5 @@ export type {
   Sort,
   TreeNode,
 } from './resources/queries.js';
+export * from './resources/table.js';
 export * from './resources/tables.js';
