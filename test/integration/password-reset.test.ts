@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strictClock } from '../support/clock';
 import { outboxFor } from '../support/invitation-mail';
@@ -118,6 +120,21 @@ describe('POST /api/auth/password/reset/confirm/', () => {
     expect(outboxFor(platform, user.email).some((eml) => eml.includes('Your password was changed'))).toBe(
       true,
     );
+  });
+
+  it('keeps only the hash of the token at rest', async () => {
+    const { user } = await createUser(platform);
+    const token = await askedToken(user.email);
+    const item = async (PK: string) =>
+      (
+        await platform.deps.store.doc.send(
+          new GetCommand({ TableName: platform.deps.store.table, Key: { PK, SK: 'TOKEN' } }),
+        )
+      ).Item;
+    const hash = createHash('sha256').update(token).digest('hex');
+    expect(await item(`PWRESET#${hash}`)).toMatchObject({ user_id: user.id });
+    expect(await item(`PWRESET#${token}`)).toBeUndefined();
+    expect(JSON.stringify(await item(`PWRESET#${hash}`))).not.toContain(token);
   });
 
   it('keeps the token when the password is refused by the policy, with the message at the field', async () => {

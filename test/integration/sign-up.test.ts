@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { strictClock } from '../support/clock';
 import { outboxFor } from '../support/invitation-mail';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createUser, unique } from '../support/tenant';
@@ -8,6 +11,7 @@ import { createUser, unique } from '../support/tenant';
  * address"): closed by default; when open, the same answer for a new address and one with an account, no password
  * sign-in before the address is confirmed, and a confirmation link that works once.
  */
+const { clock, advance } = strictClock();
 let open: TestPlatform;
 let closed: TestPlatform;
 const password = 'Meadow-Quartz-Lantern-83';
@@ -16,7 +20,7 @@ beforeAll(async () => {
   [open, closed] = await Promise.all([
     startTestPlatform(
       { SIGN_UP: 'open', PASSWORD_RESET_ANSWER_MS: '50', SIGN_UPS_PER_CLIENT_PER_HOUR: '100000' },
-      {},
+      { clock },
       { dataPlane: false },
     ),
     startTestPlatform({}, {}, { dataPlane: false }),
@@ -119,5 +123,32 @@ describe('POST /api/auth/email/verify/', () => {
     const unknown = await confirm(open, 'B'.repeat(43));
     expect(unknown.status).toBe(400);
     expect((await confirm(open, 'x')).body).toEqual(unknown.body);
+  });
+
+  it('keeps only the hash of the token at rest', async () => {
+    const email = `${unique('hashed')}@example.com`;
+    await signUp(open, email);
+    const [token] = confirmationTokens(open, email);
+    const item = async (PK: string) =>
+      (
+        await open.deps.store.doc.send(
+          new GetCommand({ TableName: open.deps.store.table, Key: { PK, SK: 'TOKEN' } }),
+        )
+      ).Item;
+    const hash = createHash('sha256')
+      .update(token as string)
+      .digest('hex');
+    expect(await item(`EMAILVERIFY#${hash}`)).toMatchObject({ email });
+    expect(await item(`EMAILVERIFY#${token}`)).toBeUndefined();
+  });
+
+  // Last: it moves this platform's clock a day ahead.
+  it('refuses a link once it expired', async () => {
+    const email = `${unique('late')}@example.com`;
+    await signUp(open, email);
+    const [token] = confirmationTokens(open, email);
+    advance(86_401_000);
+    expect((await confirm(open, token as string)).status).toBe(400);
+    expect((await open.api.post('/api/auth/jwt/token/', { username: email, password })).status).toBe(401);
   });
 });
