@@ -117,8 +117,11 @@ const embeddedRunOnly = Boolean(inject('databaseUrl'));
 
 describe.skipIf(embeddedRunOnly)('npm start (bin/local.ts)', () => {
   function run(env: Record<string, string>) {
-    // `npm start` as a newcomer runs it: on the embedded stores, whatever database the test run itself uses.
-    const { DATABASE_URL: _external, ...inherited } = process.env;
+    // `npm start` as a newcomer runs it: on the embedded stores, whatever database the test run itself uses (and
+    // whatever cloud database settings a file before it in this worker left in the environment).
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(([key]) => !key.startsWith('DATABASE_')),
+    );
     const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
       env: { ...inherited, LOG_LEVEL: 'silent', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
