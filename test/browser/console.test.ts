@@ -205,8 +205,24 @@ describe('console', () => {
     expect(listed.body.total).toBe(3);
 
     // Sign out: the session ends, the console sends the browser to the sign-in page.
+    // One navigation: a second one started while the first is under way aborted it (CI saw net::ERR_ABORTED).
+    const toSignIn: string[] = [];
+    const counted = (request: { url(): string; isNavigationRequest(): boolean }) => {
+      if (request.isNavigationRequest() && new URL(request.url()).pathname === '/sign-in') toSignIn.push(request.url());
+    };
+    page.on('request', counted);
+    // The sign-in page answers slowly, as on a busy machine: the emptied identity comes back first.
+    const slowSignIn = async (route: { continue(): Promise<void> }) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.continue();
+    };
+    await page.route(/\/sign-in\?/, slowSignIn);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in/);
+    await page.waitForLoadState('load');
+    await page.unroute(/\/sign-in\?/, slowSignIn);
+    page.off('request', counted);
+    expect(toSignIn).toHaveLength(1);
     await page.goto(url('/console/'));
     await page.waitForURL(/\/sign-in\?return_to=/);
   });

@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { Failure } from '../kit/parts';
 import { productName } from '../kit/product';
 import { href, type Place } from '../place';
-import { answerOf, clientFor, signInUrl } from '../queries/client';
+import { answerOf, clientFor, goToSignIn } from '../queries/client';
 import { type Identity, useAbilities, useOrganization } from '../queries/organizations';
 import { Navigation, Screen } from './sections';
 
@@ -15,7 +15,7 @@ export function Shell({ place }: { place: Place }) {
   const me = identity.data ?? undefined;
   const notSignedIn = identity.isSuccess && !identity.data;
   useEffect(() => {
-    if (notSignedIn) location.assign(signInUrl());
+    if (notSignedIn) goToSignIn();
   }, [notSignedIn]);
   const org = useOrganization(place.org);
   const site = useQuery({
@@ -69,7 +69,7 @@ export function Shell({ place }: { place: Place }) {
           </span>
           <button
             type="button"
-            onClick={() => logout(undefined, { onSuccess: () => location.assign(signInUrl()) })}
+            onClick={() => logout(undefined, { onSuccess: goToSignIn })}
             disabled={signingOut}
           >
             Sign out

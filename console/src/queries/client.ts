@@ -29,6 +29,17 @@ export function signInUrl(): string {
   return `/sign-in?return_to=${encodeURIComponent('/console/')}`;
 }
 
+let leaving = false;
+/**
+ * Sends the browser to the sign-in page, once: signing out both answers the click and empties the identity, and a
+ * second navigation started while the first is under way aborts it.
+ */
+export function goToSignIn(): void {
+  if (leaving) return;
+  leaving = true;
+  location.assign(signInUrl());
+}
+
 /** Messages by field from an API error (every envelope's spelling), and its general message. */
 export function errorText(error: unknown): { message: string; fields: Record<string, string[]> } {
   if (error instanceof ApiError) {
