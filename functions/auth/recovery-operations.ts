@@ -1,8 +1,10 @@
 import { ok } from '../../shared/api/result';
+import { currentUser } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
+import { confirmEmailLink, requestEmailChange } from '../../shared/recovery/email-change';
 import { confirmPasswordReset, requestPasswordReset } from '../../shared/recovery/password-reset';
 import type { recoveryRoutes } from '../../shared/recovery/routes';
-import { confirmAddress, signUp } from '../../shared/recovery/sign-up';
+import { signUp } from '../../shared/recovery/sign-up';
 
 /** Account recovery (shared/recovery): public, throttled, the same answer for every address. */
 export const recoveryOperations = {
@@ -21,6 +23,11 @@ export const recoveryOperations = {
   },
 
   async confirmEmailAddress(ctx) {
-    return ok(await confirmAddress(ctx.deps, ctx.log, ctx.body.token));
+    return ok(await confirmEmailLink(ctx.deps, ctx.log, ctx.body.token));
+  },
+
+  async requestEmailChange(ctx) {
+    const answer = await requestEmailChange(ctx.deps, ctx.log, currentUser(ctx).id, ctx.body, ctx.clientIp);
+    return { status: 202, body: answer, headers: { 'cache-control': 'no-store' } };
   },
 } satisfies TypedOperations<typeof recoveryRoutes>;

@@ -38,6 +38,8 @@ const resetKey = (hash: string) => ({ PK: `PWRESET#${hash}`, SK: 'TOKEN' });
 
 interface StoredReset {
   user_id: number;
+  /** The address the link went to: once the account has another (an e-mail change), the link ends. */
+  email: string;
   token_version: number;
   expires_at_epoch: number;
 }
@@ -119,6 +121,7 @@ async function sendResetLink(deps: PasswordResetDeps, user: { id: number; email:
       Item: {
         ...resetKey(hash),
         user_id: user.id,
+        email: user.email,
         token_version: Number(stored.Item.token_version ?? 0),
         created_at: iso(deps.clock()),
         expires_at_epoch: now + deps.config.passwordReset.ttlSeconds,
@@ -154,7 +157,13 @@ export async function confirmPasswordReset(
   };
   const reset = await storedLinkToken<StoredReset>(deps, resetKey, input.token);
   const user = reset ? await storedUser(deps.store, reset.user_id) : undefined;
-  if (!reset || !user?.is_active || (user.token_version ?? 0) !== reset.token_version) throw await refused();
+  if (
+    !reset ||
+    !user?.is_active ||
+    (user.token_version ?? 0) !== reset.token_version ||
+    uniqueKey(user.email) !== uniqueKey(String(reset.email))
+  )
+    throw await refused();
   await enforcePasswordPolicy(input.password, [user.username, user.email, user.first_name, user.last_name]);
   const table = deps.store.table;
   await onConditionFailure(
@@ -172,11 +181,12 @@ export async function confirmPasswordReset(
           Key: keys.user(user.id),
           // The link went to the address: it is proven, and what was attached before ends (social/proof.ts).
           UpdateExpression: `SET password_hash = :hash, email_verified = :true ${endEarlierSessions.expression}`,
-          ConditionExpression: `is_active = :true AND ${reset.token_version === 0 ? '(attribute_not_exists(token_version) OR token_version = :version)' : 'token_version = :version'}`,
+          ConditionExpression: `is_active = :true AND email = :email AND ${reset.token_version === 0 ? '(attribute_not_exists(token_version) OR token_version = :version)' : 'token_version = :version'}`,
           ExpressionAttributeValues: {
             ':hash': await hashPassword(input.password),
             ':true': true,
             ':version': reset.token_version,
+            ':email': user.email,
             ...endEarlierSessions.values,
           },
         },

@@ -1,6 +1,13 @@
 import { errors, json } from '../api/responses';
 import type { RouteDef } from '../api/route';
-import { detailAnswer, resetConfirmBody, resetRequestBody, signUpBody, verifyAddressBody } from './schemas';
+import {
+  detailAnswer,
+  emailChangeBody,
+  resetConfirmBody,
+  resetRequestBody,
+  signUpBody,
+  verifyAddressBody,
+} from './schemas';
 
 const anyone = { group: 'auth', scope: 'platform', permission: 'public' } as const;
 
@@ -50,8 +57,27 @@ export const recoveryRoutes = [
     operationId: 'confirmEmailAddress',
     method: 'POST',
     path: '/api/auth/email/verify/',
-    summary: "Confirm an account's e-mail address with the token of the link e-mailed to it (once)",
+    summary:
+      "Confirm an account's e-mail address, or a change to a new one, with the token of the link e-mailed to it (once)",
     body: verifyAddressBody,
     responses: { 200: json('The address is confirmed', detailAnswer), ...errors(400) },
+  },
+  {
+    group: 'auth',
+    scope: 'platform',
+    permission: 'authenticated',
+    operationId: 'requestEmailChange',
+    method: 'POST',
+    path: '/api/auth/email/change/',
+    summary:
+      "Ask to change the signed-in user's e-mail address (with the current password); nothing changes until the link e-mailed to the new address is followed",
+    body: emailChangeBody,
+    responses: {
+      202: json(
+        'Asked (a link was sent to the new address, or its owner was told it has an account)',
+        detailAnswer,
+      ),
+      ...errors(400, 401, 429),
+    },
   },
 ] as const satisfies readonly RouteDef[];

@@ -43,3 +43,13 @@ export const verifyAddressBody = {
   properties: { token: { type: 'string', minLength: 1, maxLength: 256 } },
   additionalProperties: false,
 } as const;
+
+export const emailChangeBody = {
+  type: 'object',
+  required: ['email', 'current_password'],
+  properties: {
+    email: resetRequestBody.properties.email,
+    current_password: { type: 'string', minLength: 1, maxLength: 1024 },
+  },
+  additionalProperties: false,
+} as const;

@@ -201,6 +201,10 @@ export const samples: Record<string, Sample> = {
   confirmPasswordReset: () => ({ body: { token: 'A'.repeat(43), password: defaultPassword } }),
   signUp: () => ({ body: { email: `${randomUUID()}@example.com`, password: defaultPassword } }),
   confirmEmailAddress: () => ({ body: { token: 'A'.repeat(43) } }),
+  // A wrong current password: the route answers its 400 at `current_password` and changes nothing.
+  requestEmailChange: () => ({
+    body: { email: `${randomUUID()}@example.com`, current_password: 'not-the-password' },
+  }),
 
   listSocialApps: none,
   createSocialApp: () => ({ body: socialAppBody() }),

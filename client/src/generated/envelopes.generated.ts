@@ -87,6 +87,9 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
   "/api/auth/{provider}/token/": {
     "POST": "detail"
   },
+  "/api/auth/email/change/": {
+    "POST": "detail"
+  },
   "/api/auth/email/verify/": {
     "POST": "detail"
   },

@@ -154,10 +154,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Confirm an account's e-mail address with the token of the link e-mailed to it (once)
+         * Confirm an account's e-mail address, or a change to a new one, with the token of the link e-mailed to it (once)
          * @description Who may call it: anyone (no token).
          */
         post: operations["confirmEmailAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/email/change/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask to change the signed-in user's e-mail address (with the current password); nothing changes until the link e-mailed to the new address is followed
+         * @description Who may call it: any signed-in user.
+         */
+        post: operations["requestEmailChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2484,6 +2504,64 @@ export interface operations {
             /** @description The request is malformed or does not validate; the body names the fields */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+        };
+    };
+    requestEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    current_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Asked (a link was sent to the new address, or its owner was told it has an account) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or does not validate; the body names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Not signed in, or the token is not valid (any more) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Too many failed sign-ins: wait `retry_after` seconds (also the Retry-After header) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

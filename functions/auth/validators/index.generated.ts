@@ -10,6 +10,7 @@ export const validatorLoaders: RouteValidatorLoaders = {
   confirmPasswordReset: () => import('./confirmPasswordReset.generated'),
   signUp: () => import('./signUp.generated'),
   confirmEmailAddress: () => import('./confirmEmailAddress.generated'),
+  requestEmailChange: () => import('./requestEmailChange.generated'),
   listSocialApps: () => import('./listSocialApps.generated'),
   createSocialApp: () => import('./createSocialApp.generated'),
   getSocialApp: () => import('./getSocialApp.generated'),
