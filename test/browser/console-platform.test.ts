@@ -93,7 +93,9 @@ describe('the Mail view', () => {
     expect(await message.locator('img').count()).toBe(0);
     const hrefs = await message
       .locator('a')
-      .evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')));
+      .evaluateAll((anchors) =>
+        anchors.map((a) => (a as { getAttribute(name: string): string | null }).getAttribute('href')),
+      );
     expect(hrefs.length).toBeGreaterThan(0);
     for (const href of hrefs) expect(href).toMatch(/^https?:\/\//);
     expect(await page.evaluate(() => (globalThis as { pwned?: number }).pwned)).toBeUndefined();
@@ -177,7 +179,11 @@ describe('the Users list', () => {
 describe('the dark theme', () => {
   it('follows the system: dark backgrounds in the dark scheme, axe-core clean in both', async () => {
     await signIn('admin', adminPassword);
-    const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    const background = () =>
+      page.evaluate(() => {
+        const window = globalThis as any;
+        return window.getComputedStyle(window.document.documentElement).backgroundColor as string;
+      });
     for (const [scheme, expected] of [
       ['light', 'rgb(255, 255, 255)'],
       ['dark', 'rgb(17, 24, 39)'],

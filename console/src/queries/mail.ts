@@ -22,21 +22,44 @@ export interface Outbox {
 
 export const mailPath = '/api/local/mail/';
 
+const textFields = ['id', 'from', 'to', 'subject', 'date', 'text'] as const;
+
+function isMessage(value: unknown): value is OutboxMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const fields = value as Record<string, unknown>;
+  return (
+    textFields.every((name) => typeof fields[name] === 'string') && typeof fields.truncated === 'boolean'
+  );
+}
+
+/** The route's answer, checked: it is not in the API's document, so nothing else types it. */
+function isOutbox(value: unknown): value is Outbox {
+  if (typeof value !== 'object' || value === null) return false;
+  const { count, results } = value as Record<string, unknown>;
+  return typeof count === 'number' && Array.isArray(results) && results.every(isMessage);
+}
+
+function detailOf(body: unknown): string | undefined {
+  const detail = typeof body === 'object' && body !== null ? Reflect.get(body, 'detail') : undefined;
+  return typeof detail === 'string' ? detail : undefined;
+}
+
 async function readOutbox(): Promise<Outbox | null> {
   const response = await fetch(new URL(mailPath, location.origin), {
     credentials: 'same-origin',
     headers: { accept: 'application/json' },
   });
   if (response.status === 404) return null;
-  const body = (await response.json().catch(() => ({}))) as { detail?: unknown };
+  const body: unknown = await response.json().catch(() => undefined);
   if (!response.ok)
     throw new ApiError('detail', {
       status: response.status,
-      message: typeof body.detail === 'string' ? body.detail : `The outbox answered ${response.status}.`,
+      message: detailOf(body) ?? `The outbox answered ${response.status}.`,
       requestId: response.headers.get('x-request-id') ?? undefined,
       body,
     });
-  return body as Outbox;
+  if (!isOutbox(body)) throw new Error('The outbox answered in a shape this console does not know.');
+  return body;
 }
 
 /** The outbox's newest messages, newest first; null where there is no outbox (the cloud). */

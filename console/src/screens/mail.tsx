@@ -89,7 +89,6 @@ function Message({ message }: { message: OutboxMessage }) {
       </dl>
       <pre className="mail-text">
         {pieces(message.text).map((piece, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text, in their order.
           <Fragment key={i}>
             {'link' in piece ? (
               <a href={piece.link} rel="noreferrer noopener">

@@ -20,7 +20,7 @@ export function UsersScreen() {
   return (
     <>
       <h1>Users</h1>
-      <div role="search" className="toolbar">
+      <search className="toolbar">
         <TextField
           label="Search users"
           hint="A part of the username or the e-mail address"
@@ -31,7 +31,7 @@ export function UsersScreen() {
             setPage(1);
           }}
         />
-      </div>
+      </search>
       <Notice text={action.notice} />
       <FormError error={action.error} />
       {users.isLoading && <p>Loading…</p>}
