@@ -18,6 +18,8 @@ export const accountsManifest = defineGroup({
     table: [...tableReads, ...tableWrites],
     // Admins create users.
     createsUsers: true,
+    // A superuser sends someone a password reset link (POST /api/cloud/users/{user_id}/password-reset/).
+    mail: true,
     // No `sql`: deleting an app drops its data tables and deleting a site (or its organization) the site's schema,
     // but in the cloud those steps are the deletion sweeper's (docs/lifecycle.md, "In the cloud"), so this
     // function stays out of the VPC, and the VPC needs no Step Functions or Lambda endpoint for it.

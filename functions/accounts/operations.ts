@@ -46,6 +46,7 @@ import { currentUserOperations } from './current-user-operations';
 import { deletionOperations } from './deletion-operations';
 import { groupOperations } from './group-operations';
 import type { accountsManifest } from './manifest';
+import { userAdminOperations } from './user-admin-operations';
 
 /** Any request of the group, whatever its input: for the helpers below, which read none of it. */
 type Ctx = RequestContext<unknown, unknown, unknown>;
@@ -308,6 +309,7 @@ export const accountOperations: Operations = {
     return ok(ctx.app);
   },
 
+  ...userAdminOperations,
   ...groupOperations,
   ...deletionOperations,
 } satisfies TypedOperations<typeof accountsManifest.routes>;

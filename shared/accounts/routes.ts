@@ -5,6 +5,38 @@ import * as schemas from './schemas';
 const platform = { group: 'accounts', scope: 'platform' } as const;
 const site = { group: 'accounts', scope: 'site' } as const;
 
+/** A superuser's look after another account (the console's Users screen): additions to the spec. */
+export const userAdminRoutes = [
+  {
+    ...platform,
+    operationId: 'sendUserPasswordReset',
+    permission: 'superuser',
+    method: 'POST',
+    path: '/api/cloud/users/{user_id}/password-reset/',
+    summary:
+      "Send a user a link to choose a new password, to the account's own address (an addition to the spec: superusers never see or choose it); within PASSWORD_RESETS_PER_HOUR per address",
+    params: schemas.userIdParams,
+    responses: {
+      202: json('The link was sent', schemas.sentAnswer),
+      ...errors(400, 401, 403, 404, 409, 429),
+    },
+  },
+  {
+    ...platform,
+    operationId: 'listUserOrganizations',
+    permission: 'superuser',
+    method: 'GET',
+    path: '/api/cloud/users/{user_id}/organizations/',
+    summary: "The organizations a user belongs to, with the user's role in each (an addition to the spec)",
+    params: schemas.userIdParams,
+    query: schemas.pagedQuery,
+    responses: {
+      200: json("A page of the user's organizations", schemas.linkedPageOf(schemas.userOrganization)),
+      ...errors(400, 401, 403, 404),
+    },
+  },
+] as const satisfies readonly RouteDef[];
+
 export const accountRoutes = [
   {
     ...platform,
@@ -80,6 +112,7 @@ export const accountRoutes = [
     body: schemas.userChangesBody,
     responses: { 200: json('The changed user', schemas.user), ...errors(400, 401, 403, 404, 429) },
   },
+  ...userAdminRoutes,
   {
     ...platform,
     operationId: 'listOrganizations',

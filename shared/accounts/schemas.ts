@@ -219,6 +219,21 @@ export const organizationWithRole = {
   },
 } as const;
 
+/** An organization a user belongs to, with their role in it (a superuser's view of an account). */
+export const userOrganization = {
+  ...organization,
+  required: [...organization.required, 'role'],
+  properties: { ...organization.properties, role: organizationRole },
+} as const;
+
+/** What was done, as a sentence for the person (a superuser's reset link sent). */
+export const sentAnswer = {
+  type: 'object',
+  required: ['detail'],
+  properties: { detail: { type: 'string' } },
+  additionalProperties: false,
+} as const;
+
 export const member = {
   type: 'object',
   required: ['organization', 'user_id', 'role', 'joined_at', 'user'],

@@ -28,5 +28,10 @@ function lazySesMailer(region: string, sender: string): Mailer {
 /** SES when a sender identity is configured (MAIL_SES_SENDER), the local outbox otherwise. */
 export function createMailer(config: Config, log: Logger, clock: Clock): Mailer {
   if (config.mail.sesSender) return lazySesMailer(config.region, config.mail.sesSender);
-  return new OutboxMailer(join(config.dataDir, 'outbox'), config.mail.from, log, clock);
+  return new OutboxMailer(outboxDirectory(config), config.mail.from, log, clock);
+}
+
+/** Where the local outbox keeps its messages: `<DATA_DIR>/outbox` (the local Mail view reads it). */
+export function outboxDirectory(config: Pick<Config, 'dataDir'>): string {
+  return join(config.dataDir, 'outbox');
 }

@@ -7,7 +7,7 @@ import { endEarlierSessions, findUserByEmail } from '../accounts/users';
 import { loginPolicies } from '../auth/login';
 import { type Clock, iso } from '../clock';
 import type { Config } from '../config';
-import { ValidationError } from '../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { assertNotLocked, recordFailure } from '../limits/failures';
 import { consumeCall } from '../limits/rate';
 import type { Logger } from '../log';
@@ -106,6 +106,33 @@ export async function requestPasswordReset(
   }
   await answerNoSoonerThan(started, settings.answerMs);
   return resetRequested;
+}
+
+/**
+ * A superuser's "reset a password" for someone else (`POST /api/cloud/users/{user_id}/password-reset/`): the same
+ * link as a person's own request, to the account's own address, so the superuser never sees or chooses the
+ * password. Under the same per-address limit as the person's own requests (429 with `Retry-After`), so no one can
+ * flood an inbox through it. 404 for no such account, 409 for a deactivated one (it gets no link).
+ */
+export async function sendPasswordResetFor(
+  deps: PasswordResetDeps,
+  userId: number,
+): Promise<{ detail: string }> {
+  const user = await storedUser(deps.store, userId);
+  if (!user) throw new NotFoundError();
+  if (!user.is_active)
+    throw new ConflictError({
+      code: 'user_inactive',
+      message: 'This account is deactivated: activate it before sending it a reset link.',
+    });
+  const settings = deps.config.passwordReset;
+  await consumeCall(
+    deps,
+    { scope: 'password-reset-address', maxCalls: settings.perAddressPerHour, windowSeconds: 3600 },
+    uniqueKey(user.email.trim()),
+  );
+  await sendResetLink(deps, user);
+  return { detail: `A link to choose a new password was sent to ${user.email}.` };
 }
 
 async function sendResetLink(deps: PasswordResetDeps, user: { id: number; email: string }) {

@@ -224,7 +224,7 @@ describe('PlatformStack secret store', () => {
 });
 
 describe('PlatformStack mail', () => {
-  it('lets only the invitations and auth functions send mail, as the configured sender', () => {
+  it('lets only the invitations, auth and accounts functions send mail, as the configured sender', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
     const stack = new PlatformStack(app, 'Mail', {
       mailSender: 'invites@example.com',
@@ -245,8 +245,9 @@ describe('PlatformStack mail', () => {
         (statement) => statement.Action === 'ses:SendEmail',
       ),
     );
-    // Invitations send the invitation; auth the notice of what a proven address ended (shared/social/proof.ts).
-    expect(sendStatements).toHaveLength(2);
+    // Invitations send the invitation; auth the notice of what a proven address ended (shared/social/proof.ts);
+    // accounts a superuser's reset link for someone (shared/recovery/password-reset.ts, sendPasswordResetFor).
+    expect(sendStatements).toHaveLength(3);
     for (const statement of sendStatements) {
       expect(statement).toMatchObject({
         Condition: { StringEquals: { 'ses:FromAddress': 'invites@example.com' } },

@@ -258,6 +258,8 @@ export const samples: Record<string, Sample> = {
   },
   getUser: none,
   updateUser: () => ({ body: { first_name: 'Matrix' } }),
+  sendUserPasswordReset: none,
+  listUserOrganizations: none,
   listOrganizations: none,
   createOrganization: () => ({ body: { name: freshName('Org') } }),
   getOrganization: none,

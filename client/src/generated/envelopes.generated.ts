@@ -209,6 +209,12 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
     "PATCH": "detail",
     "DELETE": "detail"
   },
+  "/api/cloud/users/{user_id}/organizations/": {
+    "GET": "detail"
+  },
+  "/api/cloud/users/{user_id}/password-reset/": {
+    "POST": "detail"
+  },
   "/api/cloud/users/me/": {
     "GET": "detail"
   },

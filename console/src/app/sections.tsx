@@ -8,6 +8,7 @@ import { Apps, Organizations, Sites } from '../screens/home';
 import { PeopleScreen } from '../screens/people/screen';
 import { SecretsScreen } from '../screens/secrets/screen';
 import { SignInScreen } from '../screens/signin';
+import { PlatformNavigation, PlatformScreen, platformSections } from './platform';
 
 /** What a section's screen is given: where the person is, what they may do, who they are. */
 export interface ScreenProps {
@@ -69,7 +70,7 @@ export const sections: readonly Section[] = [
 ];
 
 const defaults = { org: 'Sites', site: 'Apps' } as const;
-const sectionIds = sections.map((section) => section.id);
+const sectionIds = [...sections, ...platformSections].map((section) => section.id);
 
 /** The place of the address, followed as it changes. */
 export function usePlace(): Place {
@@ -83,8 +84,8 @@ export function usePlace(): Place {
 }
 
 /** The sections of the place's levels: each level's default screen, then its sections. */
-export function Navigation({ place }: { place: Place }) {
-  if (!place.org) return null;
+export function Navigation({ place, me }: { place: Place; me: Identity | undefined }) {
+  if (!place.org) return <PlatformNavigation place={place} me={me} />;
   const levels = place.site ? (['org', 'site'] as const) : (['org'] as const);
   return (
     <nav aria-label="Sections" className="sections">
@@ -115,6 +116,8 @@ export function Navigation({ place }: { place: Place }) {
 /** The screen of the place: its section's, or its level's default. */
 export function Screen({ place, abilities, me }: { place: Place } & Omit<ScreenProps, 'place'>) {
   const { org, site } = place;
+  const platform = platformSections.find((candidate) => candidate.id === place.section);
+  if (!org && platform) return <PlatformScreen section={platform} me={me} />;
   if (!org) return <Organizations />;
   const section = sections.find((candidate) => candidate.id === place.section);
   if (section?.level === 'org')

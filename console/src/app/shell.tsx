@@ -76,7 +76,7 @@ export function Shell({ place }: { place: Place }) {
           </button>
         </div>
       </header>
-      <Navigation place={place} />
+      <Navigation place={place} me={me} />
       <main id="content" tabIndex={-1}>
         <Screen place={place} abilities={abilities} me={me} />
       </main>

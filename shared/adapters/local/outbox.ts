@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../clock';
 import type { Logger } from '../../log';
@@ -47,4 +47,79 @@ export function emlOf(message: MailMessage, sender: string, date: Date, id: stri
     'Content-Transfer-Encoding: 8bit',
   ];
   return `${headers.join('\r\n')}\r\n\r\n${message.text.replace(/\r?\n/g, '\r\n')}\r\n`;
+}
+
+/** One message of the outbox as the local Mail view reads it (the route in shared/host/local/mail.ts). */
+export interface OutboxMessage {
+  /** The file's name without `.eml`: it starts with the time written, so names sort by time. */
+  id: string;
+  from: string;
+  to: string;
+  subject: string;
+  date: string;
+  text: string;
+  /** Whether the file was longer than `outboxBounds.fileBytes` and its text was cut there. */
+  truncated: boolean;
+}
+
+/** The outbox's bounds: the newest this many messages, each read up to this many bytes. */
+export const outboxBounds = { messages: 50, fileBytes: 64 * 1024 } as const;
+
+const messageFile = /^[0-9A-Za-z-]+\.eml$/;
+
+/** The first `bytes` of a file, and whether there was more. */
+async function head(path: string, bytes: number): Promise<{ text: string; more: boolean }> {
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes + 1);
+    const { bytesRead } = await file.read(buffer, 0, bytes + 1, 0);
+    return { text: buffer.subarray(0, Math.min(bytesRead, bytes)).toString('utf8'), more: bytesRead > bytes };
+  } finally {
+    await file.close();
+  }
+}
+
+/** A `.eml` file this outbox wrote (`emlOf`), read back: its headers and its plain-text body. */
+export function parseEml(id: string, eml: string, truncated: boolean): OutboxMessage {
+  const split = eml.indexOf('\r\n\r\n');
+  const headerText = split === -1 ? eml : eml.slice(0, split);
+  const body = split === -1 ? '' : eml.slice(split + 4);
+  const headers = new Map<string, string>();
+  for (const line of headerText.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
+  }
+  const date = new Date(headers.get('date') ?? '');
+  return {
+    id,
+    from: headers.get('from') ?? '',
+    to: headers.get('to') ?? '',
+    subject: headers.get('subject') ?? '',
+    date: Number.isNaN(date.getTime()) ? '' : date.toISOString(),
+    text: body.replace(/\r\n/g, '\n').replace(/\n$/, ''),
+    truncated,
+  };
+}
+
+/**
+ * The newest messages of an outbox directory, newest first: at most `outboxBounds.messages`, each read up to
+ * `outboxBounds.fileBytes` (a longer one is cut and says so). A directory not made yet is an empty outbox.
+ */
+export async function readOutbox(directory: string): Promise<{ count: number; results: OutboxMessage[] }> {
+  let names: string[];
+  try {
+    names = (await readdir(directory)).filter((name) => messageFile.test(name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { count: 0, results: [] };
+    throw error;
+  }
+  names.sort().reverse();
+  const newest = names.slice(0, outboxBounds.messages);
+  const results = await Promise.all(
+    newest.map(async (name) => {
+      const { text, more } = await head(join(directory, name), outboxBounds.fileBytes);
+      return parseEml(name.slice(0, -'.eml'.length), text, more);
+    }),
+  );
+  return { count: names.length, results };
 }
