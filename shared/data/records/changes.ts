@@ -32,7 +32,8 @@ function withoutKey(table: DataTable, key: unknown, row: Row, path: string): Row
 
 /** The records a condition matches, locked for the change that follows, by key (only when an endpoint listens). */
 async function previousRows(tx: Queryable, table: DataTable, query: RecordQuery): Promise<Map<string, Row>> {
-  const rows = await tx`SELECT ${columns(tx, table)} FROM ${from(tx, table)} WHERE ${whereClause(tx, table, query)}
+  const rows =
+    await tx`SELECT ${columns(tx, table)} FROM ${from(tx, table)} WHERE ${whereClause(tx, table, query)}
     FOR UPDATE`;
   return new Map(rows.map((row) => [keyText(table, present(table, row)), present(table, row)]));
 }
@@ -188,7 +189,8 @@ async function removeWhere(
         ? await tx`UPDATE ${from(tx, table)} SET ${join(tx, sets)} WHERE ${where} RETURNING ${columns(tx, table)}`
         : await tx`UPDATE ${from(tx, table)} SET ${join(tx, sets)} WHERE ${where} RETURNING ${tx(table.key.name)}`),
     ];
-  } else removed = [...(await tx`DELETE FROM ${from(tx, table)} WHERE ${where} RETURNING ${tx(table.key.name)}`)];
+  } else
+    removed = [...(await tx`DELETE FROM ${from(tx, table)} WHERE ${where} RETURNING ${tx(table.key.name)}`)];
   if (before)
     await recordChanges(
       tx,
@@ -234,7 +236,13 @@ export async function deleteByKeys(
     const invalid = ids.filter((id) => keyFromText(table, id) === undefined);
     if (invalid.length > 0) fail({ ids: invalid.map((id) => `"${id}" is not a valid key.`) });
     const keys = [...new Set(ids.map((id) => keyFromText(table, id)))];
-    const removed = await removeWhere(tx, scope, table, [{ field: table.key, operator: 'in', value: keys }], hard);
+    const removed = await removeWhere(
+      tx,
+      scope,
+      table,
+      [{ field: table.key, operator: 'in', value: keys }],
+      hard,
+    );
     const deleted = removed.map((row) => present(table, row)[table.key.name]);
     return { deleted: deleted.length, ids: deleted };
   });

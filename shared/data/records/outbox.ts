@@ -41,6 +41,26 @@ export function unlistenedCheck(sql: Queryable, scope: TableScope, table: DataTa
   return sql`platform.webhooks_unlistened(${scope.site}, ${scope.app.id}, ${table.name})`;
 }
 
+/** Transactions that wrote events, until they end (`committedEvents`). */
+const wroteEvents = new WeakSet<object>();
+const commitListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` after each commit that wrote record events in this process (the local dispatcher's wake-up,
+ * so a delivery need not wait for its next round). Returns the function that removes it.
+ */
+export function onCommittedEvents(listener: () => void): () => void {
+  commitListeners.add(listener);
+  return () => commitListeners.delete(listener);
+}
+
+/** Told by the transaction's owner once `tx` has committed. */
+export function committedEvents(tx: object | undefined): void {
+  if (!tx || !wroteEvents.has(tx)) return;
+  wroteEvents.delete(tx);
+  for (const listener of commitListeners) listener();
+}
+
 /** Writes the events of a write's changes, in order, with the write's transaction `tx`. */
 export async function recordChanges(
   tx: Queryable,
@@ -63,7 +83,7 @@ export async function recordChanges(
       },
     };
   });
-  await tx`WITH listening AS (
+  const [written] = await tx`WITH listening AS (
       SELECT id, events FROM platform.webhook_endpoints
       WHERE site = ${scope.site} AND app_id = ${scope.app.id} AND enabled
         AND (cardinality(tables) = 0 OR ${table.name} = ANY (tables))
@@ -74,11 +94,15 @@ export async function recordChanges(
       WHERE EXISTS (SELECT 1 FROM listening l WHERE c.value->>'event' = ANY (l.events))
       ORDER BY c.position
       RETURNING id, event, record_key
+    ), delivered AS (
+      INSERT INTO platform.webhook_deliveries (endpoint_id, event_row, record_ref)
+      SELECT l.id, a.id, ${`${table.name}:`} || a.record_key
+      FROM added a JOIN listening l ON a.event = ANY (l.events)
+      ORDER BY a.id, l.id
+      RETURNING 1
     )
-    INSERT INTO platform.webhook_deliveries (endpoint_id, event_row, record_ref)
-    SELECT l.id, a.id, ${`${table.name}:`} || a.record_key
-    FROM added a JOIN listening l ON a.event = ANY (l.events)
-    ORDER BY a.id, l.id`;
+    SELECT count(*)::int AS deliveries FROM delivered`;
+  if ((written?.deliveries ?? 0) > 0) wroteEvents.add(tx);
 }
 
 /**

@@ -16,7 +16,16 @@ import { fail, mapSqlError, unprocessable } from '../tables/errors';
 import { keyText, listenedState, listens, type RecordChange, recordChanges, unlistenedCheck } from './outbox';
 import { getRecord } from './reads';
 import { checkReferences } from './references';
-import { bulkItems, columns, from, insertValues, maxParameters, param, validateRows, write } from './statements';
+import {
+  bulkItems,
+  columns,
+  from,
+  insertValues,
+  maxParameters,
+  param,
+  validateRows,
+  write,
+} from './statements';
 
 /** Creating records (doc 3, Record operations): one or a bulk array, all or nothing, and upserts. */
 
@@ -136,7 +145,8 @@ async function currentByFields(
   row: Row,
 ): Promise<Row | undefined> {
   const where = fields.map((field) => tx`${tx(field)} = ${param(tx, table.fields.get(field), row[field])}`);
-  const [found] = await tx`SELECT ${columns(tx, table)} FROM ${from(tx, table)} WHERE ${join(tx, where, ' AND ')}
+  const [found] =
+    await tx`SELECT ${columns(tx, table)} FROM ${from(tx, table)} WHERE ${join(tx, where, ' AND ')}
     FOR UPDATE`;
   return found ? present(table, found) : undefined;
 }
