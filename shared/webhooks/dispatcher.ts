@@ -26,7 +26,7 @@ export const disableAfterSeconds = 24 * 60 * 60;
 const batchSize = 32;
 
 /** A delivery's lease beyond the call's deadline. */
-const leaseMarginSeconds = 30;
+const leaseMarginSeconds = 5;
 
 /** Bytes of an endpoint's answer kept as the attempt's error. */
 const errorLength = 300;
