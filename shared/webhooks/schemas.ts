@@ -9,7 +9,7 @@ const appSlug = { type: 'string', maxLength: slugMaxLength } as const;
 export const recordEvents = ['POST_RECORD_CREATE', 'POST_RECORD_UPDATE', 'POST_RECORD_DELETE'] as const;
 
 /** At most this many endpoints per app, tables per endpoint. */
-export const webhookLimits = { endpointsPerApp: 20, tablesPerEndpoint: 50, urlLength: 2000 } as const;
+export const webhookLimits = { endpointsPerApp: 100, tablesPerEndpoint: 50, urlLength: 2000 } as const;
 
 export const appParams = {
   type: 'object',
