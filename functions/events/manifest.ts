@@ -15,6 +15,6 @@ export const eventsManifest = defineGroup({
     registersEventFunctions: true,
     // Webhook endpoints live in PostgreSQL beside the record events' outbox; their signing secrets are sealed.
     sql: 'app',
-    secretsKey: 'store',
+    secretsKey: 'webhooks',
   },
 });

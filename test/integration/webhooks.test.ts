@@ -26,6 +26,7 @@ beforeAll(async () => {
     fields: [
       { name: 'title', type: 'string' },
       { name: 'code', type: 'string', constraints: { unique: true } },
+      { name: 'card', type: 'string', sensitive: true },
       { name: 'updated_at', type: 'datetime' },
       { name: 'is_deleted', type: 'boolean' },
     ],
@@ -111,7 +112,8 @@ describe('record events delivered, signed', () => {
   it('delivers create, update, soft and hard delete of one record in commit order, each verified', async () => {
     const before = receiver.received.length;
     const orders = dataPath(app, 'orders');
-    const record = await insert(tenant.owner, app, 'orders', { title: 'first', code: 'A1' });
+    const record = await insert(tenant.owner, app, 'orders', { title: 'first', code: 'A1', card: '4111' });
+    expect(record.card).toBe('4111');
     expect((await tenant.owner.patch(`${orders}${record.id}/`, { title: 'second' })).status).toBe(200);
     expect((await tenant.owner.delete(`${orders}${record.id}/`)).status).toBeLessThan(300);
     expect((await tenant.owner.delete(`${orders}${record.id}/?hard_delete=true`)).status).toBeLessThan(300);
@@ -134,6 +136,8 @@ describe('record events delivered, signed', () => {
       actor: { type: 'user', id: tenant.ownerUser.id, username: tenant.ownerUser.username },
     });
     expect(created.id).toMatch(uuid);
+    // The sensitive field is left out of every payload, before and after.
+    expect(events.some((event) => JSON.stringify(event).includes('card'))).toBe(false);
     expect(new Set(events.map((event) => event.id)).size).toBe(4);
     expect(updated).toMatchObject({ previous: { title: 'first' }, record: { title: 'second' } });
     expect(soft).toMatchObject({

@@ -32,7 +32,7 @@ function shown(table: DataTable, row: Row | undefined): Row | null {
   if (!row) return null;
   const out: Row = {};
   for (const field of table.visible)
-    if (!(field as { sensitive?: boolean }).sensitive && field.name in row) out[field.name] = row[field.name];
+    if (!field.sensitive && field.name in row) out[field.name] = row[field.name];
   return out;
 }
 
