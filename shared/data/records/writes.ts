@@ -74,7 +74,8 @@ export async function createRecords(
   body: unknown,
 ): Promise<{ records: Row[]; bulk: boolean }> {
   const bulk = Array.isArray(body);
-  const quick = bulk ? undefined : await createWithKnownTable(sql, scope, name, body);
+  const quick =
+    bulk || recentlyListened(scope, name) ? undefined : await createWithKnownTable(sql, scope, name, body);
   if (quick) return { records: [quick], bulk };
   return write(sql, scope, name, 'write', async (tx, table) => {
     const rows = validateRows(table, bulk ? bulkItems(body) : [body], 'create', bulk);
@@ -88,6 +89,29 @@ export async function createRecords(
     );
     return { records, bulk };
   });
+}
+
+/**
+ * Tables whose single-statement create recently found an endpoint listening (its own check failed it): their
+ * creates take the transactional path directly for a while, instead of trying the statement that will fail. A
+ * hint only: the transactional path asks the database who listens in its own transaction, so a stale entry costs a
+ * little speed, never an event. Bounded; an entry lasts `listenedHintMs`.
+ */
+const listenedHints = new Map<string, number>();
+const maxListenedHints = 1000;
+const listenedHintMs = 10_000;
+
+const hintKey = (scope: TableScope, name: string) => `${scope.schema}\u0000${scope.app.id}\u0000${name}`;
+
+function recentlyListened(scope: TableScope, name: string): boolean {
+  const until = listenedHints.get(hintKey(scope, name));
+  return until !== undefined && until > Date.now();
+}
+
+function rememberListened(scope: TableScope, name: string): void {
+  if (listenedHints.size >= maxListenedHints)
+    listenedHints.delete(listenedHints.keys().next().value as string);
+  listenedHints.set(hintKey(scope, name), Date.now() + listenedHintMs);
 }
 
 /**
@@ -126,8 +150,11 @@ async function createWithKnownTable(
         : await sql`INSERT INTO ${from(sql, table)} ${sql([insertValues(sql, table, row)], names)} ${returning}`;
   } catch (error) {
     // A reference to no record: the careful path names the field (checkReferences), as a 400.
-    if (isSchemaDrift(error) || sqlState(error) === foreignKeyViolation || sqlState(error) === listenedState)
+    if (sqlState(error) === listenedState) {
+      rememberListened(scope, name);
       return undefined;
+    }
+    if (isSchemaDrift(error) || sqlState(error) === foreignKeyViolation) return undefined;
     throw await mapSqlError(error, { sql, schema: scope.schema, operation: 'write', table: table.entry });
   }
   if (!inserted) return undefined;
