@@ -68,8 +68,11 @@ async function main() {
       return json;
     };
     const org = await call('POST', '/api/cloud/organizations/', { name: 'Hooks' });
-    const site = (await call('POST', `/api/cloud/organizations/${org.slug}/sites/`, { name: `Hooks Site ${randomBytes(3).toString('hex')}` }))
-      .slug;
+    const site = (
+      await call('POST', `/api/cloud/organizations/${org.slug}/sites/`, {
+        name: `Hooks Site ${randomBytes(3).toString('hex')}`,
+      })
+    ).slug;
     const app = (await call('POST', '/api/apps/', { name: 'Hooks App' }, site)).slug;
     const schema = {
       fields: [

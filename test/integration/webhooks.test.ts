@@ -220,6 +220,31 @@ describe('record events delivered, signed', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it("one record's events wait for its earlier ones (in commit order); other records go on", async () => {
+    const orders = dataPath(app, 'orders');
+    // The endpoint refuses X's create once: its retry comes 5 s later.
+    let refused = false;
+    receiver.answer = (hook) => {
+      if (!refused && hook.json.record?.code === 'X1' && hook.json.event === 'POST_RECORD_CREATE') {
+        refused = true;
+        return 503;
+      }
+      return 204;
+    };
+    const before = receiver.received.length;
+    const x = await insert(tenant.owner, app, 'orders', { title: 'x', code: 'X1' });
+    expect((await tenant.owner.patch(`${orders}${x.id}/`, { title: 'x changed' })).status).toBe(200);
+    await insert(tenant.owner, app, 'orders', { title: 'y', code: 'Y1' });
+    await receiver.until((got) => got.slice(before).length >= 3, 60_000);
+    receiver.answer = () => 204;
+    const order = verified()
+      .slice(before)
+      .map((event) => `${event.event}:${event.record.code}`);
+    expect(refused).toBe(true);
+    // Y was not held up by X; X's update came only after X's create was delivered.
+    expect(order).toEqual(['POST_RECORD_CREATE:Y1', 'POST_RECORD_CREATE:X1', 'POST_RECORD_UPDATE:X1']);
+  });
+
   it('a disabled endpoint gets nothing; removing it answers 200 and then 404', async () => {
     const path = `${hooks()}${webhookId}/`;
     expect((await tenant.owner.patch(path, { enabled: false })).body.data).toMatchObject({
