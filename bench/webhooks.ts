@@ -62,7 +62,7 @@ async function main() {
         },
         body: JSON.stringify(body),
       });
-      const json = (await response.json()) as Record<string, any>;
+      const json = (await response.json()) as Record<string, string>;
       if (response.status >= 300)
         throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
       return json;

@@ -245,6 +245,32 @@ describe('record events delivered, signed', () => {
     expect(order).toEqual(['POST_RECORD_CREATE:Y1', 'POST_RECORD_CREATE:X1', 'POST_RECORD_UPDATE:X1']);
   });
 
+  it('an endpoint whose deliveries failed for a day is disabled, with its reason', async () => {
+    const made = await tenant.owner.post(hooks(), {
+      url: `${receiver.url}?failing`,
+      events: ['POST_RECORD_CREATE'],
+      tables: ['quiet'],
+    });
+    expect(made.status).toBe(201);
+    const id = made.body.data.id;
+    receiver.answer = (hook) => (hook.json.table === 'quiet' ? 500 : 204);
+    // Its failing period began 25 hours ago (as if every attempt since had failed).
+    await platform.deps.sql()`UPDATE platform.webhook_endpoints SET failing_since = now() - interval '25 hours'
+      WHERE id = ${id}`;
+    await insert(tenant.owner, app, 'quiet', { title: 'fails' });
+    const deadline = Date.now() + 30_000;
+    let endpoint = (await tenant.owner.get(`${hooks()}${id}/`)).body.data;
+    while (endpoint.enabled && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      endpoint = (await tenant.owner.get(`${hooks()}${id}/`)).body.data;
+    }
+    receiver.answer = () => 204;
+    expect(endpoint).toMatchObject({ enabled: false, disabled_reason: 'every delivery failed for 24 hours' });
+    const failedAttempt = (await tenant.owner.get(`${hooks()}${id}/deliveries/`)).body.data.attempts[0];
+    expect(failedAttempt).toMatchObject({ status_code: 500 });
+    expect((await tenant.owner.delete(`${hooks()}${id}/`)).status).toBe(200);
+  });
+
   it('a disabled endpoint gets nothing; removing it answers 200 and then 404', async () => {
     const path = `${hooks()}${webhookId}/`;
     expect((await tenant.owner.patch(path, { enabled: false })).body.data).toMatchObject({
