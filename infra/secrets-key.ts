@@ -29,17 +29,23 @@ export function createSecretsKey(scope: Construct, protect: boolean): Key {
  */
 export const socialContextApp = '~social';
 
+/** The `app` of the webhook endpoints' signing secrets (shared/webhooks/endpoints.ts, `keyContext`). */
+export const webhooksContextApp = '~webhooks';
+
 /**
  * Lets a function call GenerateDataKey and Decrypt on the key, for requests carrying the full context only, and
  * only its own share of the contexts, as its manifest names it (`needs.secretsKey`): `social` the social apps'
- * (`app` = `~social`, the auth group), `store` every other (the secret store). So neither function can unwrap the
+ * (`app` = `~social`, the auth group), `webhooks` the webhook endpoints' signing secrets (`app` = `~webhooks`, the
+ * events group), `store` every other (the secret store). So neither function can unwrap the
  * other's data keys, even though they share the key.
  */
 export function grantSecretsKey(key: Key, fn: IFunction, share: SecretsKeyShare): void {
   const own =
     share === 'social'
       ? { StringEquals: { 'kms:EncryptionContext:app': socialContextApp } }
-      : { StringNotEquals: { 'kms:EncryptionContext:app': socialContextApp } };
+      : share === 'webhooks'
+        ? { StringEquals: { 'kms:EncryptionContext:app': webhooksContextApp } }
+        : { StringNotEquals: { 'kms:EncryptionContext:app': [socialContextApp, webhooksContextApp] } };
   fn.addToRolePolicy(
     new PolicyStatement({
       actions: ['kms:GenerateDataKey', 'kms:Decrypt'],

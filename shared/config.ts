@@ -123,6 +123,7 @@ export interface Config {
   readonly graphMaxRecords: number;
   /** Outgoing calls of social login (shared/social/outbound.ts). */
   readonly socialLogin: SocialLoginConfig;
+  readonly webhooks: WebhooksConfig;
   /** User-creation events: where subscriber functions may live and how long each may run (shared/events). */
   readonly events: EventsConfig;
   /** Self-service: who may create organizations, and how many organizations and sites (shared/accounts). */
@@ -154,6 +155,17 @@ export interface EventsConfig {
   readonly functionTimeoutSeconds: number;
   /** Cloud: the Express state machine that runs PRE_USER_CREATE (absent: the local runner is used). */
   readonly stateMachineArn: string | undefined;
+}
+
+/** Outgoing webhook deliveries (docs/events.md, "Record events and webhooks"). */
+export interface WebhooksConfig {
+  /**
+   * Hosts (`host` or `host:port`, WEBHOOKS_ALLOWED_HOSTS) that endpoint URLs may name although they resolve to
+   * loopback or private addresses (local development and tests); locally they may also use http.
+   */
+  readonly allowedHosts: readonly string[];
+  /** The whole of one delivery, in milliseconds (WEBHOOKS_CALL_TIMEOUT_MS, default 10000). */
+  readonly callTimeoutMs: number;
 }
 
 export interface SocialLoginConfig {
@@ -619,6 +631,13 @@ export function loadConfig(env: Env = process.env): Config {
         .filter(Boolean),
       callTimeoutMs: atLeastOne(env, 'SOCIAL_LOGIN_CALL_TIMEOUT_MS', 5000),
       redirectsPerMinute: atLeastOne(env, 'SOCIAL_LOGIN_REDIRECTS_PER_MINUTE', 30),
+    },
+    webhooks: {
+      allowedHosts: (optional(env, 'WEBHOOKS_ALLOWED_HOSTS') ?? '')
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+      callTimeoutMs: atLeastOne(env, 'WEBHOOKS_CALL_TIMEOUT_MS', 10_000),
     },
     events: eventsConfig(env),
     quotas: quotasConfig(env),

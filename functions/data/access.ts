@@ -21,6 +21,7 @@ function scopeOf(ctx: Ctx): TableScope {
     siteIdentity: access.site.created_at,
     app: ctx.app,
     log: ctx.log,
+    actor: ctx.user ? { type: 'user', id: ctx.user.id, username: ctx.user.username } : undefined,
   };
 }
 

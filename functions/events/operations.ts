@@ -7,7 +7,9 @@ import type { eventRoutes } from '../../shared/events/routes';
 import { appSubscriptions, eventOf, subscribe, unsubscribe } from '../../shared/events/subscriptions';
 import { appRef, appSubscriberView, functionView, subscriberView, success } from '../../shared/events/views';
 import { type RequestContext, siteContext } from '../../shared/http/context';
+import { onFirstRequest } from '../../shared/http/lazy-operations';
 import type { TypedOperations } from '../../shared/http/typed-operations';
+import type { webhookRoutes } from '../../shared/webhooks/routes';
 
 const siteOf = (ctx: Parameters<typeof siteContext>[0]) => siteContext(ctx).access.site.slug;
 
@@ -21,8 +23,22 @@ function appOf(ctx: RequestContext<unknown, unknown, { app_slug: string }>): App
   return ctx.app;
 }
 
-/** The functions registry and event subscriptions (docs/events.md). */
+const webhookOperationIds = [
+  'createWebhook',
+  'listWebhooks',
+  'getWebhook',
+  'updateWebhook',
+  'deleteWebhook',
+  'listWebhookDeliveries',
+  'replayWebhook',
+] as const;
+
+/** The functions registry and event subscriptions (docs/events.md); webhooks' code loads on their first request. */
 export const eventOperations = {
+  ...onFirstRequest(
+    webhookOperationIds,
+    async () => (await import('./webhook-operations')).webhookOperations,
+  ),
   createFunction: async (ctx) => {
     const fn = await createFunction(ctx.deps, appOf(ctx), ctx.body);
     return created(success('Function registered successfully', functionView(fn)));
@@ -63,4 +79,4 @@ export const eventOperations = {
       }),
     );
   },
-} satisfies TypedOperations<typeof eventRoutes>;
+} satisfies TypedOperations<typeof eventRoutes | typeof webhookRoutes>;

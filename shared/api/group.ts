@@ -44,9 +44,10 @@ export interface GroupNeeds {
   readonly sql?: DatabaseLogin;
   /**
    * The secret store's KMS key, for its own share of the encryption contexts: `store` every secret store context,
-   * `social` the social apps' client secrets (app `~social`) alone (infra/secrets-key.ts).
+   * `social` the social apps' client secrets (app `~social`) alone, `webhooks` the webhook endpoints' signing
+   * secrets (app `~webhooks`) alone (infra/secrets-key.ts).
    */
-  readonly secretsKey?: 'store' | 'social';
+  readonly secretsKey?: 'store' | 'social' | 'webhooks';
   /** Sends e-mail (SES, from the configured sender) and builds links to the hosted pages. */
   readonly mail?: boolean;
   /** Signs JWTs (every group verifies them). */

@@ -45,6 +45,7 @@ export const pathParamBounds: Readonly<Record<string, PathParamBound>> = {
   edge_id: bound(1000, 4000),
   user_id: bound(64),
   function_id: integerId,
+  webhook_id: integerId,
   // An invitation's uuid, and its public token (43 characters of base64url; longer ones are not looked up).
   uuid: bound(36),
   // The invitation a resend names (its uuid; the path once called it `{user_id}`, docs/api-decisions.md).

@@ -3,6 +3,45 @@ import { envelopeSchemas, isErrorStatus } from '../api/responses';
 import type { GroupDef, JsonSchema, ResponseDef, RouteDef } from '../api/route';
 import { platformVersion } from '../meta/version';
 import { describePermission } from '../policy/permissions';
+import { recordEventPayload, recordEvents } from '../webhooks/schemas';
+
+/** The record events an app's webhook endpoints receive (docs/events.md, "The event catalogue"). */
+function webhooks(): Record<string, unknown> {
+  const header = (name: string, description: string) => ({
+    name,
+    in: 'header',
+    required: true,
+    description,
+    schema: { type: 'string' },
+  });
+  return Object.fromEntries(
+    recordEvents.map((event) => [
+      event,
+      {
+        post: {
+          summary: `${event}: a record event, signed by the Standard Webhooks scheme`,
+          parameters: [
+            header('webhook-id', 'The event id: deduplicate by it'),
+            header('webhook-timestamp', 'Seconds since the epoch when the delivery was signed'),
+            header('webhook-signature', 'v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">'),
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  ...recordEventPayload,
+                  properties: { ...recordEventPayload.properties, event: { const: event } },
+                },
+              },
+            },
+          },
+          responses: { '200': { description: 'Any 2xx status: delivered; anything else is retried' } },
+        },
+      },
+    ]),
+  );
+}
 
 function parameters(route: RouteDef) {
   const path = [...route.path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((match) => {
@@ -106,5 +145,6 @@ export function openApiDocument(groups: readonly GroupDef[], serverUrl = '/'): R
     },
     security: [{ bearer: [] }],
     paths,
+    webhooks: webhooks(),
   };
 }

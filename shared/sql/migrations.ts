@@ -59,6 +59,87 @@ export const migrations: Migration[] = [
       await sql`UPDATE platform.data_site_schemas SET layout_version = 2 WHERE layout_version < 2`;
     },
   },
+  {
+    version: 110,
+    name: 'webhooks: endpoints, the record events outbox and deliveries',
+    // docs/events.md, "Record events and webhooks". One outbox for every site, keyed by the site: a record write
+    // inserts its events and their deliveries in its own transaction (shared/webhooks/outbox.ts), only when an
+    // endpoint of the app listens to the table. The dispatcher (shared/webhooks/dispatcher.ts) takes due deliveries
+    // in id order, one record's deliveries to one endpoint strictly one after the other.
+    up: async (sql) => {
+      await sql`CREATE TABLE IF NOT EXISTS platform.webhook_endpoints (
+        id bigserial PRIMARY KEY,
+        site text NOT NULL,
+        app_id bigint NOT NULL,
+        app_slug text NOT NULL,
+        url text NOT NULL,
+        events text[] NOT NULL,
+        tables text[] NOT NULL,
+        secret jsonb NOT NULL,
+        enabled boolean NOT NULL DEFAULT true,
+        disabled_reason text,
+        failing_since timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`;
+      await sql`CREATE INDEX IF NOT EXISTS webhook_endpoints_app ON platform.webhook_endpoints (site, app_id)`;
+      await sql`CREATE TABLE IF NOT EXISTS platform.record_events (
+        id bigserial PRIMARY KEY,
+        event_id uuid NOT NULL UNIQUE DEFAULT gen_random_uuid(),
+        site text NOT NULL,
+        app_id bigint NOT NULL,
+        app_slug text NOT NULL,
+        table_name text NOT NULL,
+        record_key text NOT NULL,
+        event text NOT NULL,
+        data jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`;
+      await sql`CREATE INDEX IF NOT EXISTS record_events_app_time ON platform.record_events (site, app_id, created_at)`;
+      await sql`CREATE TABLE IF NOT EXISTS platform.webhook_deliveries (
+        id bigserial PRIMARY KEY,
+        endpoint_id bigint NOT NULL REFERENCES platform.webhook_endpoints (id) ON DELETE CASCADE,
+        event_row bigint NOT NULL REFERENCES platform.record_events (id) ON DELETE CASCADE,
+        record_ref text NOT NULL,
+        status text NOT NULL DEFAULT 'pending',
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz NOT NULL DEFAULT now(),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        finished_at timestamptz,
+        last_status integer,
+        last_error text
+      )`;
+      await sql`CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON platform.webhook_deliveries (next_attempt_at, id)
+        WHERE status = 'pending'`;
+      await sql`CREATE INDEX IF NOT EXISTS webhook_deliveries_record ON platform.webhook_deliveries (endpoint_id, record_ref, id)
+        WHERE status = 'pending'`;
+      await sql`CREATE INDEX IF NOT EXISTS webhook_deliveries_endpoint ON platform.webhook_deliveries (endpoint_id, status, id)`;
+      await sql`CREATE TABLE IF NOT EXISTS platform.webhook_attempts (
+        id bigserial PRIMARY KEY,
+        endpoint_id bigint NOT NULL REFERENCES platform.webhook_endpoints (id) ON DELETE CASCADE,
+        delivery_id bigint NOT NULL REFERENCES platform.webhook_deliveries (id) ON DELETE CASCADE,
+        attempted_at timestamptz NOT NULL DEFAULT now(),
+        status_code integer,
+        latency_ms integer NOT NULL,
+        error text
+      )`;
+      await sql`CREATE INDEX IF NOT EXISTS webhook_attempts_endpoint ON platform.webhook_attempts (endpoint_id, id)`;
+      // The single-statement insert of a record (shared/data/records/writes.ts) calls this in its RETURNING list:
+      // when an endpoint listens, the statement fails (and inserts nothing) and the transactional path, which
+      // writes the outbox, runs instead. The check is in the same statement as the write, so it is never stale.
+      await sql`CREATE OR REPLACE FUNCTION platform.webhooks_unlistened(p_site text, p_app bigint, p_table text)
+        RETURNS boolean LANGUAGE plpgsql STABLE AS $$
+        BEGIN
+          IF EXISTS (SELECT 1 FROM platform.webhook_endpoints
+                     WHERE site = p_site AND app_id = p_app AND enabled
+                       AND (cardinality(tables) = 0 OR p_table = ANY (tables))) THEN
+            RAISE EXCEPTION 'an endpoint listens to this table' USING ERRCODE = 'TB001';
+          END IF;
+          RETURN true;
+        END
+        $$`;
+    },
+  },
 ];
 
 // Any constant shared by every process that migrates: serialises concurrent runs (two deployments, two local starts).

@@ -159,20 +159,20 @@ describe('PlatformStack secret store', () => {
     expect(key?.Properties.KeyUsage ?? 'ENCRYPT_DECRYPT').toBe('ENCRYPT_DECRYPT');
   });
 
-  it("gives the key to the secrets and auth functions only (social apps' secrets), through SECRETS_KEY_ID", () => {
+  it("gives the key to the secrets, auth (social apps' secrets) and events (webhooks' secrets) functions only, through SECRETS_KEY_ID", () => {
     const id = secretsKeyId();
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
     const holders = functions.filter(
       (fn) => fn.Properties.Environment?.Variables?.SECRETS_KEY_ID !== undefined,
     );
     expect(holders.map((fn) => fn.Properties.Description).sort()).toEqual(
-      [groups.auth.description, groups.secrets.description].sort(),
+      [groups.auth.description, groups.events.description, groups.secrets.description].sort(),
     );
     for (const holder of holders)
       expect(holder.Properties.Environment.Variables.SECRETS_KEY_ID).toEqual({ 'Fn::GetAtt': [id, 'Arn'] });
   });
 
-  it('grants GenerateDataKey and Decrypt to the secrets and auth functions only, constrained by the encryption context', () => {
+  it('grants GenerateDataKey and Decrypt to the secrets, auth and events functions only, constrained by the encryption context', () => {
     const id = secretsKeyId();
     const policies = Object.values(template.findResources('AWS::IAM::Policy'));
     const statements = policies.flatMap((policy) =>
@@ -184,9 +184,10 @@ describe('PlatformStack secret store', () => {
     const users = statements.filter(({ statement }) =>
       /kms:(GenerateDataKey|Decrypt)/.test(JSON.stringify(statement.Action)),
     );
-    expect(users).toHaveLength(2);
-    expect(users.map(({ roles }) => /AuthRole|SecretsRole/.exec(roles)?.[0]).sort()).toEqual([
+    expect(users).toHaveLength(3);
+    expect(users.map(({ roles }) => /AuthRole|EventsRole|SecretsRole/.exec(roles)?.[0]).sort()).toEqual([
       'AuthRole',
+      'EventsRole',
       'SecretsRole',
     ]);
     for (const { statement, roles } of users)
@@ -201,10 +202,12 @@ describe('PlatformStack secret store', () => {
             'kms:EncryptionContext:app': 'false',
             'kms:EncryptionContext:key': 'false',
           },
-          // Each its own share: auth the social apps' context, secrets every other one.
+          // Each its own share: auth the social apps' context, events the webhooks', secrets every other one.
           ...(roles.includes('AuthRole')
             ? { StringEquals: { 'kms:EncryptionContext:app': '~social' } }
-            : { StringNotEquals: { 'kms:EncryptionContext:app': '~social' } }),
+            : roles.includes('EventsRole')
+              ? { StringEquals: { 'kms:EncryptionContext:app': '~webhooks' } }
+              : { StringNotEquals: { 'kms:EncryptionContext:app': ['~social', '~webhooks'] } }),
         },
       });
   });

@@ -60,6 +60,8 @@ export function paramValues(fixture: SecurityFixture): Record<string, string> {
     provider: 'github',
     // No function has this id: operations that need a real one register it (samples below).
     function_id: '999999999',
+    // No webhook endpoint has this id: operations that need a real one register it (samples below).
+    webhook_id: '999999999',
     event_name: 'PRE_USER_CREATE',
     edge_id: '00000000-0000-4000-8000-000000000000',
   };
@@ -147,6 +149,25 @@ async function throwawayFunction(site: SiteObjects): Promise<string> {
       target: 'allow.mjs',
     }),
     'throwaway function',
+  );
+  return String(made.data.id);
+}
+
+/**
+ * A public address literal (no name to resolve, no network needed to register it) and a table no app has, so that
+ * nothing is ever delivered to it.
+ */
+const webhookBody = () => ({
+  url: 'https://93.184.215.14/hook',
+  events: ['POST_RECORD_CREATE'],
+  tables: ['no_such'],
+});
+
+/** A webhook endpoint registered in site A's app: its id. */
+async function throwawayWebhook(site: SiteObjects): Promise<string> {
+  const made = await checked(
+    site.tenant.owner.post(`/api/apps/${site.tenant.app.slug}/webhooks/`, webhookBody()),
+    'throwaway webhook',
   );
   return String(made.data.id);
 }
@@ -433,6 +454,19 @@ export const samples: Record<string, Sample> = {
   }),
   unsubscribe: (_fixture, site) => throwawaySubscription(site),
   appEventSubscribers: () => ({ params: { event_name: 'PRE_USER_CREATE' } }),
+  createWebhook: () => ({ body: webhookBody() }),
+  listWebhooks: none,
+  getWebhook: async (_fixture, site) => ({ params: { webhook_id: await throwawayWebhook(site) } }),
+  updateWebhook: async (_fixture, site) => ({
+    params: { webhook_id: await throwawayWebhook(site) },
+    body: { enabled: false },
+  }),
+  deleteWebhook: async (_fixture, site) => ({ params: { webhook_id: await throwawayWebhook(site) } }),
+  listWebhookDeliveries: async (_fixture, site) => ({ params: { webhook_id: await throwawayWebhook(site) } }),
+  replayWebhook: async (_fixture, site) => ({
+    params: { webhook_id: await throwawayWebhook(site) },
+    body: { since: '2000-01-01T00:00:00Z' },
+  }),
 
   openApiDocument: none,
   openApiDocumentAlias: none,

@@ -48,7 +48,14 @@ const layers: readonly (readonly [name: string, paths: readonly string[]])[] = [
   ['domains: tenancy, social, secrets', ['shared/tenancy/', 'shared/social/', 'shared/secrets/']],
   [
     'domains: events, invitations, recovery, meta, pages',
-    ['shared/events/', 'shared/invitations/', 'shared/recovery/', 'shared/meta/', 'shared/pages/'],
+    [
+      'shared/events/',
+      'shared/webhooks/',
+      'shared/invitations/',
+      'shared/recovery/',
+      'shared/meta/',
+      'shared/pages/',
+    ],
   ],
   ['domains: lifecycle (deletions, across the domains above)', ['shared/lifecycle/']],
   ['ports', ['shared/deps.ts']],

@@ -78,6 +78,21 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
     "GET": "events",
     "DELETE": "events"
   },
+  "/api/apps/{app_slug}/webhooks/": {
+    "POST": "events",
+    "GET": "events"
+  },
+  "/api/apps/{app_slug}/webhooks/{webhook_id}/": {
+    "GET": "events",
+    "PATCH": "events",
+    "DELETE": "events"
+  },
+  "/api/apps/{app_slug}/webhooks/{webhook_id}/deliveries/": {
+    "GET": "events"
+  },
+  "/api/apps/{app_slug}/webhooks/{webhook_id}/replay/": {
+    "POST": "events"
+  },
   "/api/assign/roles": {
     "POST": "roles"
   },

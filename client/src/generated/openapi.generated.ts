@@ -1832,6 +1832,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apps/{app_slug}/webhooks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The app's webhook endpoints
+         * @description Who may call it: `view` on the site (view_site, change_site, delete_site, manage_site, manage_site_users, admin_site; organization owners and admins, superusers).
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register an HTTPS endpoint for record events (its signing secret is shown once)
+         * @description Who may call it: `configure` on the site (manage_site, admin_site; organization owners and admins, superusers).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app_slug}/webhooks/{webhook_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook endpoint of the app
+         * @description Who may call it: `view` on the site (view_site, change_site, delete_site, manage_site, manage_site_users, admin_site; organization owners and admins, superusers).
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove an endpoint with its pending deliveries
+         * @description Who may call it: `configure` on the site (manage_site, admin_site; organization owners and admins, superusers).
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint: its URL, events, tables, or enable it again
+         * @description Who may call it: `configure` on the site (manage_site, admin_site; organization owners and admins, superusers).
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/apps/{app_slug}/webhooks/{webhook_id}/deliveries/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The endpoint's recent attempts and deliveries (failed ones with status=failed)
+         * @description Who may call it: `view` on the site (view_site, change_site, delete_site, manage_site, manage_site_users, admin_site; organization owners and admins, superusers).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app_slug}/webhooks/{webhook_id}/replay/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver again one event ({event_id}) or every event of the app since a time ({since})
+         * @description Who may call it: `configure` on the site (manage_site, admin_site; organization owners and admins, superusers).
+         */
+        post: operations["replayWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invitations/{token}": {
         parameters: {
             query?: never;
@@ -2053,7 +2145,227 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    POST_RECORD_CREATE: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** POST_RECORD_CREATE: a record event, signed by the Standard Webhooks scheme */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: deduplicate by it */
+                    "webhook-id": string;
+                    /** @description Seconds since the epoch when the delivery was signed */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The event id (also the webhook-id header): deduplicate by it
+                         */
+                        id: string;
+                        /** @constant */
+                        event: "POST_RECORD_CREATE";
+                        /** Format: date-time */
+                        time: string;
+                        site: string;
+                        app: string;
+                        table: string;
+                        key: string;
+                        /** @description The record after the change (null after a hard delete) */
+                        record: Record<string, never> | null;
+                        /** @description The record before the change (updates and deletes) */
+                        previous: Record<string, never> | null;
+                        /**
+                         * @description Deletes only
+                         * @enum {string}
+                         */
+                        deletion?: "soft" | "hard";
+                        actor: {
+                            type?: string;
+                            id?: number;
+                            username?: string;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status: delivered; anything else is retried */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    POST_RECORD_UPDATE: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** POST_RECORD_UPDATE: a record event, signed by the Standard Webhooks scheme */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: deduplicate by it */
+                    "webhook-id": string;
+                    /** @description Seconds since the epoch when the delivery was signed */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The event id (also the webhook-id header): deduplicate by it
+                         */
+                        id: string;
+                        /** @constant */
+                        event: "POST_RECORD_UPDATE";
+                        /** Format: date-time */
+                        time: string;
+                        site: string;
+                        app: string;
+                        table: string;
+                        key: string;
+                        /** @description The record after the change (null after a hard delete) */
+                        record: Record<string, never> | null;
+                        /** @description The record before the change (updates and deletes) */
+                        previous: Record<string, never> | null;
+                        /**
+                         * @description Deletes only
+                         * @enum {string}
+                         */
+                        deletion?: "soft" | "hard";
+                        actor: {
+                            type?: string;
+                            id?: number;
+                            username?: string;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status: delivered; anything else is retried */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    POST_RECORD_DELETE: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** POST_RECORD_DELETE: a record event, signed by the Standard Webhooks scheme */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: deduplicate by it */
+                    "webhook-id": string;
+                    /** @description Seconds since the epoch when the delivery was signed */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The event id (also the webhook-id header): deduplicate by it
+                         */
+                        id: string;
+                        /** @constant */
+                        event: "POST_RECORD_DELETE";
+                        /** Format: date-time */
+                        time: string;
+                        site: string;
+                        app: string;
+                        table: string;
+                        key: string;
+                        /** @description The record after the change (null after a hard delete) */
+                        record: Record<string, never> | null;
+                        /** @description The record before the change (updates and deletes) */
+                        previous: Record<string, never> | null;
+                        /**
+                         * @description Deletes only
+                         * @enum {string}
+                         */
+                        deletion?: "soft" | "hard";
+                        actor: {
+                            type?: string;
+                            id?: number;
+                            username?: string;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status: delivered; anything else is retried */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description `{detail}`; a validation error is `{<field>: [messages]}` instead */
@@ -9094,6 +9406,8 @@ export interface operations {
                             description?: string;
                             example?: unknown;
                             default?: unknown;
+                            /** @description Left out of the record events webhooks receive */
+                            sensitive?: boolean;
                             constraints?: {
                                 required?: boolean;
                                 unique?: boolean;
@@ -9496,6 +9810,8 @@ export interface operations {
                     description?: string;
                     example?: unknown;
                     default?: unknown;
+                    /** @description Left out of the record events webhooks receive */
+                    sensitive?: boolean;
                     constraints?: {
                         required?: boolean;
                         unique?: boolean;
@@ -12377,6 +12693,584 @@ export interface operations {
                                 /** Format: date-time */
                                 created_at: string;
                             }[];
+                        };
+                    };
+                };
+            };
+            /** @description The request is malformed or does not validate; the body names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description Not signed in, or the token is not valid (any more) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Site slug */
+                "X-Site"?: string;
+            };
+            path: {
+                app_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every endpoint of the app */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            webhooks: {
+                                id: number;
+                                url: string;
+                                events: string[];
+                                tables: string[];
+                                enabled: boolean;
+                                disabled_reason: string | null;
+                                app_id: number;
+                                app_slug: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description The request is malformed or does not validate; the body names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description Not signed in, or the token is not valid (any more) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Site slug */
+                "X-Site"?: string;
+            };
+            path: {
+                app_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    events: ("POST_RECORD_CREATE" | "POST_RECORD_UPDATE" | "POST_RECORD_DELETE")[];
+                    tables: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The new endpoint and its signing secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            id: number;
+                            url: string;
+                            events: string[];
+                            tables: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            app_id: number;
+                            app_slug: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description The signing secret (Standard Webhooks, whsec_…): shown once */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request is malformed or does not validate; the body names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description Not signed in, or the token is not valid (any more) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Site slug */
+                "X-Site"?: string;
+            };
+            path: {
+                app_slug: string;
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            id: number;
+                            url: string;
+                            events: string[];
+                            tables: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            app_id: number;
+                            app_slug: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request is malformed or does not validate; the body names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description Not signed in, or the token is not valid (any more) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Site slug */
+                "X-Site"?: string;
+            };
+            path: {
+                app_slug: string;
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint is removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description The request is malformed or does not validate; the body names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description Not signed in, or the token is not valid (any more) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Site slug */
+                "X-Site"?: string;
+            };
+            path: {
+                app_slug: string;
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url?: string;
+                    events?: ("POST_RECORD_CREATE" | "POST_RECORD_UPDATE" | "POST_RECORD_DELETE")[];
+                    tables?: string[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            id: number;
+                            url: string;
+                            events: string[];
+                            tables: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            app_id: number;
+                            app_slug: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request is malformed or does not validate; the body names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description Not signed in, or the token is not valid (any more) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "delivered" | "failed";
+            };
+            header?: {
+                /** @description Site slug */
+                "X-Site"?: string;
+            };
+            path: {
+                app_slug: string;
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recent attempts and deliveries, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            attempts: {
+                                /** Format: date-time */
+                                time: string;
+                                status_code: number | null;
+                                latency_ms: number;
+                                error: string | null;
+                                event_id: string;
+                            }[];
+                            deliveries: {
+                                id: number;
+                                event_id: string;
+                                event: string;
+                                table: string;
+                                record_key: string;
+                                /** @enum {string} */
+                                status: "pending" | "delivered" | "failed";
+                                attempts: number;
+                                next_attempt_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                last_status: number | null;
+                                last_error: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The request is malformed or does not validate; the body names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description Not signed in, or the token is not valid (any more) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsError"];
+                };
+            };
+        };
+    };
+    replayWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Site slug */
+                "X-Site"?: string;
+            };
+            path: {
+                app_slug: string;
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    event_id?: string;
+                    /** Format: date-time */
+                    since?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The deliveries queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        message: string;
+                        data: {
+                            replayed: number;
                         };
                     };
                 };

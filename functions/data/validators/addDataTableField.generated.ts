@@ -2,7 +2,7 @@
 // @ts-nocheck
 import * as validatorRuntime from "../../../shared/api/validator-runtime";
 var body = validate10;
-var schema11 = { "type": "object", "required": ["name", "type"], "properties": { "name": { "type": "string" }, "type": { "type": "string" }, "format": { "type": "string" }, "title": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e3 }, "example": {}, "default": {}, "constraints": { "type": "object", "properties": { "required": { "type": "boolean" }, "unique": { "type": "boolean" }, "minLength": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "maxLength": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "minimum": { "type": "number" }, "maximum": { "type": "number" }, "pattern": { "type": "string", "minLength": 1, "maxLength": 1e3 }, "enum": { "type": "array", "minItems": 1, "maxItems": 1e3, "uniqueItems": true, "items": { "type": ["string", "number", "boolean"] } } }, "additionalProperties": false }, "x-search": { "type": "object", "required": ["fields"], "properties": { "fields": { "type": "array", "minItems": 1, "items": { "type": "string" } }, "language": { "type": "string" } }, "additionalProperties": false } }, "additionalProperties": false };
+var schema11 = { "type": "object", "required": ["name", "type"], "properties": { "name": { "type": "string" }, "type": { "type": "string" }, "format": { "type": "string" }, "title": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e3 }, "example": {}, "default": {}, "sensitive": { "type": "boolean", "description": "Left out of the record events webhooks receive" }, "constraints": { "type": "object", "properties": { "required": { "type": "boolean" }, "unique": { "type": "boolean" }, "minLength": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "maxLength": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "minimum": { "type": "number" }, "maximum": { "type": "number" }, "pattern": { "type": "string", "minLength": 1, "maxLength": 1e3 }, "enum": { "type": "array", "minItems": 1, "maxItems": 1e3, "uniqueItems": true, "items": { "type": ["string", "number", "boolean"] } } }, "additionalProperties": false }, "x-search": { "type": "object", "required": ["fields"], "properties": { "fields": { "type": "array", "minItems": 1, "items": { "type": "string" } }, "language": { "type": "string" } }, "additionalProperties": false } }, "additionalProperties": false };
 var func2 = Object.prototype.hasOwnProperty;
 var func3 = validatorRuntime.ucs2length;
 function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -115,23 +115,23 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.constraints !== void 0) {
-      let data5 = data.constraints;
-      if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
-        for (const key1 in data5) {
-          if (!(key1 === "required" || key1 === "unique" || key1 === "minLength" || key1 === "maxLength" || key1 === "minimum" || key1 === "maximum" || key1 === "pattern" || key1 === "enum")) {
-            const err10 = { instancePath: instancePath + "/constraints", schemaPath: "#/properties/constraints/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-            if (vErrors === null) {
-              vErrors = [err10];
-            } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
+    if (data.sensitive !== void 0) {
+      if (typeof data.sensitive !== "boolean") {
+        const err10 = { instancePath: instancePath + "/sensitive", schemaPath: "#/properties/sensitive/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
         }
-        if (data5.required !== void 0) {
-          if (typeof data5.required !== "boolean") {
-            const err11 = { instancePath: instancePath + "/constraints/required", schemaPath: "#/properties/constraints/properties/required/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        errors++;
+      }
+    }
+    if (data.constraints !== void 0) {
+      let data6 = data.constraints;
+      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+        for (const key1 in data6) {
+          if (!(key1 === "required" || key1 === "unique" || key1 === "minLength" || key1 === "maxLength" || key1 === "minimum" || key1 === "maximum" || key1 === "pattern" || key1 === "enum")) {
+            const err11 = { instancePath: instancePath + "/constraints", schemaPath: "#/properties/constraints/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err11];
             } else {
@@ -140,9 +140,9 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data5.unique !== void 0) {
-          if (typeof data5.unique !== "boolean") {
-            const err12 = { instancePath: instancePath + "/constraints/unique", schemaPath: "#/properties/constraints/properties/unique/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (data6.required !== void 0) {
+          if (typeof data6.required !== "boolean") {
+            const err12 = { instancePath: instancePath + "/constraints/required", schemaPath: "#/properties/constraints/properties/required/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -151,10 +151,9 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data5.minLength !== void 0) {
-          let data8 = data5.minLength;
-          if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)))) {
-            const err13 = { instancePath: instancePath + "/constraints/minLength", schemaPath: "#/properties/constraints/properties/minLength/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (data6.unique !== void 0) {
+          if (typeof data6.unique !== "boolean") {
+            const err13 = { instancePath: instancePath + "/constraints/unique", schemaPath: "#/properties/constraints/properties/unique/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
             if (vErrors === null) {
               vErrors = [err13];
             } else {
@@ -162,18 +161,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data8 == "number") {
-            if (data8 > 2147483647 || isNaN(data8)) {
-              const err14 = { instancePath: instancePath + "/constraints/minLength", schemaPath: "#/properties/constraints/properties/minLength/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
-              if (vErrors === null) {
-                vErrors = [err14];
-              } else {
-                vErrors.push(err14);
-              }
-              errors++;
+        }
+        if (data6.minLength !== void 0) {
+          let data9 = data6.minLength;
+          if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)))) {
+            const err14 = { instancePath: instancePath + "/constraints/minLength", schemaPath: "#/properties/constraints/properties/minLength/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err14];
+            } else {
+              vErrors.push(err14);
             }
-            if (data8 < 0 || isNaN(data8)) {
-              const err15 = { instancePath: instancePath + "/constraints/minLength", schemaPath: "#/properties/constraints/properties/minLength/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+            errors++;
+          }
+          if (typeof data9 == "number") {
+            if (data9 > 2147483647 || isNaN(data9)) {
+              const err15 = { instancePath: instancePath + "/constraints/minLength", schemaPath: "#/properties/constraints/properties/minLength/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
               if (vErrors === null) {
                 vErrors = [err15];
               } else {
@@ -181,31 +183,31 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-          }
-        }
-        if (data5.maxLength !== void 0) {
-          let data9 = data5.maxLength;
-          if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)))) {
-            const err16 = { instancePath: instancePath + "/constraints/maxLength", schemaPath: "#/properties/constraints/properties/maxLength/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-          if (typeof data9 == "number") {
-            if (data9 > 2147483647 || isNaN(data9)) {
-              const err17 = { instancePath: instancePath + "/constraints/maxLength", schemaPath: "#/properties/constraints/properties/maxLength/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
+            if (data9 < 0 || isNaN(data9)) {
+              const err16 = { instancePath: instancePath + "/constraints/minLength", schemaPath: "#/properties/constraints/properties/minLength/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
               if (vErrors === null) {
-                vErrors = [err17];
+                vErrors = [err16];
               } else {
-                vErrors.push(err17);
+                vErrors.push(err16);
               }
               errors++;
             }
-            if (data9 < 0 || isNaN(data9)) {
-              const err18 = { instancePath: instancePath + "/constraints/maxLength", schemaPath: "#/properties/constraints/properties/maxLength/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          }
+        }
+        if (data6.maxLength !== void 0) {
+          let data10 = data6.maxLength;
+          if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)))) {
+            const err17 = { instancePath: instancePath + "/constraints/maxLength", schemaPath: "#/properties/constraints/properties/maxLength/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+          if (typeof data10 == "number") {
+            if (data10 > 2147483647 || isNaN(data10)) {
+              const err18 = { instancePath: instancePath + "/constraints/maxLength", schemaPath: "#/properties/constraints/properties/maxLength/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
               if (vErrors === null) {
                 vErrors = [err18];
               } else {
@@ -213,22 +215,20 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-          }
-        }
-        if (data5.minimum !== void 0) {
-          if (!(typeof data5.minimum == "number")) {
-            const err19 = { instancePath: instancePath + "/constraints/minimum", schemaPath: "#/properties/constraints/properties/minimum/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-            if (vErrors === null) {
-              vErrors = [err19];
-            } else {
-              vErrors.push(err19);
+            if (data10 < 0 || isNaN(data10)) {
+              const err19 = { instancePath: instancePath + "/constraints/maxLength", schemaPath: "#/properties/constraints/properties/maxLength/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err19];
+              } else {
+                vErrors.push(err19);
+              }
+              errors++;
             }
-            errors++;
           }
         }
-        if (data5.maximum !== void 0) {
-          if (!(typeof data5.maximum == "number")) {
-            const err20 = { instancePath: instancePath + "/constraints/maximum", schemaPath: "#/properties/constraints/properties/maximum/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+        if (data6.minimum !== void 0) {
+          if (!(typeof data6.minimum == "number")) {
+            const err20 = { instancePath: instancePath + "/constraints/minimum", schemaPath: "#/properties/constraints/properties/minimum/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
               vErrors = [err20];
             } else {
@@ -237,20 +237,22 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data5.pattern !== void 0) {
-          let data12 = data5.pattern;
-          if (typeof data12 === "string") {
-            if (func3(data12) > 1e3) {
-              const err21 = { instancePath: instancePath + "/constraints/pattern", schemaPath: "#/properties/constraints/properties/pattern/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
-              if (vErrors === null) {
-                vErrors = [err21];
-              } else {
-                vErrors.push(err21);
-              }
-              errors++;
+        if (data6.maximum !== void 0) {
+          if (!(typeof data6.maximum == "number")) {
+            const err21 = { instancePath: instancePath + "/constraints/maximum", schemaPath: "#/properties/constraints/properties/maximum/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
             }
-            if (func3(data12) < 1) {
-              const err22 = { instancePath: instancePath + "/constraints/pattern", schemaPath: "#/properties/constraints/properties/pattern/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+            errors++;
+          }
+        }
+        if (data6.pattern !== void 0) {
+          let data13 = data6.pattern;
+          if (typeof data13 === "string") {
+            if (func3(data13) > 1e3) {
+              const err22 = { instancePath: instancePath + "/constraints/pattern", schemaPath: "#/properties/constraints/properties/pattern/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
               if (vErrors === null) {
                 vErrors = [err22];
               } else {
@@ -258,30 +260,30 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
+            if (func3(data13) < 1) {
+              const err23 = { instancePath: instancePath + "/constraints/pattern", schemaPath: "#/properties/constraints/properties/pattern/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
           } else {
-            const err23 = { instancePath: instancePath + "/constraints/pattern", schemaPath: "#/properties/constraints/properties/pattern/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err24 = { instancePath: instancePath + "/constraints/pattern", schemaPath: "#/properties/constraints/properties/pattern/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err23];
+              vErrors = [err24];
             } else {
-              vErrors.push(err23);
+              vErrors.push(err24);
             }
             errors++;
           }
         }
-        if (data5.enum !== void 0) {
-          let data13 = data5.enum;
-          if (Array.isArray(data13)) {
-            if (data13.length > 1e3) {
-              const err24 = { instancePath: instancePath + "/constraints/enum", schemaPath: "#/properties/constraints/properties/enum/maxItems", keyword: "maxItems", params: { limit: 1e3 }, message: "must NOT have more than 1000 items" };
-              if (vErrors === null) {
-                vErrors = [err24];
-              } else {
-                vErrors.push(err24);
-              }
-              errors++;
-            }
-            if (data13.length < 1) {
-              const err25 = { instancePath: instancePath + "/constraints/enum", schemaPath: "#/properties/constraints/properties/enum/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+        if (data6.enum !== void 0) {
+          let data14 = data6.enum;
+          if (Array.isArray(data14)) {
+            if (data14.length > 1e3) {
+              const err25 = { instancePath: instancePath + "/constraints/enum", schemaPath: "#/properties/constraints/properties/enum/maxItems", keyword: "maxItems", params: { limit: 1e3 }, message: "must NOT have more than 1000 items" };
               if (vErrors === null) {
                 vErrors = [err25];
               } else {
@@ -289,25 +291,34 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            const len0 = data13.length;
+            if (data14.length < 1) {
+              const err26 = { instancePath: instancePath + "/constraints/enum", schemaPath: "#/properties/constraints/properties/enum/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+            }
+            const len0 = data14.length;
             for (let i0 = 0; i0 < len0; i0++) {
-              let data14 = data13[i0];
-              if (typeof data14 !== "string" && !(typeof data14 == "number") && typeof data14 !== "boolean") {
-                const err26 = { instancePath: instancePath + "/constraints/enum/" + i0, schemaPath: "#/properties/constraints/properties/enum/items/type", keyword: "type", params: { type: schema11.properties.constraints.properties.enum.items.type }, message: "must be string,number,boolean" };
+              let data15 = data14[i0];
+              if (typeof data15 !== "string" && !(typeof data15 == "number") && typeof data15 !== "boolean") {
+                const err27 = { instancePath: instancePath + "/constraints/enum/" + i0, schemaPath: "#/properties/constraints/properties/enum/items/type", keyword: "type", params: { type: schema11.properties.constraints.properties.enum.items.type }, message: "must be string,number,boolean" };
                 if (vErrors === null) {
-                  vErrors = [err26];
+                  vErrors = [err27];
                 } else {
-                  vErrors.push(err26);
+                  vErrors.push(err27);
                 }
                 errors++;
               }
             }
-            let i1 = data13.length;
+            let i1 = data14.length;
             let j0;
             if (i1 > 1) {
               const indices0 = {};
               for (; i1--; ) {
-                let item0 = data13[i1];
+                let item0 = data14[i1];
                 if (typeof item0 !== "string" && !(typeof item0 == "number") && typeof item0 !== "boolean") {
                   continue;
                 }
@@ -316,11 +327,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (typeof indices0[item0] == "number") {
                   j0 = indices0[item0];
-                  const err27 = { instancePath: instancePath + "/constraints/enum", schemaPath: "#/properties/constraints/properties/enum/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)" };
+                  const err28 = { instancePath: instancePath + "/constraints/enum", schemaPath: "#/properties/constraints/properties/enum/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)" };
                   if (vErrors === null) {
-                    vErrors = [err27];
+                    vErrors = [err28];
                   } else {
-                    vErrors.push(err27);
+                    vErrors.push(err28);
                   }
                   errors++;
                   break;
@@ -329,85 +340,74 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           } else {
-            const err28 = { instancePath: instancePath + "/constraints/enum", schemaPath: "#/properties/constraints/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err29 = { instancePath: instancePath + "/constraints/enum", schemaPath: "#/properties/constraints/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err28];
+              vErrors = [err29];
             } else {
-              vErrors.push(err28);
+              vErrors.push(err29);
             }
             errors++;
           }
         }
       } else {
-        const err29 = { instancePath: instancePath + "/constraints", schemaPath: "#/properties/constraints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err30 = { instancePath: instancePath + "/constraints", schemaPath: "#/properties/constraints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err29];
+          vErrors = [err30];
         } else {
-          vErrors.push(err29);
+          vErrors.push(err30);
         }
         errors++;
       }
     }
     if (data["x-search"] !== void 0) {
-      let data15 = data["x-search"];
-      if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
-        if (data15.fields === void 0) {
-          const err30 = { instancePath: instancePath + "/x-search", schemaPath: "#/properties/x-search/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
+      let data16 = data["x-search"];
+      if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
+        if (data16.fields === void 0) {
+          const err31 = { instancePath: instancePath + "/x-search", schemaPath: "#/properties/x-search/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
           if (vErrors === null) {
-            vErrors = [err30];
+            vErrors = [err31];
           } else {
-            vErrors.push(err30);
+            vErrors.push(err31);
           }
           errors++;
         }
-        for (const key2 in data15) {
+        for (const key2 in data16) {
           if (!(key2 === "fields" || key2 === "language")) {
-            const err31 = { instancePath: instancePath + "/x-search", schemaPath: "#/properties/x-search/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+            const err32 = { instancePath: instancePath + "/x-search", schemaPath: "#/properties/x-search/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
-              vErrors = [err31];
+              vErrors = [err32];
             } else {
-              vErrors.push(err31);
+              vErrors.push(err32);
             }
             errors++;
           }
         }
-        if (data15.fields !== void 0) {
-          let data16 = data15.fields;
-          if (Array.isArray(data16)) {
-            if (data16.length < 1) {
-              const err32 = { instancePath: instancePath + "/x-search/fields", schemaPath: "#/properties/x-search/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+        if (data16.fields !== void 0) {
+          let data17 = data16.fields;
+          if (Array.isArray(data17)) {
+            if (data17.length < 1) {
+              const err33 = { instancePath: instancePath + "/x-search/fields", schemaPath: "#/properties/x-search/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
               if (vErrors === null) {
-                vErrors = [err32];
+                vErrors = [err33];
               } else {
-                vErrors.push(err32);
+                vErrors.push(err33);
               }
               errors++;
             }
-            const len1 = data16.length;
+            const len1 = data17.length;
             for (let i2 = 0; i2 < len1; i2++) {
-              if (typeof data16[i2] !== "string") {
-                const err33 = { instancePath: instancePath + "/x-search/fields/" + i2, schemaPath: "#/properties/x-search/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              if (typeof data17[i2] !== "string") {
+                const err34 = { instancePath: instancePath + "/x-search/fields/" + i2, schemaPath: "#/properties/x-search/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err33];
+                  vErrors = [err34];
                 } else {
-                  vErrors.push(err33);
+                  vErrors.push(err34);
                 }
                 errors++;
               }
             }
           } else {
-            const err34 = { instancePath: instancePath + "/x-search/fields", schemaPath: "#/properties/x-search/properties/fields/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-            if (vErrors === null) {
-              vErrors = [err34];
-            } else {
-              vErrors.push(err34);
-            }
-            errors++;
-          }
-        }
-        if (data15.language !== void 0) {
-          if (typeof data15.language !== "string") {
-            const err35 = { instancePath: instancePath + "/x-search/language", schemaPath: "#/properties/x-search/properties/language/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err35 = { instancePath: instancePath + "/x-search/fields", schemaPath: "#/properties/x-search/properties/fields/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
               vErrors = [err35];
             } else {
@@ -416,22 +416,33 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data16.language !== void 0) {
+          if (typeof data16.language !== "string") {
+            const err36 = { instancePath: instancePath + "/x-search/language", schemaPath: "#/properties/x-search/properties/language/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err36];
+            } else {
+              vErrors.push(err36);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err36 = { instancePath: instancePath + "/x-search", schemaPath: "#/properties/x-search/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err37 = { instancePath: instancePath + "/x-search", schemaPath: "#/properties/x-search/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err36];
+          vErrors = [err37];
         } else {
-          vErrors.push(err36);
+          vErrors.push(err37);
         }
         errors++;
       }
     }
   } else {
-    const err37 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err38 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err37];
+      vErrors = [err38];
     } else {
-      vErrors.push(err37);
+      vErrors.push(err38);
     }
     errors++;
   }

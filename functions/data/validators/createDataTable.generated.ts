@@ -2,7 +2,7 @@
 // @ts-nocheck
 import * as validatorRuntime from "../../../shared/api/validator-runtime";
 var body = validate10;
-var schema11 = { "type": "object", "required": ["name", "schema"], "properties": { "name": { "type": "string" }, "description": { "type": "string", "maxLength": 2e3 }, "schema": { "type": "object", "required": ["fields"], "properties": { "fields": { "type": "array", "minItems": 1, "maxItems": 250, "items": { "type": "object", "required": ["name", "type"], "properties": { "name": { "type": "string" }, "type": { "type": "string" }, "format": { "type": "string" }, "title": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e3 }, "example": {}, "default": {}, "constraints": { "type": "object", "properties": { "required": { "type": "boolean" }, "unique": { "type": "boolean" }, "minLength": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "maxLength": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "minimum": { "type": "number" }, "maximum": { "type": "number" }, "pattern": { "type": "string", "minLength": 1, "maxLength": 1e3 }, "enum": { "type": "array", "minItems": 1, "maxItems": 1e3, "uniqueItems": true, "items": { "type": ["string", "number", "boolean"] } } }, "additionalProperties": false }, "x-search": { "type": "object", "required": ["fields"], "properties": { "fields": { "type": "array", "minItems": 1, "items": { "type": "string" } }, "language": { "type": "string" } }, "additionalProperties": false } }, "additionalProperties": false } }, "primaryKey": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } }, "uniqueKeys": { "type": "array", "items": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } } }, "foreignKeys": { "type": "array", "maxItems": 50, "items": { "type": "object", "required": ["fields", "reference"], "properties": { "fields": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } }, "reference": { "type": "object", "required": ["resource", "fields"], "properties": { "resource": { "type": "string" }, "fields": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } } }, "additionalProperties": false }, "x-actions": { "type": "object", "properties": { "onDelete": { "type": "string", "enum": ["CASCADE", "SET NULL", "SET DEFAULT", "RESTRICT", "NO ACTION"] } }, "additionalProperties": false } }, "additionalProperties": false } }, "indexes": { "type": "array", "maxItems": 50, "items": { "type": "object", "required": ["fields"], "properties": { "name": { "type": "string" }, "fields": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } }, "unique": { "type": "boolean" } }, "additionalProperties": false } }, "hierarchy": { "type": "boolean" }, "graph": { "type": "object", "properties": { "enabled": { "type": "boolean" }, "types": { "type": "array", "maxItems": 50, "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "maxLength": 50 }, "inverse": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "maxLength": 50 }, "description": { "type": "string", "maxLength": 2e3 }, "constraints": { "type": "object", "properties": { "max_outgoing": { "type": "integer", "minimum": 1, "maximum": 2147483647 }, "max_incoming": { "type": "integer", "minimum": 1, "maximum": 2147483647 } }, "additionalProperties": false } }, "additionalProperties": false } } }, "additionalProperties": false } }, "additionalProperties": false } }, "additionalProperties": false };
+var schema11 = { "type": "object", "required": ["name", "schema"], "properties": { "name": { "type": "string" }, "description": { "type": "string", "maxLength": 2e3 }, "schema": { "type": "object", "required": ["fields"], "properties": { "fields": { "type": "array", "minItems": 1, "maxItems": 250, "items": { "type": "object", "required": ["name", "type"], "properties": { "name": { "type": "string" }, "type": { "type": "string" }, "format": { "type": "string" }, "title": { "type": "string", "maxLength": 200 }, "description": { "type": "string", "maxLength": 2e3 }, "example": {}, "default": {}, "sensitive": { "type": "boolean", "description": "Left out of the record events webhooks receive" }, "constraints": { "type": "object", "properties": { "required": { "type": "boolean" }, "unique": { "type": "boolean" }, "minLength": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "maxLength": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "minimum": { "type": "number" }, "maximum": { "type": "number" }, "pattern": { "type": "string", "minLength": 1, "maxLength": 1e3 }, "enum": { "type": "array", "minItems": 1, "maxItems": 1e3, "uniqueItems": true, "items": { "type": ["string", "number", "boolean"] } } }, "additionalProperties": false }, "x-search": { "type": "object", "required": ["fields"], "properties": { "fields": { "type": "array", "minItems": 1, "items": { "type": "string" } }, "language": { "type": "string" } }, "additionalProperties": false } }, "additionalProperties": false } }, "primaryKey": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } }, "uniqueKeys": { "type": "array", "items": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } } }, "foreignKeys": { "type": "array", "maxItems": 50, "items": { "type": "object", "required": ["fields", "reference"], "properties": { "fields": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } }, "reference": { "type": "object", "required": ["resource", "fields"], "properties": { "resource": { "type": "string" }, "fields": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } } }, "additionalProperties": false }, "x-actions": { "type": "object", "properties": { "onDelete": { "type": "string", "enum": ["CASCADE", "SET NULL", "SET DEFAULT", "RESTRICT", "NO ACTION"] } }, "additionalProperties": false } }, "additionalProperties": false } }, "indexes": { "type": "array", "maxItems": 50, "items": { "type": "object", "required": ["fields"], "properties": { "name": { "type": "string" }, "fields": { "type": ["string", "array"], "minItems": 1, "items": { "type": "string" } }, "unique": { "type": "boolean" } }, "additionalProperties": false } }, "hierarchy": { "type": "boolean" }, "graph": { "type": "object", "properties": { "enabled": { "type": "boolean" }, "types": { "type": "array", "maxItems": 50, "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "maxLength": 50 }, "inverse": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "maxLength": 50 }, "description": { "type": "string", "maxLength": 2e3 }, "constraints": { "type": "object", "properties": { "max_outgoing": { "type": "integer", "minimum": 1, "maximum": 2147483647 }, "max_incoming": { "type": "integer", "minimum": 1, "maximum": 2147483647 } }, "additionalProperties": false } }, "additionalProperties": false } } }, "additionalProperties": false } }, "additionalProperties": false } }, "additionalProperties": false };
 var func2 = validatorRuntime.ucs2length;
 var func3 = Object.prototype.hasOwnProperty;
 var pattern0 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
@@ -226,23 +226,23 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data4.constraints !== void 0) {
-                  let data10 = data4.constraints;
-                  if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-                    for (const key3 in data10) {
-                      if (!(key3 === "required" || key3 === "unique" || key3 === "minLength" || key3 === "maxLength" || key3 === "minimum" || key3 === "maximum" || key3 === "pattern" || key3 === "enum")) {
-                        const err20 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
-                        if (vErrors === null) {
-                          vErrors = [err20];
-                        } else {
-                          vErrors.push(err20);
-                        }
-                        errors++;
-                      }
+                if (data4.sensitive !== void 0) {
+                  if (typeof data4.sensitive !== "boolean") {
+                    const err20 = { instancePath: instancePath + "/schema/fields/" + i0 + "/sensitive", schemaPath: "#/properties/schema/properties/fields/items/properties/sensitive/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                    if (vErrors === null) {
+                      vErrors = [err20];
+                    } else {
+                      vErrors.push(err20);
                     }
-                    if (data10.required !== void 0) {
-                      if (typeof data10.required !== "boolean") {
-                        const err21 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/required", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/required/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                    errors++;
+                  }
+                }
+                if (data4.constraints !== void 0) {
+                  let data11 = data4.constraints;
+                  if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
+                    for (const key3 in data11) {
+                      if (!(key3 === "required" || key3 === "unique" || key3 === "minLength" || key3 === "maxLength" || key3 === "minimum" || key3 === "maximum" || key3 === "pattern" || key3 === "enum")) {
+                        const err21 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
                           vErrors = [err21];
                         } else {
@@ -251,9 +251,9 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                         errors++;
                       }
                     }
-                    if (data10.unique !== void 0) {
-                      if (typeof data10.unique !== "boolean") {
-                        const err22 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/unique", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/unique/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                    if (data11.required !== void 0) {
+                      if (typeof data11.required !== "boolean") {
+                        const err22 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/required", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/required/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                         if (vErrors === null) {
                           vErrors = [err22];
                         } else {
@@ -262,10 +262,9 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                         errors++;
                       }
                     }
-                    if (data10.minLength !== void 0) {
-                      let data13 = data10.minLength;
-                      if (!(typeof data13 == "number" && (!(data13 % 1) && !isNaN(data13)))) {
-                        const err23 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/minLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/minLength/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                    if (data11.unique !== void 0) {
+                      if (typeof data11.unique !== "boolean") {
+                        const err23 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/unique", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/unique/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                         if (vErrors === null) {
                           vErrors = [err23];
                         } else {
@@ -273,18 +272,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                         }
                         errors++;
                       }
-                      if (typeof data13 == "number") {
-                        if (data13 > 2147483647 || isNaN(data13)) {
-                          const err24 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/minLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/minLength/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
-                          if (vErrors === null) {
-                            vErrors = [err24];
-                          } else {
-                            vErrors.push(err24);
-                          }
-                          errors++;
+                    }
+                    if (data11.minLength !== void 0) {
+                      let data14 = data11.minLength;
+                      if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)))) {
+                        const err24 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/minLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/minLength/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                        if (vErrors === null) {
+                          vErrors = [err24];
+                        } else {
+                          vErrors.push(err24);
                         }
-                        if (data13 < 0 || isNaN(data13)) {
-                          const err25 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/minLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/minLength/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                        errors++;
+                      }
+                      if (typeof data14 == "number") {
+                        if (data14 > 2147483647 || isNaN(data14)) {
+                          const err25 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/minLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/minLength/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
                           if (vErrors === null) {
                             vErrors = [err25];
                           } else {
@@ -292,31 +294,31 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                           errors++;
                         }
-                      }
-                    }
-                    if (data10.maxLength !== void 0) {
-                      let data14 = data10.maxLength;
-                      if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)))) {
-                        const err26 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/maxLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/maxLength/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                        if (vErrors === null) {
-                          vErrors = [err26];
-                        } else {
-                          vErrors.push(err26);
-                        }
-                        errors++;
-                      }
-                      if (typeof data14 == "number") {
-                        if (data14 > 2147483647 || isNaN(data14)) {
-                          const err27 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/maxLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/maxLength/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
+                        if (data14 < 0 || isNaN(data14)) {
+                          const err26 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/minLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/minLength/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
                           if (vErrors === null) {
-                            vErrors = [err27];
+                            vErrors = [err26];
                           } else {
-                            vErrors.push(err27);
+                            vErrors.push(err26);
                           }
                           errors++;
                         }
-                        if (data14 < 0 || isNaN(data14)) {
-                          const err28 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/maxLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/maxLength/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                      }
+                    }
+                    if (data11.maxLength !== void 0) {
+                      let data15 = data11.maxLength;
+                      if (!(typeof data15 == "number" && (!(data15 % 1) && !isNaN(data15)))) {
+                        const err27 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/maxLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/maxLength/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                        if (vErrors === null) {
+                          vErrors = [err27];
+                        } else {
+                          vErrors.push(err27);
+                        }
+                        errors++;
+                      }
+                      if (typeof data15 == "number") {
+                        if (data15 > 2147483647 || isNaN(data15)) {
+                          const err28 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/maxLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/maxLength/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
                           if (vErrors === null) {
                             vErrors = [err28];
                           } else {
@@ -324,22 +326,20 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                           errors++;
                         }
-                      }
-                    }
-                    if (data10.minimum !== void 0) {
-                      if (!(typeof data10.minimum == "number")) {
-                        const err29 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/minimum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/minimum/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-                        if (vErrors === null) {
-                          vErrors = [err29];
-                        } else {
-                          vErrors.push(err29);
+                        if (data15 < 0 || isNaN(data15)) {
+                          const err29 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/maxLength", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/maxLength/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                          if (vErrors === null) {
+                            vErrors = [err29];
+                          } else {
+                            vErrors.push(err29);
+                          }
+                          errors++;
                         }
-                        errors++;
                       }
                     }
-                    if (data10.maximum !== void 0) {
-                      if (!(typeof data10.maximum == "number")) {
-                        const err30 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/maximum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/maximum/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                    if (data11.minimum !== void 0) {
+                      if (!(typeof data11.minimum == "number")) {
+                        const err30 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/minimum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/minimum/type", keyword: "type", params: { type: "number" }, message: "must be number" };
                         if (vErrors === null) {
                           vErrors = [err30];
                         } else {
@@ -348,20 +348,22 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                         errors++;
                       }
                     }
-                    if (data10.pattern !== void 0) {
-                      let data17 = data10.pattern;
-                      if (typeof data17 === "string") {
-                        if (func2(data17) > 1e3) {
-                          const err31 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/pattern", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/pattern/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
-                          if (vErrors === null) {
-                            vErrors = [err31];
-                          } else {
-                            vErrors.push(err31);
-                          }
-                          errors++;
+                    if (data11.maximum !== void 0) {
+                      if (!(typeof data11.maximum == "number")) {
+                        const err31 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/maximum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/maximum/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+                        if (vErrors === null) {
+                          vErrors = [err31];
+                        } else {
+                          vErrors.push(err31);
                         }
-                        if (func2(data17) < 1) {
-                          const err32 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/pattern", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/pattern/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                        errors++;
+                      }
+                    }
+                    if (data11.pattern !== void 0) {
+                      let data18 = data11.pattern;
+                      if (typeof data18 === "string") {
+                        if (func2(data18) > 1e3) {
+                          const err32 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/pattern", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/pattern/maxLength", keyword: "maxLength", params: { limit: 1e3 }, message: "must NOT have more than 1000 characters" };
                           if (vErrors === null) {
                             vErrors = [err32];
                           } else {
@@ -369,30 +371,30 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                           errors++;
                         }
+                        if (func2(data18) < 1) {
+                          const err33 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/pattern", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/pattern/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                          if (vErrors === null) {
+                            vErrors = [err33];
+                          } else {
+                            vErrors.push(err33);
+                          }
+                          errors++;
+                        }
                       } else {
-                        const err33 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/pattern", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/pattern/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err34 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/pattern", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/pattern/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
-                          vErrors = [err33];
+                          vErrors = [err34];
                         } else {
-                          vErrors.push(err33);
+                          vErrors.push(err34);
                         }
                         errors++;
                       }
                     }
-                    if (data10.enum !== void 0) {
-                      let data18 = data10.enum;
-                      if (Array.isArray(data18)) {
-                        if (data18.length > 1e3) {
-                          const err34 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/maxItems", keyword: "maxItems", params: { limit: 1e3 }, message: "must NOT have more than 1000 items" };
-                          if (vErrors === null) {
-                            vErrors = [err34];
-                          } else {
-                            vErrors.push(err34);
-                          }
-                          errors++;
-                        }
-                        if (data18.length < 1) {
-                          const err35 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                    if (data11.enum !== void 0) {
+                      let data19 = data11.enum;
+                      if (Array.isArray(data19)) {
+                        if (data19.length > 1e3) {
+                          const err35 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/maxItems", keyword: "maxItems", params: { limit: 1e3 }, message: "must NOT have more than 1000 items" };
                           if (vErrors === null) {
                             vErrors = [err35];
                           } else {
@@ -400,25 +402,34 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                           errors++;
                         }
-                        const len1 = data18.length;
+                        if (data19.length < 1) {
+                          const err36 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                          if (vErrors === null) {
+                            vErrors = [err36];
+                          } else {
+                            vErrors.push(err36);
+                          }
+                          errors++;
+                        }
+                        const len1 = data19.length;
                         for (let i1 = 0; i1 < len1; i1++) {
-                          let data19 = data18[i1];
-                          if (typeof data19 !== "string" && !(typeof data19 == "number") && typeof data19 !== "boolean") {
-                            const err36 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum/" + i1, schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/items/type", keyword: "type", params: { type: schema11.properties.schema.properties.fields.items.properties.constraints.properties.enum.items.type }, message: "must be string,number,boolean" };
+                          let data20 = data19[i1];
+                          if (typeof data20 !== "string" && !(typeof data20 == "number") && typeof data20 !== "boolean") {
+                            const err37 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum/" + i1, schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/items/type", keyword: "type", params: { type: schema11.properties.schema.properties.fields.items.properties.constraints.properties.enum.items.type }, message: "must be string,number,boolean" };
                             if (vErrors === null) {
-                              vErrors = [err36];
+                              vErrors = [err37];
                             } else {
-                              vErrors.push(err36);
+                              vErrors.push(err37);
                             }
                             errors++;
                           }
                         }
-                        let i2 = data18.length;
+                        let i2 = data19.length;
                         let j0;
                         if (i2 > 1) {
                           const indices0 = {};
                           for (; i2--; ) {
-                            let item0 = data18[i2];
+                            let item0 = data19[i2];
                             if (typeof item0 !== "string" && !(typeof item0 == "number") && typeof item0 !== "boolean") {
                               continue;
                             }
@@ -427,11 +438,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                             }
                             if (typeof indices0[item0] == "number") {
                               j0 = indices0[item0];
-                              const err37 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/uniqueItems", keyword: "uniqueItems", params: { i: i2, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i2 + " are identical)" };
+                              const err38 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/uniqueItems", keyword: "uniqueItems", params: { i: i2, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i2 + " are identical)" };
                               if (vErrors === null) {
-                                vErrors = [err37];
+                                vErrors = [err38];
                               } else {
-                                vErrors.push(err37);
+                                vErrors.push(err38);
                               }
                               errors++;
                               break;
@@ -440,85 +451,74 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                         }
                       } else {
-                        const err38 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        const err39 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints/enum", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                         if (vErrors === null) {
-                          vErrors = [err38];
+                          vErrors = [err39];
                         } else {
-                          vErrors.push(err38);
+                          vErrors.push(err39);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err39 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err40 = { instancePath: instancePath + "/schema/fields/" + i0 + "/constraints", schemaPath: "#/properties/schema/properties/fields/items/properties/constraints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err39];
+                      vErrors = [err40];
                     } else {
-                      vErrors.push(err39);
+                      vErrors.push(err40);
                     }
                     errors++;
                   }
                 }
                 if (data4["x-search"] !== void 0) {
-                  let data20 = data4["x-search"];
-                  if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-                    if (data20.fields === void 0) {
-                      const err40 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
+                  let data21 = data4["x-search"];
+                  if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
+                    if (data21.fields === void 0) {
+                      const err41 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
                       if (vErrors === null) {
-                        vErrors = [err40];
+                        vErrors = [err41];
                       } else {
-                        vErrors.push(err40);
+                        vErrors.push(err41);
                       }
                       errors++;
                     }
-                    for (const key4 in data20) {
+                    for (const key4 in data21) {
                       if (!(key4 === "fields" || key4 === "language")) {
-                        const err41 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+                        const err42 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
-                          vErrors = [err41];
+                          vErrors = [err42];
                         } else {
-                          vErrors.push(err41);
+                          vErrors.push(err42);
                         }
                         errors++;
                       }
                     }
-                    if (data20.fields !== void 0) {
-                      let data21 = data20.fields;
-                      if (Array.isArray(data21)) {
-                        if (data21.length < 1) {
-                          const err42 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search/fields", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                    if (data21.fields !== void 0) {
+                      let data22 = data21.fields;
+                      if (Array.isArray(data22)) {
+                        if (data22.length < 1) {
+                          const err43 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search/fields", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                           if (vErrors === null) {
-                            vErrors = [err42];
+                            vErrors = [err43];
                           } else {
-                            vErrors.push(err42);
+                            vErrors.push(err43);
                           }
                           errors++;
                         }
-                        const len2 = data21.length;
+                        const len2 = data22.length;
                         for (let i3 = 0; i3 < len2; i3++) {
-                          if (typeof data21[i3] !== "string") {
-                            const err43 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search/fields/" + i3, schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                          if (typeof data22[i3] !== "string") {
+                            const err44 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search/fields/" + i3, schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
-                              vErrors = [err43];
+                              vErrors = [err44];
                             } else {
-                              vErrors.push(err43);
+                              vErrors.push(err44);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err44 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search/fields", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/properties/fields/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                        if (vErrors === null) {
-                          vErrors = [err44];
-                        } else {
-                          vErrors.push(err44);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data20.language !== void 0) {
-                      if (typeof data20.language !== "string") {
-                        const err45 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search/language", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/properties/language/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err45 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search/fields", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/properties/fields/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                         if (vErrors === null) {
                           vErrors = [err45];
                         } else {
@@ -527,40 +527,39 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                         errors++;
                       }
                     }
+                    if (data21.language !== void 0) {
+                      if (typeof data21.language !== "string") {
+                        const err46 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search/language", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/properties/language/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        if (vErrors === null) {
+                          vErrors = [err46];
+                        } else {
+                          vErrors.push(err46);
+                        }
+                        errors++;
+                      }
+                    }
                   } else {
-                    const err46 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err47 = { instancePath: instancePath + "/schema/fields/" + i0 + "/x-search", schemaPath: "#/properties/schema/properties/fields/items/properties/x-search/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err46];
+                      vErrors = [err47];
                     } else {
-                      vErrors.push(err46);
+                      vErrors.push(err47);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err47 = { instancePath: instancePath + "/schema/fields/" + i0, schemaPath: "#/properties/schema/properties/fields/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err48 = { instancePath: instancePath + "/schema/fields/" + i0, schemaPath: "#/properties/schema/properties/fields/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err47];
+                  vErrors = [err48];
                 } else {
-                  vErrors.push(err47);
+                  vErrors.push(err48);
                 }
                 errors++;
               }
             }
           } else {
-            const err48 = { instancePath: instancePath + "/schema/fields", schemaPath: "#/properties/schema/properties/fields/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-            if (vErrors === null) {
-              vErrors = [err48];
-            } else {
-              vErrors.push(err48);
-            }
-            errors++;
-          }
-        }
-        if (data2.primaryKey !== void 0) {
-          let data24 = data2.primaryKey;
-          if (typeof data24 !== "string" && !Array.isArray(data24)) {
-            const err49 = { instancePath: instancePath + "/schema/primaryKey", schemaPath: "#/properties/schema/properties/primaryKey/type", keyword: "type", params: { type: schema11.properties.schema.properties.primaryKey.type }, message: "must be string,array" };
+            const err49 = { instancePath: instancePath + "/schema/fields", schemaPath: "#/properties/schema/properties/fields/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
               vErrors = [err49];
             } else {
@@ -568,38 +567,32 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (Array.isArray(data24)) {
-            if (data24.length < 1) {
-              const err50 = { instancePath: instancePath + "/schema/primaryKey", schemaPath: "#/properties/schema/properties/primaryKey/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+        }
+        if (data2.primaryKey !== void 0) {
+          let data25 = data2.primaryKey;
+          if (typeof data25 !== "string" && !Array.isArray(data25)) {
+            const err50 = { instancePath: instancePath + "/schema/primaryKey", schemaPath: "#/properties/schema/properties/primaryKey/type", keyword: "type", params: { type: schema11.properties.schema.properties.primaryKey.type }, message: "must be string,array" };
+            if (vErrors === null) {
+              vErrors = [err50];
+            } else {
+              vErrors.push(err50);
+            }
+            errors++;
+          }
+          if (Array.isArray(data25)) {
+            if (data25.length < 1) {
+              const err51 = { instancePath: instancePath + "/schema/primaryKey", schemaPath: "#/properties/schema/properties/primaryKey/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
               if (vErrors === null) {
-                vErrors = [err50];
+                vErrors = [err51];
               } else {
-                vErrors.push(err50);
+                vErrors.push(err51);
               }
               errors++;
             }
-            const len3 = data24.length;
+            const len3 = data25.length;
             for (let i4 = 0; i4 < len3; i4++) {
-              if (typeof data24[i4] !== "string") {
-                const err51 = { instancePath: instancePath + "/schema/primaryKey/" + i4, schemaPath: "#/properties/schema/properties/primaryKey/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err51];
-                } else {
-                  vErrors.push(err51);
-                }
-                errors++;
-              }
-            }
-          }
-        }
-        if (data2.uniqueKeys !== void 0) {
-          let data26 = data2.uniqueKeys;
-          if (Array.isArray(data26)) {
-            const len4 = data26.length;
-            for (let i5 = 0; i5 < len4; i5++) {
-              let data27 = data26[i5];
-              if (typeof data27 !== "string" && !Array.isArray(data27)) {
-                const err52 = { instancePath: instancePath + "/schema/uniqueKeys/" + i5, schemaPath: "#/properties/schema/properties/uniqueKeys/items/type", keyword: "type", params: { type: schema11.properties.schema.properties.uniqueKeys.items.type }, message: "must be string,array" };
+              if (typeof data25[i4] !== "string") {
+                const err52 = { instancePath: instancePath + "/schema/primaryKey/" + i4, schemaPath: "#/properties/schema/properties/primaryKey/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err52];
                 } else {
@@ -607,24 +600,42 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (Array.isArray(data27)) {
-                if (data27.length < 1) {
-                  const err53 = { instancePath: instancePath + "/schema/uniqueKeys/" + i5, schemaPath: "#/properties/schema/properties/uniqueKeys/items/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+            }
+          }
+        }
+        if (data2.uniqueKeys !== void 0) {
+          let data27 = data2.uniqueKeys;
+          if (Array.isArray(data27)) {
+            const len4 = data27.length;
+            for (let i5 = 0; i5 < len4; i5++) {
+              let data28 = data27[i5];
+              if (typeof data28 !== "string" && !Array.isArray(data28)) {
+                const err53 = { instancePath: instancePath + "/schema/uniqueKeys/" + i5, schemaPath: "#/properties/schema/properties/uniqueKeys/items/type", keyword: "type", params: { type: schema11.properties.schema.properties.uniqueKeys.items.type }, message: "must be string,array" };
+                if (vErrors === null) {
+                  vErrors = [err53];
+                } else {
+                  vErrors.push(err53);
+                }
+                errors++;
+              }
+              if (Array.isArray(data28)) {
+                if (data28.length < 1) {
+                  const err54 = { instancePath: instancePath + "/schema/uniqueKeys/" + i5, schemaPath: "#/properties/schema/properties/uniqueKeys/items/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                   if (vErrors === null) {
-                    vErrors = [err53];
+                    vErrors = [err54];
                   } else {
-                    vErrors.push(err53);
+                    vErrors.push(err54);
                   }
                   errors++;
                 }
-                const len5 = data27.length;
+                const len5 = data28.length;
                 for (let i6 = 0; i6 < len5; i6++) {
-                  if (typeof data27[i6] !== "string") {
-                    const err54 = { instancePath: instancePath + "/schema/uniqueKeys/" + i5 + "/" + i6, schemaPath: "#/properties/schema/properties/uniqueKeys/items/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                  if (typeof data28[i6] !== "string") {
+                    const err55 = { instancePath: instancePath + "/schema/uniqueKeys/" + i5 + "/" + i6, schemaPath: "#/properties/schema/properties/uniqueKeys/items/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err54];
+                      vErrors = [err55];
                     } else {
-                      vErrors.push(err54);
+                      vErrors.push(err55);
                     }
                     errors++;
                   }
@@ -632,42 +643,33 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           } else {
-            const err55 = { instancePath: instancePath + "/schema/uniqueKeys", schemaPath: "#/properties/schema/properties/uniqueKeys/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err56 = { instancePath: instancePath + "/schema/uniqueKeys", schemaPath: "#/properties/schema/properties/uniqueKeys/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err55];
+              vErrors = [err56];
             } else {
-              vErrors.push(err55);
+              vErrors.push(err56);
             }
             errors++;
           }
         }
         if (data2.foreignKeys !== void 0) {
-          let data29 = data2.foreignKeys;
-          if (Array.isArray(data29)) {
-            if (data29.length > 50) {
-              const err56 = { instancePath: instancePath + "/schema/foreignKeys", schemaPath: "#/properties/schema/properties/foreignKeys/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
+          let data30 = data2.foreignKeys;
+          if (Array.isArray(data30)) {
+            if (data30.length > 50) {
+              const err57 = { instancePath: instancePath + "/schema/foreignKeys", schemaPath: "#/properties/schema/properties/foreignKeys/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
               if (vErrors === null) {
-                vErrors = [err56];
+                vErrors = [err57];
               } else {
-                vErrors.push(err56);
+                vErrors.push(err57);
               }
               errors++;
             }
-            const len6 = data29.length;
+            const len6 = data30.length;
             for (let i7 = 0; i7 < len6; i7++) {
-              let data30 = data29[i7];
-              if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
-                if (data30.fields === void 0) {
-                  const err57 = { instancePath: instancePath + "/schema/foreignKeys/" + i7, schemaPath: "#/properties/schema/properties/foreignKeys/items/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
-                  if (vErrors === null) {
-                    vErrors = [err57];
-                  } else {
-                    vErrors.push(err57);
-                  }
-                  errors++;
-                }
-                if (data30.reference === void 0) {
-                  const err58 = { instancePath: instancePath + "/schema/foreignKeys/" + i7, schemaPath: "#/properties/schema/properties/foreignKeys/items/required", keyword: "required", params: { missingProperty: "reference" }, message: "must have required property 'reference'" };
+              let data31 = data30[i7];
+              if (data31 && typeof data31 == "object" && !Array.isArray(data31)) {
+                if (data31.fields === void 0) {
+                  const err58 = { instancePath: instancePath + "/schema/foreignKeys/" + i7, schemaPath: "#/properties/schema/properties/foreignKeys/items/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
                   if (vErrors === null) {
                     vErrors = [err58];
                   } else {
@@ -675,21 +677,18 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                for (const key5 in data30) {
-                  if (!(key5 === "fields" || key5 === "reference" || key5 === "x-actions")) {
-                    const err59 = { instancePath: instancePath + "/schema/foreignKeys/" + i7, schemaPath: "#/properties/schema/properties/foreignKeys/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
-                    if (vErrors === null) {
-                      vErrors = [err59];
-                    } else {
-                      vErrors.push(err59);
-                    }
-                    errors++;
+                if (data31.reference === void 0) {
+                  const err59 = { instancePath: instancePath + "/schema/foreignKeys/" + i7, schemaPath: "#/properties/schema/properties/foreignKeys/items/required", keyword: "required", params: { missingProperty: "reference" }, message: "must have required property 'reference'" };
+                  if (vErrors === null) {
+                    vErrors = [err59];
+                  } else {
+                    vErrors.push(err59);
                   }
+                  errors++;
                 }
-                if (data30.fields !== void 0) {
-                  let data31 = data30.fields;
-                  if (typeof data31 !== "string" && !Array.isArray(data31)) {
-                    const err60 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/fields", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/fields/type", keyword: "type", params: { type: schema11.properties.schema.properties.foreignKeys.items.properties.fields.type }, message: "must be string,array" };
+                for (const key5 in data31) {
+                  if (!(key5 === "fields" || key5 === "reference" || key5 === "x-actions")) {
+                    const err60 = { instancePath: instancePath + "/schema/foreignKeys/" + i7, schemaPath: "#/properties/schema/properties/foreignKeys/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
                       vErrors = [err60];
                     } else {
@@ -697,44 +696,47 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (Array.isArray(data31)) {
-                    if (data31.length < 1) {
-                      const err61 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/fields", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                }
+                if (data31.fields !== void 0) {
+                  let data32 = data31.fields;
+                  if (typeof data32 !== "string" && !Array.isArray(data32)) {
+                    const err61 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/fields", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/fields/type", keyword: "type", params: { type: schema11.properties.schema.properties.foreignKeys.items.properties.fields.type }, message: "must be string,array" };
+                    if (vErrors === null) {
+                      vErrors = [err61];
+                    } else {
+                      vErrors.push(err61);
+                    }
+                    errors++;
+                  }
+                  if (Array.isArray(data32)) {
+                    if (data32.length < 1) {
+                      const err62 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/fields", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                       if (vErrors === null) {
-                        vErrors = [err61];
+                        vErrors = [err62];
                       } else {
-                        vErrors.push(err61);
+                        vErrors.push(err62);
                       }
                       errors++;
                     }
-                    const len7 = data31.length;
+                    const len7 = data32.length;
                     for (let i8 = 0; i8 < len7; i8++) {
-                      if (typeof data31[i8] !== "string") {
-                        const err62 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/fields/" + i8, schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                      if (typeof data32[i8] !== "string") {
+                        const err63 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/fields/" + i8, schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
-                          vErrors = [err62];
+                          vErrors = [err63];
                         } else {
-                          vErrors.push(err62);
+                          vErrors.push(err63);
                         }
                         errors++;
                       }
                     }
                   }
                 }
-                if (data30.reference !== void 0) {
-                  let data33 = data30.reference;
-                  if (data33 && typeof data33 == "object" && !Array.isArray(data33)) {
-                    if (data33.resource === void 0) {
-                      const err63 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/required", keyword: "required", params: { missingProperty: "resource" }, message: "must have required property 'resource'" };
-                      if (vErrors === null) {
-                        vErrors = [err63];
-                      } else {
-                        vErrors.push(err63);
-                      }
-                      errors++;
-                    }
-                    if (data33.fields === void 0) {
-                      const err64 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
+                if (data31.reference !== void 0) {
+                  let data34 = data31.reference;
+                  if (data34 && typeof data34 == "object" && !Array.isArray(data34)) {
+                    if (data34.resource === void 0) {
+                      const err64 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/required", keyword: "required", params: { missingProperty: "resource" }, message: "must have required property 'resource'" };
                       if (vErrors === null) {
                         vErrors = [err64];
                       } else {
@@ -742,20 +744,18 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                       errors++;
                     }
-                    for (const key6 in data33) {
-                      if (!(key6 === "resource" || key6 === "fields")) {
-                        const err65 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
-                        if (vErrors === null) {
-                          vErrors = [err65];
-                        } else {
-                          vErrors.push(err65);
-                        }
-                        errors++;
+                    if (data34.fields === void 0) {
+                      const err65 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
+                      if (vErrors === null) {
+                        vErrors = [err65];
+                      } else {
+                        vErrors.push(err65);
                       }
+                      errors++;
                     }
-                    if (data33.resource !== void 0) {
-                      if (typeof data33.resource !== "string") {
-                        const err66 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference/resource", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/properties/resource/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    for (const key6 in data34) {
+                      if (!(key6 === "resource" || key6 === "fields")) {
+                        const err66 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
                           vErrors = [err66];
                         } else {
@@ -764,10 +764,9 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                         errors++;
                       }
                     }
-                    if (data33.fields !== void 0) {
-                      let data35 = data33.fields;
-                      if (typeof data35 !== "string" && !Array.isArray(data35)) {
-                        const err67 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference/fields", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/properties/fields/type", keyword: "type", params: { type: schema11.properties.schema.properties.foreignKeys.items.properties.reference.properties.fields.type }, message: "must be string,array" };
+                    if (data34.resource !== void 0) {
+                      if (typeof data34.resource !== "string") {
+                        const err67 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference/resource", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/properties/resource/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
                           vErrors = [err67];
                         } else {
@@ -775,24 +774,36 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                         }
                         errors++;
                       }
-                      if (Array.isArray(data35)) {
-                        if (data35.length < 1) {
-                          const err68 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference/fields", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                    }
+                    if (data34.fields !== void 0) {
+                      let data36 = data34.fields;
+                      if (typeof data36 !== "string" && !Array.isArray(data36)) {
+                        const err68 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference/fields", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/properties/fields/type", keyword: "type", params: { type: schema11.properties.schema.properties.foreignKeys.items.properties.reference.properties.fields.type }, message: "must be string,array" };
+                        if (vErrors === null) {
+                          vErrors = [err68];
+                        } else {
+                          vErrors.push(err68);
+                        }
+                        errors++;
+                      }
+                      if (Array.isArray(data36)) {
+                        if (data36.length < 1) {
+                          const err69 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference/fields", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                           if (vErrors === null) {
-                            vErrors = [err68];
+                            vErrors = [err69];
                           } else {
-                            vErrors.push(err68);
+                            vErrors.push(err69);
                           }
                           errors++;
                         }
-                        const len8 = data35.length;
+                        const len8 = data36.length;
                         for (let i9 = 0; i9 < len8; i9++) {
-                          if (typeof data35[i9] !== "string") {
-                            const err69 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference/fields/" + i9, schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                          if (typeof data36[i9] !== "string") {
+                            const err70 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference/fields/" + i9, schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
-                              vErrors = [err69];
+                              vErrors = [err70];
                             } else {
-                              vErrors.push(err69);
+                              vErrors.push(err70);
                             }
                             errors++;
                           }
@@ -800,33 +811,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    const err70 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err71 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/reference", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/reference/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err70];
+                      vErrors = [err71];
                     } else {
-                      vErrors.push(err70);
+                      vErrors.push(err71);
                     }
                     errors++;
                   }
                 }
-                if (data30["x-actions"] !== void 0) {
-                  let data37 = data30["x-actions"];
-                  if (data37 && typeof data37 == "object" && !Array.isArray(data37)) {
-                    for (const key7 in data37) {
+                if (data31["x-actions"] !== void 0) {
+                  let data38 = data31["x-actions"];
+                  if (data38 && typeof data38 == "object" && !Array.isArray(data38)) {
+                    for (const key7 in data38) {
                       if (!(key7 === "onDelete")) {
-                        const err71 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/x-actions", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/x-actions/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
-                        if (vErrors === null) {
-                          vErrors = [err71];
-                        } else {
-                          vErrors.push(err71);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data37.onDelete !== void 0) {
-                      let data38 = data37.onDelete;
-                      if (typeof data38 !== "string") {
-                        const err72 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/x-actions/onDelete", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/x-actions/properties/onDelete/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err72 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/x-actions", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/x-actions/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
                           vErrors = [err72];
                         } else {
@@ -834,8 +833,11 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                         }
                         errors++;
                       }
-                      if (!(data38 === "CASCADE" || data38 === "SET NULL" || data38 === "SET DEFAULT" || data38 === "RESTRICT" || data38 === "NO ACTION")) {
-                        const err73 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/x-actions/onDelete", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/x-actions/properties/onDelete/enum", keyword: "enum", params: { allowedValues: schema11.properties.schema.properties.foreignKeys.items.properties["x-actions"].properties.onDelete.enum }, message: "must be equal to one of the allowed values" };
+                    }
+                    if (data38.onDelete !== void 0) {
+                      let data39 = data38.onDelete;
+                      if (typeof data39 !== "string") {
+                        const err73 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/x-actions/onDelete", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/x-actions/properties/onDelete/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
                           vErrors = [err73];
                         } else {
@@ -843,76 +845,74 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                         }
                         errors++;
                       }
+                      if (!(data39 === "CASCADE" || data39 === "SET NULL" || data39 === "SET DEFAULT" || data39 === "RESTRICT" || data39 === "NO ACTION")) {
+                        const err74 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/x-actions/onDelete", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/x-actions/properties/onDelete/enum", keyword: "enum", params: { allowedValues: schema11.properties.schema.properties.foreignKeys.items.properties["x-actions"].properties.onDelete.enum }, message: "must be equal to one of the allowed values" };
+                        if (vErrors === null) {
+                          vErrors = [err74];
+                        } else {
+                          vErrors.push(err74);
+                        }
+                        errors++;
+                      }
                     }
                   } else {
-                    const err74 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/x-actions", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/x-actions/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err75 = { instancePath: instancePath + "/schema/foreignKeys/" + i7 + "/x-actions", schemaPath: "#/properties/schema/properties/foreignKeys/items/properties/x-actions/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err74];
+                      vErrors = [err75];
                     } else {
-                      vErrors.push(err74);
+                      vErrors.push(err75);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err75 = { instancePath: instancePath + "/schema/foreignKeys/" + i7, schemaPath: "#/properties/schema/properties/foreignKeys/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err76 = { instancePath: instancePath + "/schema/foreignKeys/" + i7, schemaPath: "#/properties/schema/properties/foreignKeys/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err75];
+                  vErrors = [err76];
                 } else {
-                  vErrors.push(err75);
+                  vErrors.push(err76);
                 }
                 errors++;
               }
             }
           } else {
-            const err76 = { instancePath: instancePath + "/schema/foreignKeys", schemaPath: "#/properties/schema/properties/foreignKeys/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err77 = { instancePath: instancePath + "/schema/foreignKeys", schemaPath: "#/properties/schema/properties/foreignKeys/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err76];
+              vErrors = [err77];
             } else {
-              vErrors.push(err76);
+              vErrors.push(err77);
             }
             errors++;
           }
         }
         if (data2.indexes !== void 0) {
-          let data39 = data2.indexes;
-          if (Array.isArray(data39)) {
-            if (data39.length > 50) {
-              const err77 = { instancePath: instancePath + "/schema/indexes", schemaPath: "#/properties/schema/properties/indexes/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
+          let data40 = data2.indexes;
+          if (Array.isArray(data40)) {
+            if (data40.length > 50) {
+              const err78 = { instancePath: instancePath + "/schema/indexes", schemaPath: "#/properties/schema/properties/indexes/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
               if (vErrors === null) {
-                vErrors = [err77];
+                vErrors = [err78];
               } else {
-                vErrors.push(err77);
+                vErrors.push(err78);
               }
               errors++;
             }
-            const len9 = data39.length;
+            const len9 = data40.length;
             for (let i10 = 0; i10 < len9; i10++) {
-              let data40 = data39[i10];
-              if (data40 && typeof data40 == "object" && !Array.isArray(data40)) {
-                if (data40.fields === void 0) {
-                  const err78 = { instancePath: instancePath + "/schema/indexes/" + i10, schemaPath: "#/properties/schema/properties/indexes/items/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
+              let data41 = data40[i10];
+              if (data41 && typeof data41 == "object" && !Array.isArray(data41)) {
+                if (data41.fields === void 0) {
+                  const err79 = { instancePath: instancePath + "/schema/indexes/" + i10, schemaPath: "#/properties/schema/properties/indexes/items/required", keyword: "required", params: { missingProperty: "fields" }, message: "must have required property 'fields'" };
                   if (vErrors === null) {
-                    vErrors = [err78];
+                    vErrors = [err79];
                   } else {
-                    vErrors.push(err78);
+                    vErrors.push(err79);
                   }
                   errors++;
                 }
-                for (const key8 in data40) {
+                for (const key8 in data41) {
                   if (!(key8 === "name" || key8 === "fields" || key8 === "unique")) {
-                    const err79 = { instancePath: instancePath + "/schema/indexes/" + i10, schemaPath: "#/properties/schema/properties/indexes/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
-                    if (vErrors === null) {
-                      vErrors = [err79];
-                    } else {
-                      vErrors.push(err79);
-                    }
-                    errors++;
-                  }
-                }
-                if (data40.name !== void 0) {
-                  if (typeof data40.name !== "string") {
-                    const err80 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/name", schemaPath: "#/properties/schema/properties/indexes/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err80 = { instancePath: instancePath + "/schema/indexes/" + i10, schemaPath: "#/properties/schema/properties/indexes/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
                       vErrors = [err80];
                     } else {
@@ -921,10 +921,9 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data40.fields !== void 0) {
-                  let data42 = data40.fields;
-                  if (typeof data42 !== "string" && !Array.isArray(data42)) {
-                    const err81 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/fields", schemaPath: "#/properties/schema/properties/indexes/items/properties/fields/type", keyword: "type", params: { type: schema11.properties.schema.properties.indexes.items.properties.fields.type }, message: "must be string,array" };
+                if (data41.name !== void 0) {
+                  if (typeof data41.name !== "string") {
+                    const err81 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/name", schemaPath: "#/properties/schema/properties/indexes/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err81];
                     } else {
@@ -932,64 +931,65 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (Array.isArray(data42)) {
-                    if (data42.length < 1) {
-                      const err82 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/fields", schemaPath: "#/properties/schema/properties/indexes/items/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                }
+                if (data41.fields !== void 0) {
+                  let data43 = data41.fields;
+                  if (typeof data43 !== "string" && !Array.isArray(data43)) {
+                    const err82 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/fields", schemaPath: "#/properties/schema/properties/indexes/items/properties/fields/type", keyword: "type", params: { type: schema11.properties.schema.properties.indexes.items.properties.fields.type }, message: "must be string,array" };
+                    if (vErrors === null) {
+                      vErrors = [err82];
+                    } else {
+                      vErrors.push(err82);
+                    }
+                    errors++;
+                  }
+                  if (Array.isArray(data43)) {
+                    if (data43.length < 1) {
+                      const err83 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/fields", schemaPath: "#/properties/schema/properties/indexes/items/properties/fields/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                       if (vErrors === null) {
-                        vErrors = [err82];
+                        vErrors = [err83];
                       } else {
-                        vErrors.push(err82);
+                        vErrors.push(err83);
                       }
                       errors++;
                     }
-                    const len10 = data42.length;
+                    const len10 = data43.length;
                     for (let i11 = 0; i11 < len10; i11++) {
-                      if (typeof data42[i11] !== "string") {
-                        const err83 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/fields/" + i11, schemaPath: "#/properties/schema/properties/indexes/items/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                      if (typeof data43[i11] !== "string") {
+                        const err84 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/fields/" + i11, schemaPath: "#/properties/schema/properties/indexes/items/properties/fields/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
-                          vErrors = [err83];
+                          vErrors = [err84];
                         } else {
-                          vErrors.push(err83);
+                          vErrors.push(err84);
                         }
                         errors++;
                       }
                     }
                   }
                 }
-                if (data40.unique !== void 0) {
-                  if (typeof data40.unique !== "boolean") {
-                    const err84 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/unique", schemaPath: "#/properties/schema/properties/indexes/items/properties/unique/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                if (data41.unique !== void 0) {
+                  if (typeof data41.unique !== "boolean") {
+                    const err85 = { instancePath: instancePath + "/schema/indexes/" + i10 + "/unique", schemaPath: "#/properties/schema/properties/indexes/items/properties/unique/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                     if (vErrors === null) {
-                      vErrors = [err84];
+                      vErrors = [err85];
                     } else {
-                      vErrors.push(err84);
+                      vErrors.push(err85);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err85 = { instancePath: instancePath + "/schema/indexes/" + i10, schemaPath: "#/properties/schema/properties/indexes/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err86 = { instancePath: instancePath + "/schema/indexes/" + i10, schemaPath: "#/properties/schema/properties/indexes/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err85];
+                  vErrors = [err86];
                 } else {
-                  vErrors.push(err85);
+                  vErrors.push(err86);
                 }
                 errors++;
               }
             }
           } else {
-            const err86 = { instancePath: instancePath + "/schema/indexes", schemaPath: "#/properties/schema/properties/indexes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-            if (vErrors === null) {
-              vErrors = [err86];
-            } else {
-              vErrors.push(err86);
-            }
-            errors++;
-          }
-        }
-        if (data2.hierarchy !== void 0) {
-          if (typeof data2.hierarchy !== "boolean") {
-            const err87 = { instancePath: instancePath + "/schema/hierarchy", schemaPath: "#/properties/schema/properties/hierarchy/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            const err87 = { instancePath: instancePath + "/schema/indexes", schemaPath: "#/properties/schema/properties/indexes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
               vErrors = [err87];
             } else {
@@ -998,23 +998,23 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data2.graph !== void 0) {
-          let data46 = data2.graph;
-          if (data46 && typeof data46 == "object" && !Array.isArray(data46)) {
-            for (const key9 in data46) {
-              if (!(key9 === "enabled" || key9 === "types")) {
-                const err88 = { instancePath: instancePath + "/schema/graph", schemaPath: "#/properties/schema/properties/graph/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
-                if (vErrors === null) {
-                  vErrors = [err88];
-                } else {
-                  vErrors.push(err88);
-                }
-                errors++;
-              }
+        if (data2.hierarchy !== void 0) {
+          if (typeof data2.hierarchy !== "boolean") {
+            const err88 = { instancePath: instancePath + "/schema/hierarchy", schemaPath: "#/properties/schema/properties/hierarchy/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err88];
+            } else {
+              vErrors.push(err88);
             }
-            if (data46.enabled !== void 0) {
-              if (typeof data46.enabled !== "boolean") {
-                const err89 = { instancePath: instancePath + "/schema/graph/enabled", schemaPath: "#/properties/schema/properties/graph/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            errors++;
+          }
+        }
+        if (data2.graph !== void 0) {
+          let data47 = data2.graph;
+          if (data47 && typeof data47 == "object" && !Array.isArray(data47)) {
+            for (const key9 in data47) {
+              if (!(key9 === "enabled" || key9 === "types")) {
+                const err89 = { instancePath: instancePath + "/schema/graph", schemaPath: "#/properties/schema/properties/graph/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err89];
                 } else {
@@ -1023,56 +1023,58 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data46.types !== void 0) {
-              let data48 = data46.types;
-              if (Array.isArray(data48)) {
-                if (data48.length > 50) {
-                  const err90 = { instancePath: instancePath + "/schema/graph/types", schemaPath: "#/properties/schema/properties/graph/properties/types/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
+            if (data47.enabled !== void 0) {
+              if (typeof data47.enabled !== "boolean") {
+                const err90 = { instancePath: instancePath + "/schema/graph/enabled", schemaPath: "#/properties/schema/properties/graph/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                if (vErrors === null) {
+                  vErrors = [err90];
+                } else {
+                  vErrors.push(err90);
+                }
+                errors++;
+              }
+            }
+            if (data47.types !== void 0) {
+              let data49 = data47.types;
+              if (Array.isArray(data49)) {
+                if (data49.length > 50) {
+                  const err91 = { instancePath: instancePath + "/schema/graph/types", schemaPath: "#/properties/schema/properties/graph/properties/types/maxItems", keyword: "maxItems", params: { limit: 50 }, message: "must NOT have more than 50 items" };
                   if (vErrors === null) {
-                    vErrors = [err90];
+                    vErrors = [err91];
                   } else {
-                    vErrors.push(err90);
+                    vErrors.push(err91);
                   }
                   errors++;
                 }
-                const len11 = data48.length;
+                const len11 = data49.length;
                 for (let i12 = 0; i12 < len11; i12++) {
-                  let data49 = data48[i12];
-                  if (data49 && typeof data49 == "object" && !Array.isArray(data49)) {
-                    if (data49.name === void 0) {
-                      const err91 = { instancePath: instancePath + "/schema/graph/types/" + i12, schemaPath: "#/properties/schema/properties/graph/properties/types/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                  let data50 = data49[i12];
+                  if (data50 && typeof data50 == "object" && !Array.isArray(data50)) {
+                    if (data50.name === void 0) {
+                      const err92 = { instancePath: instancePath + "/schema/graph/types/" + i12, schemaPath: "#/properties/schema/properties/graph/properties/types/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
                       if (vErrors === null) {
-                        vErrors = [err91];
+                        vErrors = [err92];
                       } else {
-                        vErrors.push(err91);
+                        vErrors.push(err92);
                       }
                       errors++;
                     }
-                    for (const key10 in data49) {
+                    for (const key10 in data50) {
                       if (!(key10 === "name" || key10 === "inverse" || key10 === "description" || key10 === "constraints")) {
-                        const err92 = { instancePath: instancePath + "/schema/graph/types/" + i12, schemaPath: "#/properties/schema/properties/graph/properties/types/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties" };
+                        const err93 = { instancePath: instancePath + "/schema/graph/types/" + i12, schemaPath: "#/properties/schema/properties/graph/properties/types/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
-                          vErrors = [err92];
+                          vErrors = [err93];
                         } else {
-                          vErrors.push(err92);
+                          vErrors.push(err93);
                         }
                         errors++;
                       }
                     }
-                    if (data49.name !== void 0) {
-                      let data50 = data49.name;
-                      if (typeof data50 === "string") {
-                        if (func2(data50) > 50) {
-                          const err93 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/name", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/name/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
-                          if (vErrors === null) {
-                            vErrors = [err93];
-                          } else {
-                            vErrors.push(err93);
-                          }
-                          errors++;
-                        }
-                        if (!pattern0.test(data50)) {
-                          const err94 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/name", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                    if (data50.name !== void 0) {
+                      let data51 = data50.name;
+                      if (typeof data51 === "string") {
+                        if (func2(data51) > 50) {
+                          const err94 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/name", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/name/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
                           if (vErrors === null) {
                             vErrors = [err94];
                           } else {
@@ -1080,30 +1082,30 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                           errors++;
                         }
+                        if (!pattern0.test(data51)) {
+                          const err95 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/name", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                          if (vErrors === null) {
+                            vErrors = [err95];
+                          } else {
+                            vErrors.push(err95);
+                          }
+                          errors++;
+                        }
                       } else {
-                        const err95 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/name", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err96 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/name", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
-                          vErrors = [err95];
+                          vErrors = [err96];
                         } else {
-                          vErrors.push(err95);
+                          vErrors.push(err96);
                         }
                         errors++;
                       }
                     }
-                    if (data49.inverse !== void 0) {
-                      let data51 = data49.inverse;
-                      if (typeof data51 === "string") {
-                        if (func2(data51) > 50) {
-                          const err96 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/inverse", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/inverse/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
-                          if (vErrors === null) {
-                            vErrors = [err96];
-                          } else {
-                            vErrors.push(err96);
-                          }
-                          errors++;
-                        }
-                        if (!pattern0.test(data51)) {
-                          const err97 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/inverse", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/inverse/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                    if (data50.inverse !== void 0) {
+                      let data52 = data50.inverse;
+                      if (typeof data52 === "string") {
+                        if (func2(data52) > 50) {
+                          const err97 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/inverse", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/inverse/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
                           if (vErrors === null) {
                             vErrors = [err97];
                           } else {
@@ -1111,56 +1113,53 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                           errors++;
                         }
-                      } else {
-                        const err98 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/inverse", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/inverse/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                        if (vErrors === null) {
-                          vErrors = [err98];
-                        } else {
-                          vErrors.push(err98);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data49.description !== void 0) {
-                      let data52 = data49.description;
-                      if (typeof data52 === "string") {
-                        if (func2(data52) > 2e3) {
-                          const err99 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/description", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+                        if (!pattern0.test(data52)) {
+                          const err98 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/inverse", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/inverse/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
                           if (vErrors === null) {
-                            vErrors = [err99];
+                            vErrors = [err98];
                           } else {
-                            vErrors.push(err99);
+                            vErrors.push(err98);
                           }
                           errors++;
                         }
                       } else {
-                        const err100 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/description", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err99 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/inverse", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/inverse/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
-                          vErrors = [err100];
+                          vErrors = [err99];
                         } else {
-                          vErrors.push(err100);
+                          vErrors.push(err99);
                         }
                         errors++;
                       }
                     }
-                    if (data49.constraints !== void 0) {
-                      let data53 = data49.constraints;
-                      if (data53 && typeof data53 == "object" && !Array.isArray(data53)) {
-                        for (const key11 in data53) {
-                          if (!(key11 === "max_outgoing" || key11 === "max_incoming")) {
-                            const err101 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
-                            if (vErrors === null) {
-                              vErrors = [err101];
-                            } else {
-                              vErrors.push(err101);
-                            }
-                            errors++;
+                    if (data50.description !== void 0) {
+                      let data53 = data50.description;
+                      if (typeof data53 === "string") {
+                        if (func2(data53) > 2e3) {
+                          const err100 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/description", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/description/maxLength", keyword: "maxLength", params: { limit: 2e3 }, message: "must NOT have more than 2000 characters" };
+                          if (vErrors === null) {
+                            vErrors = [err100];
+                          } else {
+                            vErrors.push(err100);
                           }
+                          errors++;
                         }
-                        if (data53.max_outgoing !== void 0) {
-                          let data54 = data53.max_outgoing;
-                          if (!(typeof data54 == "number" && (!(data54 % 1) && !isNaN(data54)))) {
-                            const err102 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_outgoing", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                      } else {
+                        const err101 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/description", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        if (vErrors === null) {
+                          vErrors = [err101];
+                        } else {
+                          vErrors.push(err101);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data50.constraints !== void 0) {
+                      let data54 = data50.constraints;
+                      if (data54 && typeof data54 == "object" && !Array.isArray(data54)) {
+                        for (const key11 in data54) {
+                          if (!(key11 === "max_outgoing" || key11 === "max_incoming")) {
+                            const err102 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
                             if (vErrors === null) {
                               vErrors = [err102];
                             } else {
@@ -1168,18 +1167,21 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                             }
                             errors++;
                           }
-                          if (typeof data54 == "number") {
-                            if (data54 > 2147483647 || isNaN(data54)) {
-                              const err103 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_outgoing", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
-                              if (vErrors === null) {
-                                vErrors = [err103];
-                              } else {
-                                vErrors.push(err103);
-                              }
-                              errors++;
+                        }
+                        if (data54.max_outgoing !== void 0) {
+                          let data55 = data54.max_outgoing;
+                          if (!(typeof data55 == "number" && (!(data55 % 1) && !isNaN(data55)))) {
+                            const err103 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_outgoing", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                            if (vErrors === null) {
+                              vErrors = [err103];
+                            } else {
+                              vErrors.push(err103);
                             }
-                            if (data54 < 1 || isNaN(data54)) {
-                              const err104 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_outgoing", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                            errors++;
+                          }
+                          if (typeof data55 == "number") {
+                            if (data55 > 2147483647 || isNaN(data55)) {
+                              const err104 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_outgoing", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
                               if (vErrors === null) {
                                 vErrors = [err104];
                               } else {
@@ -1187,31 +1189,31 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                               }
                               errors++;
                             }
-                          }
-                        }
-                        if (data53.max_incoming !== void 0) {
-                          let data55 = data53.max_incoming;
-                          if (!(typeof data55 == "number" && (!(data55 % 1) && !isNaN(data55)))) {
-                            const err105 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_incoming", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                            if (vErrors === null) {
-                              vErrors = [err105];
-                            } else {
-                              vErrors.push(err105);
-                            }
-                            errors++;
-                          }
-                          if (typeof data55 == "number") {
-                            if (data55 > 2147483647 || isNaN(data55)) {
-                              const err106 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_incoming", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
+                            if (data55 < 1 || isNaN(data55)) {
+                              const err105 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_outgoing", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_outgoing/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
                               if (vErrors === null) {
-                                vErrors = [err106];
+                                vErrors = [err105];
                               } else {
-                                vErrors.push(err106);
+                                vErrors.push(err105);
                               }
                               errors++;
                             }
-                            if (data55 < 1 || isNaN(data55)) {
-                              const err107 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_incoming", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                          }
+                        }
+                        if (data54.max_incoming !== void 0) {
+                          let data56 = data54.max_incoming;
+                          if (!(typeof data56 == "number" && (!(data56 % 1) && !isNaN(data56)))) {
+                            const err106 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_incoming", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                            if (vErrors === null) {
+                              vErrors = [err106];
+                            } else {
+                              vErrors.push(err106);
+                            }
+                            errors++;
+                          }
+                          if (typeof data56 == "number") {
+                            if (data56 > 2147483647 || isNaN(data56)) {
+                              const err107 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_incoming", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
                               if (vErrors === null) {
                                 vErrors = [err107];
                               } else {
@@ -1219,64 +1221,73 @@ function validate10(data, { instancePath = "", parentData, parentDataProperty, r
                               }
                               errors++;
                             }
+                            if (data56 < 1 || isNaN(data56)) {
+                              const err108 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints/max_incoming", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/properties/max_incoming/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                              if (vErrors === null) {
+                                vErrors = [err108];
+                              } else {
+                                vErrors.push(err108);
+                              }
+                              errors++;
+                            }
                           }
                         }
                       } else {
-                        const err108 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        const err109 = { instancePath: instancePath + "/schema/graph/types/" + i12 + "/constraints", schemaPath: "#/properties/schema/properties/graph/properties/types/items/properties/constraints/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                         if (vErrors === null) {
-                          vErrors = [err108];
+                          vErrors = [err109];
                         } else {
-                          vErrors.push(err108);
+                          vErrors.push(err109);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err109 = { instancePath: instancePath + "/schema/graph/types/" + i12, schemaPath: "#/properties/schema/properties/graph/properties/types/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err110 = { instancePath: instancePath + "/schema/graph/types/" + i12, schemaPath: "#/properties/schema/properties/graph/properties/types/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err109];
+                      vErrors = [err110];
                     } else {
-                      vErrors.push(err109);
+                      vErrors.push(err110);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err110 = { instancePath: instancePath + "/schema/graph/types", schemaPath: "#/properties/schema/properties/graph/properties/types/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err111 = { instancePath: instancePath + "/schema/graph/types", schemaPath: "#/properties/schema/properties/graph/properties/types/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err110];
+                  vErrors = [err111];
                 } else {
-                  vErrors.push(err110);
+                  vErrors.push(err111);
                 }
                 errors++;
               }
             }
           } else {
-            const err111 = { instancePath: instancePath + "/schema/graph", schemaPath: "#/properties/schema/properties/graph/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err112 = { instancePath: instancePath + "/schema/graph", schemaPath: "#/properties/schema/properties/graph/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err111];
+              vErrors = [err112];
             } else {
-              vErrors.push(err111);
+              vErrors.push(err112);
             }
             errors++;
           }
         }
       } else {
-        const err112 = { instancePath: instancePath + "/schema", schemaPath: "#/properties/schema/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err113 = { instancePath: instancePath + "/schema", schemaPath: "#/properties/schema/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err112];
+          vErrors = [err113];
         } else {
-          vErrors.push(err112);
+          vErrors.push(err113);
         }
         errors++;
       }
     }
   } else {
-    const err113 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err114 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err113];
+      vErrors = [err114];
     } else {
-      vErrors.push(err113);
+      vErrors.push(err114);
     }
     errors++;
   }

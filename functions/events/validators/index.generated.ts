@@ -10,4 +10,11 @@ export const validatorLoaders: RouteValidatorLoaders = {
   subscribe: () => import('./subscribe.generated'),
   unsubscribe: () => import('./subscribe.generated'),
   appEventSubscribers: () => import('./appEventSubscribers.generated'),
+  createWebhook: () => import('./createWebhook.generated'),
+  listWebhooks: () => import('./listFunctions.generated'),
+  getWebhook: () => import('./getWebhook.generated'),
+  updateWebhook: () => import('./updateWebhook.generated'),
+  deleteWebhook: () => import('./getWebhook.generated'),
+  listWebhookDeliveries: () => import('./listWebhookDeliveries.generated'),
+  replayWebhook: () => import('./replayWebhook.generated'),
 };

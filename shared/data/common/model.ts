@@ -73,6 +73,8 @@ export interface FieldDef {
   example?: unknown;
   constraints?: FieldConstraints;
   default?: unknown;
+  /** Left out of record events' payloads (docs/events.md); the API still shows it to whoever may read it. */
+  sensitive?: boolean;
   /** Only on the `search_vector` field: the string fields it is built from. */
   'x-search'?: SearchSource;
 }

@@ -5,6 +5,7 @@ import { systemFields } from '../common/model';
 import { type Condition, type RecordQuery, type Visibility, whereClause } from '../query/conditions';
 import { type DataTable, keyFromText, present, type Row, type TableScope } from '../tables/data-table';
 import { fail, recordNotFound } from '../tables/errors';
+import { keyText, listens, type RecordChange, recordChanges } from './outbox';
 import { checkReferences } from './references';
 import { bulkItems, columns, comparable, from, keyCondition, param, validateRows, write } from './statements';
 
@@ -29,20 +30,36 @@ function withoutKey(table: DataTable, key: unknown, row: Row, path: string): Row
   return rest;
 }
 
+/** The records a condition matches, locked for the change that follows, by key (only when an endpoint listens). */
+async function previousRows(tx: Queryable, table: DataTable, query: RecordQuery): Promise<Map<string, Row>> {
+  const rows =
+    await tx`SELECT ${columns(tx, table)} FROM ${from(tx, table)} WHERE ${whereClause(tx, table, query)}
+    FOR UPDATE`;
+  return new Map(rows.map((row) => [keyText(table, present(table, row)), present(table, row)]));
+}
+
+/** Changes one record by key; with `events`, its change is added to them (the record as it was, and as it is). */
 async function updateByKey(
   tx: Queryable,
   table: DataTable,
   key: unknown,
   changes: Row,
   visibility: Visibility,
+  events?: RecordChange[],
 ): Promise<Row | undefined> {
-  const where = whereClause(tx, table, { conditions: [keyCondition(table, key)], visibility });
+  const query = { conditions: [keyCondition(table, key)], visibility };
+  const where = whereClause(tx, table, query);
   const sets = setList(tx, table, changes);
+  const before = events && sets.length > 0 ? await previousRows(tx, table, query) : undefined;
   const [row] =
     sets.length === 0
       ? await tx`SELECT ${columns(tx, table)} FROM ${from(tx, table)} WHERE ${where}`
       : await tx`UPDATE ${from(tx, table)} SET ${join(tx, sets)} WHERE ${where} RETURNING ${columns(tx, table)}`;
-  return row ? present(table, row) : undefined;
+  if (!row) return undefined;
+  const record = present(table, row);
+  const previous = before?.get(keyText(table, record));
+  if (events && previous) events.push({ event: 'POST_RECORD_UPDATE', record, previous });
+  return record;
 }
 
 /** Changes some fields of one record. */
@@ -60,8 +77,10 @@ export async function updateRecord(
     const [row] = validateRows(table, [body], 'patch', false);
     const changes = withoutKey(table, key, row as Row, '');
     await checkReferences(tx, table, [changes], false);
-    const updated = await updateByKey(tx, table, key, changes, visibility);
+    const events: RecordChange[] | undefined = (await listens(tx, scope, table)) ? [] : undefined;
+    const updated = await updateByKey(tx, table, key, changes, visibility, events);
     if (!updated) throw recordNotFound(id);
+    if (events) await recordChanges(tx, scope, table, events);
     return updated;
   });
 }
@@ -94,11 +113,13 @@ export async function updateRecordsByKey(
       true,
     );
     const records: Row[] = [];
+    const events: RecordChange[] | undefined = (await listens(tx, scope, table)) ? [] : undefined;
     for (const change of changes) {
-      const updated = await updateByKey(tx, table, change.key, change.rest, 'live');
+      const updated = await updateByKey(tx, table, change.key, change.rest, 'live', events);
       if (!updated) throw recordNotFound(change.key);
       records.push(updated);
     }
+    if (events) await recordChanges(tx, scope, table, events);
     return records;
   });
 }
@@ -125,9 +146,21 @@ export async function updateMatching(
       fail({ [table.key.name]: ['The primary key of records cannot be changed.'] });
     if (Object.keys(changes).length === 0) fail({ non_field_errors: ['Send at least one field to change.'] });
     await checkReferences(tx, table, [changes], false);
+    const before = (await listens(tx, scope, table)) ? await previousRows(tx, table, query) : undefined;
     const rows = await tx`UPDATE ${from(tx, table)} SET ${join(tx, setList(tx, table, changes))}
       WHERE ${whereClause(tx, table, query)} RETURNING ${columns(tx, table)}`;
-    return { records: rows.map((stored) => present(table, stored)), total: rows.length };
+    const records = rows.map((stored) => present(table, stored));
+    if (before)
+      await recordChanges(
+        tx,
+        scope,
+        table,
+        records.flatMap((record): RecordChange[] => {
+          const previous = before.get(keyText(table, record));
+          return previous ? [{ event: 'POST_RECORD_UPDATE', record, previous }] : [];
+        }),
+      );
+    return { records, total: rows.length };
   });
 }
 
@@ -137,20 +170,42 @@ export async function updateMatching(
  */
 async function removeWhere(
   tx: Queryable,
+  scope: TableScope,
   table: DataTable,
   conditions: Condition[],
   hard: boolean,
 ): Promise<Row[]> {
-  if (table.softDelete && !hard) {
+  const soft = table.softDelete && !hard;
+  const query: RecordQuery = { conditions, visibility: soft ? 'live' : 'all' };
+  const listened = await listens(tx, scope, table);
+  const before = listened ? await previousRows(tx, table, query) : undefined;
+  const where = whereClause(tx, table, query);
+  let removed: Row[];
+  if (soft) {
     const sets = [tx`${tx(systemFields.isDeleted)} = true`];
     if (table.hasUpdatedAt) sets.push(tx`${tx(systemFields.updatedAt)} = now()`);
-    const where = whereClause(tx, table, { conditions, visibility: 'live' });
-    return [
-      ...(await tx`UPDATE ${from(tx, table)} SET ${join(tx, sets)} WHERE ${where} RETURNING ${tx(table.key.name)}`),
+    removed = [
+      ...(listened
+        ? await tx`UPDATE ${from(tx, table)} SET ${join(tx, sets)} WHERE ${where} RETURNING ${columns(tx, table)}`
+        : await tx`UPDATE ${from(tx, table)} SET ${join(tx, sets)} WHERE ${where} RETURNING ${tx(table.key.name)}`),
     ];
-  }
-  const where = whereClause(tx, table, { conditions, visibility: 'all' });
-  return [...(await tx`DELETE FROM ${from(tx, table)} WHERE ${where} RETURNING ${tx(table.key.name)}`)];
+  } else
+    removed = [...(await tx`DELETE FROM ${from(tx, table)} WHERE ${where} RETURNING ${tx(table.key.name)}`)];
+  if (before)
+    await recordChanges(
+      tx,
+      scope,
+      table,
+      removed.flatMap((row): RecordChange[] => {
+        const shown = present(table, row);
+        const previous = before.get(keyText(table, shown));
+        if (!previous) return [];
+        return soft
+          ? [{ event: 'POST_RECORD_DELETE', previous, record: shown, deletion: 'soft' }]
+          : [{ event: 'POST_RECORD_DELETE', previous, deletion: 'hard' }];
+      }),
+    );
+  return removed;
 }
 
 /** Deletes one record; 404 when it does not exist (or is already soft-deleted, for a soft delete). */
@@ -164,7 +219,7 @@ export async function deleteRecord(
   await write(sql, scope, name, 'delete', async (tx, table) => {
     const key = keyFromText(table, id);
     if (key === undefined) throw recordNotFound(id);
-    const removed = await removeWhere(tx, table, [keyCondition(table, key)], hard);
+    const removed = await removeWhere(tx, scope, table, [keyCondition(table, key)], hard);
     if (removed.length === 0) throw recordNotFound(id);
   });
 }
@@ -181,7 +236,13 @@ export async function deleteByKeys(
     const invalid = ids.filter((id) => keyFromText(table, id) === undefined);
     if (invalid.length > 0) fail({ ids: invalid.map((id) => `"${id}" is not a valid key.`) });
     const keys = [...new Set(ids.map((id) => keyFromText(table, id)))];
-    const removed = await removeWhere(tx, table, [{ field: table.key, operator: 'in', value: keys }], hard);
+    const removed = await removeWhere(
+      tx,
+      scope,
+      table,
+      [{ field: table.key, operator: 'in', value: keys }],
+      hard,
+    );
     const deleted = removed.map((row) => present(table, row)[table.key.name]);
     return { deleted: deleted.length, ids: deleted };
   });
@@ -198,7 +259,7 @@ export async function deleteMatching(
   return write(sql, scope, name, 'delete', async (tx, table) => {
     const conditions = conditionsOf(table);
     if (conditions.length === 0) fail({ filter: ['Name at least one field condition.'] });
-    const removed = await removeWhere(tx, table, conditions, hard);
+    const removed = await removeWhere(tx, scope, table, conditions, hard);
     return { deleted: removed.length };
   });
 }

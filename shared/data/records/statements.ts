@@ -15,6 +15,7 @@ import {
   withoutReadOnly,
 } from '../tables/data-table';
 import { fail, mapSqlError, type SqlOperation } from '../tables/errors';
+import { committedEvents } from './outbox';
 
 /**
  * What the record operations share: the write transaction (a share lock on the table's catalog row, so the schema
@@ -38,11 +39,15 @@ export async function write<T>(
   work: Write<T>,
 ): Promise<T> {
   let table: DataTable | undefined;
+  let transaction: object | undefined;
   try {
-    return (await sql.begin(async (tx) => {
+    const result = (await sql.begin(async (tx) => {
+      transaction = tx;
       table = await openTable(tx, scope, name, 'share');
       return work(tx, table);
     })) as T;
+    committedEvents(transaction);
+    return result;
   } catch (error) {
     throw await mapSqlError(error, { sql, schema: scope.schema, operation, table: table?.entry });
   }

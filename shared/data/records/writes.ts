@@ -13,9 +13,19 @@ import {
   type TableScope,
 } from '../tables/data-table';
 import { fail, mapSqlError, unprocessable } from '../tables/errors';
+import { keyText, listenedState, listens, type RecordChange, recordChanges, unlistenedCheck } from './outbox';
 import { getRecord } from './reads';
 import { checkReferences } from './references';
-import { bulkItems, columns, from, insertValues, maxParameters, validateRows, write } from './statements';
+import {
+  bulkItems,
+  columns,
+  from,
+  insertValues,
+  maxParameters,
+  param,
+  validateRows,
+  write,
+} from './statements';
 
 /** Creating records (doc 3, Record operations): one or a bulk array, all or nothing, and upserts. */
 
@@ -64,13 +74,44 @@ export async function createRecords(
   body: unknown,
 ): Promise<{ records: Row[]; bulk: boolean }> {
   const bulk = Array.isArray(body);
-  const quick = bulk ? undefined : await createWithKnownTable(sql, scope, name, body);
+  const quick =
+    bulk || recentlyListened(scope, name) ? undefined : await createWithKnownTable(sql, scope, name, body);
   if (quick) return { records: [quick], bulk };
   return write(sql, scope, name, 'write', async (tx, table) => {
     const rows = validateRows(table, bulk ? bulkItems(body) : [body], 'create', bulk);
     await checkReferences(tx, table, rows, bulk);
-    return { records: await insertRows(tx, table, rows), bulk };
+    const records = await insertRows(tx, table, rows);
+    await recordChanges(
+      tx,
+      scope,
+      table,
+      records.map((record) => ({ event: 'POST_RECORD_CREATE', record })),
+    );
+    return { records, bulk };
   });
+}
+
+/**
+ * Tables whose single-statement create recently found an endpoint listening (its own check failed it): their
+ * creates take the transactional path directly for a while, instead of trying the statement that will fail. A
+ * hint only: the transactional path asks the database who listens in its own transaction, so a stale entry costs a
+ * little speed, never an event. Bounded; an entry lasts `listenedHintMs`.
+ */
+const listenedHints = new Map<string, number>();
+const maxListenedHints = 1000;
+const listenedHintMs = 10_000;
+
+const hintKey = (scope: TableScope, name: string) => `${scope.schema}\u0000${scope.app.id}\u0000${name}`;
+
+function recentlyListened(scope: TableScope, name: string): boolean {
+  const until = listenedHints.get(hintKey(scope, name));
+  return until !== undefined && until > Date.now();
+}
+
+function rememberListened(scope: TableScope, name: string): void {
+  if (listenedHints.size >= maxListenedHints)
+    listenedHints.delete(listenedHints.keys().next().value as string);
+  listenedHints.set(hintKey(scope, name), Date.now() + listenedHintMs);
 }
 
 /**
@@ -80,7 +121,8 @@ export async function createRecords(
  * fails and the careful path runs) or add indexes (enforced by the database). Foreign keys are the database's too:
  * an insert that succeeds references existing records. Undefined when the careful path must decide: no known
  * definition, a body the known definition refuses, a dropped column, or a reference to no record (the careful
- * path's check names the field).
+ * path's check names the field). Nor when an endpoint listens to the table: the statement's own check
+ * (`unlistenedCheck`) fails it, nothing is inserted, and the careful path writes the record and its event.
  */
 async function createWithKnownTable(
   sql: Sql,
@@ -98,7 +140,8 @@ async function createWithKnownTable(
   }
   const names = Object.keys(row).sort();
   const version = sql`(SELECT version FROM ${catalogRowOf(sql, table)})`;
-  const returning = sql`RETURNING ${columns(sql, table)}, ${version} AS ${sql(catalogVersionColumn)}`;
+  const returning = sql`RETURNING ${columns(sql, table)}, ${version} AS ${sql(catalogVersionColumn)},
+    ${unlistenedCheck(sql, scope, table)} AS "_unlistened"`;
   let inserted: Row | undefined;
   try {
     [inserted] =
@@ -107,6 +150,10 @@ async function createWithKnownTable(
         : await sql`INSERT INTO ${from(sql, table)} ${sql([insertValues(sql, table, row)], names)} ${returning}`;
   } catch (error) {
     // A reference to no record: the careful path names the field (checkReferences), as a 400.
+    if (sqlState(error) === listenedState) {
+      rememberListened(scope, name);
+      return undefined;
+    }
     if (isSchemaDrift(error) || sqlState(error) === foreignKeyViolation) return undefined;
     throw await mapSqlError(error, { sql, schema: scope.schema, operation: 'write', table: table.entry });
   }
@@ -115,6 +162,20 @@ async function createWithKnownTable(
   // Inserted while the schema changed: show the record as the table is now.
   const key = inserted[table.key.name];
   return getRecord(sql, scope, name, String(key), 'all');
+}
+
+/** The record whose unique fields have the row's values, locked for the upsert that follows. */
+async function currentByFields(
+  tx: Queryable,
+  table: DataTable,
+  fields: readonly string[],
+  row: Row,
+): Promise<Row | undefined> {
+  const where = fields.map((field) => tx`${tx(field)} = ${param(tx, table.fields.get(field), row[field])}`);
+  const [found] =
+    await tx`SELECT ${columns(tx, table)} FROM ${from(tx, table)} WHERE ${join(tx, where, ' AND ')}
+    FOR UPDATE`;
+  return found ? present(table, found) : undefined;
 }
 
 /** The `unique_fields` of an upsert: fields of the table that together form one of its unique constraints. */
@@ -162,7 +223,10 @@ export async function upsertRecords(
     await checkReferences(tx, table, rows, bulk);
     const records: Row[] = [];
     const created: boolean[] = [];
+    const events: RecordChange[] | undefined = (await listens(tx, scope, table)) ? [] : undefined;
     for (const row of rows) {
+      // The record as it was, when an endpoint listens: by the upsert's unique fields, locked until the commit.
+      const previous = events ? await currentByFields(tx, table, target, row) : undefined;
       const names = Object.keys(row);
       const changed = names.filter((field) => !target.includes(field) && field !== table.key.name);
       const sets = (changed.length > 0 ? changed : [target[0] as string]).map(
@@ -174,9 +238,17 @@ export async function upsertRecords(
       const [stored] = await tx`INSERT INTO ${from(tx, table)} ${tx(insertValues(tx, table, row), names)}
         ON CONFLICT (${identifiers(tx, target)}) DO UPDATE SET ${join(tx, sets)}
         RETURNING ${columns(tx, table)}, (xmax = 0) AS "_created"`;
-      records.push(present(table, stored as Row));
+      const record = present(table, stored as Row);
+      records.push(record);
       created.push((stored as Row)._created === true);
+      if (events)
+        events.push(
+          previous && keyText(table, previous) === keyText(table, record)
+            ? { event: 'POST_RECORD_UPDATE', record, previous }
+            : { event: 'POST_RECORD_CREATE', record },
+        );
     }
+    if (events) await recordChanges(tx, scope, table, events);
     return { records, created, bulk };
   });
 }

@@ -130,6 +130,7 @@ export function normalizeField(raw: FieldDef): FieldDef {
   if (raw.example !== undefined) field.example = raw.example;
   if (raw.constraints && Object.keys(raw.constraints).length > 0) field.constraints = { ...raw.constraints };
   if (raw.default !== undefined) field.default = raw.default;
+  if (raw.sensitive === true) field.sensitive = true;
   if (raw['x-search'])
     field['x-search'] = {
       fields: [...raw['x-search'].fields],

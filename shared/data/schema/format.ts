@@ -26,6 +26,7 @@ export const fieldJson = {
     description: { type: 'string', maxLength: 2000 },
     example: {},
     default: {},
+    sensitive: { type: 'boolean', description: 'Left out of the record events webhooks receive' },
     constraints: {
       type: 'object',
       properties: {

@@ -22,6 +22,15 @@ export interface TableScope {
   app: App;
   /** Where a refusal that only an operator can settle is logged (the stores disagree). */
   log?: Logger | undefined;
+  /** Who writes: named in the record events of the writes (shared/data/records/outbox.ts). */
+  actor?: RecordActor | undefined;
+}
+
+/** Who made a change: the signed-in user (API keys, when they exist, add their kind). */
+export interface RecordActor {
+  readonly type: 'user';
+  readonly id: number;
+  readonly username: string;
 }
 
 /** Whose tables a scope reads and writes: the app's id and the site's and app's identities. */

@@ -6,6 +6,7 @@ import type { User } from '../../accounts/model';
 import { buildDeps } from '../../compose/build-deps';
 import type { DepsOverrides } from '../../compose/compose';
 import type { Config } from '../../config';
+import { onCommittedEvents } from '../../data/records/outbox';
 import type { Deps } from '../../deps';
 import type { GroupRegistry } from '../../http/context';
 import { finishPendingDeletions } from '../../lifecycle/runner';
@@ -13,6 +14,7 @@ import { createSql } from '../../sql/client';
 import { migrate } from '../../sql/migrations';
 import { sessionDefaults, setOwnRoleDefaults } from '../../sql/session-defaults';
 import { ensureTable } from '../../store/ensure-table';
+import { startDispatcher } from '../../webhooks/dispatcher';
 import { createLocalApp, type Dispatch } from './app';
 import { lockDataDir } from './data-dir-lock';
 import { type EmbeddedService, startEmbeddedDynamoDb } from './embedded-dynamodb';
@@ -135,6 +137,23 @@ async function setDatabaseRoleDefaults(url: string, statementTimeoutMs: number):
  * the SQL migrations, the bootstrap superuser, and the HTTP server in front of the same handlers as the cloud.
  * Fails with a `LocalStartError` when the data directory or the port is taken.
  */
+/** The local webhook dispatcher, woken by this process's commits that wrote record events. */
+function startLocalDispatcher(deps: Deps): { stop: () => Promise<void> } {
+  const dispatcher = startDispatcher({
+    sql: deps.sql(),
+    keys: deps.keys,
+    config: deps.config,
+    log: deps.log.child({ component: 'webhooks' }),
+  });
+  const unsubscribe = onCommittedEvents(() => dispatcher.wake());
+  return {
+    stop: async () => {
+      unsubscribe();
+      await dispatcher.stop();
+    },
+  };
+}
+
 export async function startLocalPlatform(
   base: Config,
   groups: GroupRegistry,
@@ -144,9 +163,12 @@ export async function startLocalPlatform(
   const lock = (options.persist ?? true) ? lockDataDir(base.dataDir) : undefined;
   const services: EmbeddedService[] = [];
   let deps: Deps | undefined;
+  let webhooks: { stop: () => Promise<void> } | undefined;
   const closeStores = async () => {
     // The background deletion sweep first: it ends between two passes, and the stores close under no cleanup.
     await deps?.deletions.stop();
+    // The webhook dispatcher ends after its round under way (a delivery cut short is leased, and sent again).
+    await webhooks?.stop();
     if (options.dataPlane !== false) await deps?.sql().end({ timeout: 5 });
     for (const service of services.reverse()) await service.stop();
     lock?.release();
@@ -174,6 +196,8 @@ export async function startLocalPlatform(
       finishPendingDeletions(ready, '', { left: Number.POSITIVE_INFINITY }),
     );
     if (owed > 0) ready.log.warn('deletions left for the next start', { pending: owed });
+    // Record events' deliveries run in the server (docs/events.md): woken after each commit that wrote events.
+    if (options.dataPlane !== false) webhooks = startLocalDispatcher(ready);
     const dispatch = createLocalApp(ready, groups);
     const server: Server = createHttpServer(dispatch, {
       corsOrigins: config.corsOrigins,
