@@ -21,7 +21,7 @@ export function Tables({ place, abilities }: { place: Place; abilities?: Abiliti
         <ul className="picks">
           {tables.data.data.map((table) => (
             <li key={table.name}>
-              <a href={href({ ...place, table: table.name })}>
+              <a href={href({ ...place, table: table.name, view: undefined })}>
                 <strong>{table.name}</strong>{' '}
                 <span className="muted">
                   {table.schema.fields.length} fields{table.description ? ` · ${table.description}` : ''}
@@ -99,7 +99,7 @@ function CreateTable({ place, tables }: { place: Place; tables: string[] }) {
     try {
       await createTable(place, { name: name.trim(), schema });
       await queries.invalidateQueries({ queryKey: ['tables', place.site, place.app] });
-      location.hash = href({ ...place, table: name.trim() });
+      location.hash = href({ ...place, table: name.trim(), view: undefined });
     } catch (error) {
       setErrors(errorText(error));
     } finally {

@@ -35,7 +35,7 @@ export function RecordsGrid({ view, ...props }: GridProps & { view: RecordsView 
   const allSelected = pageIds.length > 0 && pageIds.every((id) => selection.selected.has(id));
   return (
     <div className="scroll">
-      <table className="grid">
+      <table className="grid cards">
         <caption className="sr-only">Records of {info.name}</caption>
         <thead>
           <tr>
@@ -80,6 +80,23 @@ export function RecordsGrid({ view, ...props }: GridProps & { view: RecordsView 
   );
 }
 
+/** A key as its first eight characters (the whole key in its title and for screen readers). */
+function ShortId({ id }: { id: string }) {
+  if (id.length <= 12) return <>{id}</>;
+  return (
+    <span title={id}>
+      <span aria-hidden="true">{id.slice(0, 8)}…</span>
+      <span className="sr-only">{id}</span>
+    </span>
+  );
+}
+
+/** A cell's value: a key shortened, anything else as text. */
+function Value({ value, isKey }: { value: unknown; isKey: boolean }) {
+  const text = displayValue(value);
+  return isKey ? <ShortId id={text} /> : <>{text}</>;
+}
+
 function Row({ record, ...props }: GridProps & { record: AnyRecord }) {
   const { place, info, fields, tables, may, selection } = props;
   const id = String(record[keyOf(info)]);
@@ -104,15 +121,20 @@ function Row({ record, ...props }: GridProps & { record: AnyRecord }) {
       </td>
       {fields.map((field) => {
         const reference = referenceOf.get(field.name);
-        if (!reference) return <td key={field.name}>{displayValue(record[field.name])}</td>;
+        if (!reference)
+          return (
+            <td key={field.name} data-field={field.name} data-label={field.name}>
+              <Value value={record[field.name]} isKey={field.name === keyOf(info)} />
+            </td>
+          );
         const target = tables.find((table) => table.name === reference.table);
         const referenced = referencedKey(record, reference, target);
         const embedded = referencedRecord(record, reference);
         return (
-          <td key={field.name}>
+          <td key={field.name} data-field={field.name} data-label={field.name}>
             {referenced && (
-              <a href={href({ ...place, table: reference.table, record: referenced })}>
-                {embedded ? recordLabel(target, embedded) : referenced}
+              <a href={href({ ...place, table: reference.table, record: referenced, view: undefined })}>
+                {embedded ? recordLabel(target, embedded) : <ShortId id={referenced} />}
               </a>
             )}
           </td>
