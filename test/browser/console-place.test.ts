@@ -1,9 +1,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TestPlatform } from '../support/platform';
-import { createTenant, type Tenant } from '../support/tenant';
+import { createTenant, createUser, grantSite, type Tenant } from '../support/tenant';
 import { expectAccessible, screenshot } from './browser';
-import { ConsoleHarness } from './console-harness';
+import { ConsoleHarness, password } from './console-harness';
 
 /**
  * The console keeps your place (docs/console.md): the place and the records grid's view (filters, sort, page,
@@ -20,6 +20,8 @@ let platform: TestPlatform;
 let tenant: Tenant;
 let context: BrowserContext;
 let page: Page;
+/** A plain member of the organization with view_site only. */
+let viewer: { user: { id: number; username: string } };
 /** The books' titles in the order they were created. */
 const titles: string[] = [];
 
@@ -39,6 +41,8 @@ beforeAll(async () => {
     },
   });
   expect(table.status, table.text).toBe(201);
+  viewer = await createUser(platform, { password });
+  await grantSite(tenant, viewer.user.id, ['view_site']);
   // Created in an order that is neither the titles' nor the pages': the default order must be the creation's.
   for (let i = 0; i < 25; i++) titles.push(`Book ${String.fromCharCode(90 - i)} ${i}`);
   for (const [i, title] of titles.entries()) {
@@ -52,7 +56,6 @@ beforeAll(async () => {
 afterAll(() => ui.stop());
 beforeEach(async () => {
   ({ context, page } = await ui.open());
-  await signIn(tenant.ownerUser.username);
   return ui.close;
 });
 
@@ -68,6 +71,7 @@ const firstTitles = (n: number) =>
     );
 
 async function openTable(name: string) {
+  await signIn(tenant.ownerUser.username);
   await page.goto(url(`/console/${place()}/t/${name}`));
   await poll(() => page.locator('h1').textContent()).toBe(`Table ${name}`);
 }
@@ -192,9 +196,84 @@ describe('console: the place and the view live in the address', () => {
   });
 
   it('ignores a malformed view in a crafted link instead of failing', async () => {
+    await signIn(tenant.ownerUser.username);
     await page.goto(url(`/console/${place()}/t/books?filter=%7Bnot-json&page=-3&size=7&sort=nosuch.asc`));
     await poll(() => page.locator('h1').textContent()).toBe('Table books');
     await poll(() => page.locator('.pager').textContent()).toContain('Page 1 of 2');
     await poll(() => firstTitles(3)).toEqual(titles.slice(0, 3));
+  });
+});
+
+describe('console: people and permissions in words', () => {
+  const people = () => `#/o/${tenant.organization.slug}/people`;
+
+  it('heads the invite form with its own title, offers a role, and names permissions with a line of explanation', async () => {
+    await signIn(tenant.ownerUser.username);
+    await page.goto(url(`/console/${people()}`));
+    const form = page.getByRole('form', { name: 'Invite someone' });
+    await poll(() => form.count()).toBe(1);
+    // The form's heading is its own; "Pending invitations" heads the list.
+    expect(
+      await form.evaluate((element) => element.closest('section')?.querySelector('h2')?.textContent),
+    ).toBe('Invite someone');
+    await form.getByLabel('Site', { exact: true }).selectOption(tenant.site.slug);
+    const change = form.getByRole('checkbox', { name: 'Change', exact: true });
+    await poll(() => change.count()).toBe(1);
+    const described = await change.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${described}"]`).textContent()).toBe(
+      'Creates and edits records, sets secrets and their tags.',
+    );
+    for (const label of ['Access', 'View', 'Delete', 'Configure', 'Manage people', 'Administer'])
+      expect(await form.getByRole('checkbox', { name: label, exact: true }).count()).toBe(1);
+    expect(await form.textContent()).not.toMatch(/_site/);
+    // A role ticks its bundle; ticking one more box makes it "Custom".
+    await form.getByLabel('Role on the site').selectOption('editor');
+    for (const label of ['Access', 'View', 'Change', 'Delete'])
+      expect(await form.getByRole('checkbox', { name: label, exact: true }).isChecked()).toBe(true);
+    expect(await form.getByRole('checkbox', { name: 'Configure', exact: true }).isChecked()).toBe(false);
+    await form.getByRole('checkbox', { name: 'Configure', exact: true }).check();
+    expect(await form.getByLabel('Role on the site').inputValue()).toBe('custom');
+    // The members' table says each permission's words once, above its checkboxes.
+    await poll(() => page.locator('dl.legend').first().textContent()).toContain(
+      'ConfigureDefines tables, secret types, tags, apps, roles, functions and subscriptions.',
+    );
+    await poll(() =>
+      page.getByRole('checkbox', { name: `View for ${viewer.user.username}`, exact: true }).isChecked(),
+    ).toBe(true);
+    await expectAccessible(page);
+    await screenshot(page, 'console-invite-role');
+  });
+
+  it('clears an error as the field becomes valid, without another submit', async () => {
+    await signIn(tenant.ownerUser.username);
+    await page.goto(url(`/console/${people()}`));
+    const form = page.getByRole('form', { name: 'Invite someone' });
+    const email = form.getByLabel('E-mail address');
+    await email.fill('not an address');
+    await form.getByRole('button', { name: 'Invite' }).click();
+    await poll(() => email.getAttribute('aria-invalid')).toBe('true');
+    // Still not an address: the browser's own check replaces the API's message, still at the field.
+    await email.fill('still-not');
+    await poll(() => email.getAttribute('aria-invalid')).toBe('true');
+    await email.fill('fixed@example.com');
+    await poll(() => email.getAttribute('aria-invalid')).toBe(null);
+    expect(await form.locator('.field-error').count()).toBe(0);
+    expect(await email.getAttribute('aria-describedby')).toBe(null);
+  });
+
+  it('the read-only hints name the permission a checkbox carries', async () => {
+    await signIn(viewer.user.username);
+    await page.goto(url(`/console/${place()}/t/books`));
+    await poll(() => page.locator('.read-only').first().textContent()).toBe(
+      'Read only: changing records needs the “Change” permission on this site.',
+    );
+    await page.goto(url(`/console/${place()}/access`));
+    await poll(() => page.locator('main').textContent()).toContain(
+      'Read only: defining roles needs the “Configure” permission on this site.',
+    );
+    await poll(() => page.locator('main').textContent()).toContain(
+      'Read only: assigning roles needs the “Manage people” permission on this site.',
+    );
+    await expectAccessible(page);
   });
 });

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { SelectField } from '../../kit/fields';
 import { Failure } from '../../kit/parts';
+import { ReadOnly } from '../../kit/permissions';
 import type { Place } from '../../place';
 import {
   type AnyRecord,
@@ -63,7 +64,7 @@ export function Records({
             New record
           </button>
         ) : (
-          <span className="muted">Read only: changing records needs the site's change permission.</span>
+          <ReadOnly what="changing records" action="change" />
         )}
         {softDelete && (
           <SelectField

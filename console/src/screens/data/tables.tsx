@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { CheckField, SelectField, TextField } from '../../kit/fields';
 import { Failure } from '../../kit/parts';
+import { ReadOnly } from '../../kit/permissions';
 import { href, type Place } from '../../place';
 import { errorText } from '../../queries/client';
 import type { Abilities } from '../../queries/organizations';
@@ -34,7 +35,7 @@ export function Tables({ place, abilities }: { place: Place; abilities?: Abiliti
       {abilities?.can('configure') ? (
         <CreateTable place={place} tables={tables.data?.data.map((table) => table.name) ?? []} />
       ) : (
-        <p className="muted">Creating tables needs the site's configure permission.</p>
+        <ReadOnly what="creating tables" action="configure" />
       )}
     </section>
   );
