@@ -6,6 +6,7 @@ import { usePlace } from './app/sections';
 import { Shell } from './app/shell';
 import { clientFor } from './queries/client';
 import './console.css';
+import './fit.css';
 
 /**
  * The console's entry (docs/console.md): refine (headless) over the typed client's providers, React, plain

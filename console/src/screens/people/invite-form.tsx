@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { CheckList, SelectField, TextField } from '../../kit/fields';
-import { toggle } from '../../kit/parts';
+import { FormError, toggle } from '../../kit/parts';
 import { PermissionBox, permissionLabel, roleOf, sitePermissions, siteRoles } from '../../kit/permissions';
 import { answerOf, clientFor, errorText } from '../../queries/client';
 import { organizationCalls, type SitePermission } from '../../queries/people';
@@ -71,11 +71,7 @@ export function InviteForm({ org, onSent }: { org: string; onSent: (notice: stri
   const siteList = sites.data?.results ?? [];
   return (
     <form className="card" onSubmit={invite} noValidate aria-label="Invite someone">
-      {error && !error.fields.invitee_identifier && (
-        <div role="alert" className="error">
-          {error.message}
-        </div>
-      )}
+      <FormError error={error} shown={['invitee_identifier', 'invitation_config.site']} />
       <TextField
         label="E-mail address"
         value={email}
