@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TestPlatform } from '../support/platform';
 import { createTenant, createUser, grantSite, type Tenant } from '../support/tenant';
@@ -18,7 +18,6 @@ const ui = new ConsoleHarness('console-place', 30_000);
 const { poll, url, signIn } = ui;
 let platform: TestPlatform;
 let tenant: Tenant;
-let context: BrowserContext;
 let page: Page;
 /** A plain member of the organization with view_site only. */
 let viewer: { user: { id: number; username: string } };
@@ -55,20 +54,25 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(() => ui.stop());
 beforeEach(async () => {
-  ({ context, page } = await ui.open());
+  ({ page } = await ui.open());
   return ui.close;
 });
 
 const place = () => `#/o/${tenant.organization.slug}/s/${tenant.site.slug}/a/${tenant.app.slug}`;
+/** The organization's name, as the API answered its creation. */
+const organizationName = () => (tenant.organization as { name?: string }).name ?? '';
+const siteName = () => (tenant.site as { name?: string }).name ?? '';
 const crumbs = () => page.locator('.crumbs').textContent();
 const firstTitles = (n: number) =>
-  page
-    .locator('table.grid tbody tr')
-    .evaluateAll(
-      (rows, n) =>
-        rows.slice(0, n).map((row) => row.querySelector('td[data-field="title"]')?.textContent ?? ''),
-      n,
-    );
+  page.locator('table.grid tbody tr').evaluateAll(
+    (rows: any[], n) =>
+      rows.slice(0, n).map((row) => {
+        // The value, without the cell's "Edit" button.
+        const cell = row.querySelector('td[data-field="title"]');
+        return (cell?.querySelector('.cell-edit > span') ?? cell)?.textContent ?? '';
+      }),
+    n,
+  );
 
 async function openTable(name: string) {
   await signIn(tenant.ownerUser.username);
@@ -80,15 +84,15 @@ describe('console: the place and the view live in the address', () => {
   it('keeps the site, the app and the table through every section, and leads back to the same page', async () => {
     await openTable('books');
     // Every level by its name.
-    await poll(crumbs).toContain(`Organization: ${tenant.organization.name}`);
-    await poll(crumbs).toContain(`Site: ${tenant.site.name}`);
+    await poll(crumbs).toContain(`Organization: ${organizationName()}`);
+    await poll(crumbs).toContain(`Site: ${siteName()}`);
     await poll(crumbs).toContain(`App: ${tenant.app.name}`);
     await page.getByRole('button', { name: 'Next page' }).click();
     await poll(() => page.locator('.pager').textContent()).toContain('Page 2 of 2');
     for (const section of ['People', 'Secrets', 'Access', 'Events', 'Sign-in']) {
       await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: section }).click();
       await poll(() => new URL(page.url()).hash).toMatch(new RegExp(`/t/books/${section.toLowerCase()}`));
-      await poll(crumbs).toContain(`Site: ${tenant.site.name}`);
+      await poll(crumbs).toContain(`Site: ${siteName()}`);
       await poll(crumbs).toContain(`App: ${tenant.app.name}`);
     }
     await page.reload();
@@ -144,19 +148,24 @@ describe('console: the place and the view live in the address', () => {
   });
 
   it('fits the screen: no horizontal scroll at 1280x800 and at 390x844, where the grid is a list of cards', async () => {
-    const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= globalThis.innerWidth);
+    const fits = () =>
+      page.evaluate(() => {
+        const window = globalThis as any;
+        return window.document.documentElement.scrollWidth <= window.innerWidth;
+      });
     // What sticks out, named, so a failure says where.
     const wider = () =>
-      page.evaluate(() =>
-        [...document.querySelectorAll('body *')]
-          .filter((element) => element.getBoundingClientRect().right > globalThis.innerWidth + 0.5)
-          .filter((element) => !element.parentElement?.closest('table, .field'))
+      page.evaluate(() => {
+        const window = globalThis as any;
+        return [...window.document.querySelectorAll('body *')]
+          .filter((element: any) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+          .filter((element: any) => !element.parentElement?.closest('table, .field'))
           .map(
-            (element) =>
+            (element: any) =>
               `${element.closest('section')?.getAttribute('aria-labelledby') ?? ''} ${element.tagName.toLowerCase()}.${element.className} ${element.getAttribute('aria-label') ?? element.textContent?.slice(0, 30)}`,
           )
-          .slice(0, 10),
-      );
+          .slice(0, 10);
+      });
     await openTable('books');
     await poll(() => firstTitles(1)).toEqual(titles.slice(0, 1));
     expect(await wider()).toEqual([]);
@@ -165,27 +174,27 @@ describe('console: the place and the view live in the address', () => {
       await page
         .locator('table.grid tbody tr')
         .first()
-        .evaluate((row) => getComputedStyle(row).display),
+        .evaluate((row: any) => (globalThis as any).getComputedStyle(row).display),
     ).toBe('table-row');
     await page.setViewportSize({ width: 390, height: 844 });
     await poll(() =>
       page
         .locator('table.grid tbody tr')
         .first()
-        .evaluate((row) => getComputedStyle(row).display),
+        .evaluate((row: any) => (globalThis as any).getComputedStyle(row).display),
     ).toBe('block');
     expect(await wider()).toEqual([]);
     expect(await fits()).toBe(true);
     // Every card is inside the screen, and shows each value under its field's name.
     const widest = await page
       .locator('table.grid tbody tr')
-      .evaluateAll((rows) => Math.max(...rows.map((row) => row.getBoundingClientRect().right)));
+      .evaluateAll((rows: any[]) => Math.max(...rows.map((row) => row.getBoundingClientRect().right)));
     expect(widest).toBeLessThanOrEqual(390);
     expect(
       await page
         .locator('table.grid tbody tr td[data-field="title"]')
         .first()
-        .evaluate((cell) => getComputedStyle(cell, '::before').content),
+        .evaluate((cell: any) => (globalThis as any).getComputedStyle(cell, '::before').content),
     ).toBe('"title: "');
     // The key is shortened, the whole key kept for screen readers.
     const key = await page.locator('table.grid tbody tr td[data-field="id"]').first().textContent();
@@ -193,6 +202,43 @@ describe('console: the place and the view live in the address', () => {
     await expectAccessible(page);
     await screenshot(page, 'console-records-cards');
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('edits a cell in place: the API refuses at the cell, Escape keeps the value, Enter saves only that field', async () => {
+    const table = await tenant.owner.post(tablesPath(), {
+      name: 'notes',
+      schema: {
+        fields: [
+          { name: 'title', type: 'string', constraints: { required: true, maxLength: 20 } },
+          { name: 'body', type: 'string' },
+        ],
+      },
+    });
+    expect(table.status, table.text).toBe(201);
+    const created = await tenant.owner.post(`${tablesPath()}notes/data/`, { title: 'Draft', body: 'kept' });
+    expect(created.status, created.text).toBe(201);
+    await openTable('notes');
+    await page.getByRole('button', { name: 'Edit title of Draft' }).click();
+    const input = page.getByRole('textbox', { name: 'title of Draft' });
+    await poll(() =>
+      input.evaluate((element: any) => element === (globalThis as any).document.activeElement),
+    ).toBe(true);
+    // Escape closes it, the value unchanged.
+    await input.fill('Other');
+    await input.press('Escape');
+    await poll(() => page.locator('td[data-field="title"]').first().textContent()).toContain('Draft');
+    // Too long for the field: the API's message in the cell, the typed value kept.
+    await page.getByRole('button', { name: 'Edit title of Draft' }).click();
+    await input.fill('x'.repeat(30));
+    await input.press('Enter');
+    await poll(() => input.getAttribute('aria-invalid')).toBe('true');
+    expect(await input.inputValue()).toBe('x'.repeat(30));
+    await expectAccessible(page);
+    await input.fill('Final');
+    await input.press('Enter');
+    await poll(() => page.locator('td[data-field="title"]').first().textContent()).toContain('Final');
+    const stored = await tenant.owner.get(`${tablesPath()}notes/data/${created.body.data.id}/`);
+    expect(stored.body.data).toMatchObject({ title: 'Final', body: 'kept' });
   });
 
   it('ignores a malformed view in a crafted link instead of failing', async () => {
@@ -214,7 +260,7 @@ describe('console: people and permissions in words', () => {
     await poll(() => form.count()).toBe(1);
     // The form's heading is its own; "Pending invitations" heads the list.
     expect(
-      await form.evaluate((element) => element.closest('section')?.querySelector('h2')?.textContent),
+      await form.evaluate((element: any) => element.closest('section')?.querySelector('h2')?.textContent),
     ).toBe('Invite someone');
     await form.getByLabel('Site', { exact: true }).selectOption(tenant.site.slug);
     const change = form.getByRole('checkbox', { name: 'Change', exact: true });

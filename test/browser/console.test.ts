@@ -317,7 +317,7 @@ describe('console', () => {
     );
     await poll(() => inviteePage.locator('h1').textContent()).toBe('Choose a site');
     await poll(() => inviteePage.locator('.crumbs').textContent()).toContain(
-      `Organization: ${tenant.organization.name}`,
+      `Organization: ${(tenant.organization as { name?: string }).name}`,
     );
     // The used link says so, with a link to sign in to the console.
     await inviteePage.goto(url(`/invitations/${token}`));

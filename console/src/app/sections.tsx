@@ -66,7 +66,6 @@ export const sections: readonly Section[] = [
   },
 ];
 
-const defaults = { org: 'Sites', site: 'Apps' } as const;
 const sectionIds = sections.map((section) => section.id);
 
 /** The place of the address, followed as it changes. */
@@ -82,8 +81,7 @@ export function usePlace(): Place {
 
 /** The place without its section: where "Data" leads back to (the table, the record, the grid's view). */
 export function dataPlace(place: Place): Place {
-  const { section: _section, ...rest } = place;
-  return rest;
+  return { ...place, section: undefined };
 }
 
 interface NavLink {
