@@ -165,11 +165,9 @@ describe('console', () => {
     await poll(() => page.locator('.status').first().textContent()).toContain('2 records');
 
     // Sort by pages, ascending then descending.
-    const titles = async () => {
-      const headers = await page.locator('table.grid thead th').allTextContents();
-      const column = headers.findIndex((header) => header.trim() === 'title') + 1;
-      return page.locator(`table.grid tbody tr td:nth-child(${column})`).allTextContents();
-    };
+    // The title cells' values, without their "Edit" (a cell edits in place).
+    const titles = () =>
+      page.locator('table.grid tbody tr td[data-field="title"] .cell-edit > span').allTextContents();
     await page.getByRole('button', { name: /^pages/ }).click();
     await poll(titles).toEqual(['Dune', 'Children of Dune']);
     await page.getByRole('button', { name: /^pages/ }).click();
