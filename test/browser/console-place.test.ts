@@ -144,7 +144,7 @@ describe('console: the place and the view live in the address', () => {
     );
     await poll(() => firstTitles(10)).toEqual(expected);
     await poll(() => page.locator('.order').textContent()).toBe('Sorted by title, ascending.');
-    await screenshot(page, 'console-records');
+    await screenshot(page, 'console-records-view');
   });
 
   it('fits the screen: no horizontal scroll at 1280x800 and at 390x844, where the grid is a list of cards', async () => {
