@@ -6,8 +6,9 @@ import { usePlace } from './app/sections';
 import { Shell } from './app/shell';
 import { clientFor } from './queries/client';
 import './console.css';
-import './dark.css';
+import './fit.css';
 import './platform.css';
+import './dark.css';
 
 /**
  * The console's entry (docs/console.md): refine (headless) over the typed client's providers, React, plain

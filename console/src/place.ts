@@ -12,7 +12,15 @@ export interface Place {
   record?: string;
   /** `people` (an organization's); `secrets`, `access`, `events`, `sign-in` (a site's); or the level's default. */
   section?: string;
+  /**
+   * The records grid's view of the table (filters, sort, page, page size, search, deleted records), after a `?`
+   * (`#/o/…/t/books?sort=title.desc&page=2`): a reload or a shared link shows the same page of the same records.
+   */
+  view?: Record<string, string>;
 }
+
+/** How many characters of the view the address keeps: a crafted link cannot make the console parse megabytes. */
+export const viewLimit = 4096;
 
 /** A part of the address as typed: a malformed escape (a crafted link) is kept as it is, never a blank page. */
 function decodePart(part: string): string {
@@ -25,8 +33,11 @@ function decodePart(part: string): string {
 
 /** The place an address's hash names; `sections` are the words of the sections (app/sections.tsx). */
 export function parsePlace(hash: string, sections: readonly string[]): Place {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodePart);
+  const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?', 2);
+  const parts = path.split('/').filter(Boolean).map(decodePart);
   const place: Place = {};
+  const view = query.length <= viewLimit ? Object.fromEntries(new URLSearchParams(query)) : {};
+  if (Object.keys(view).length) place.view = view;
   const levels: Record<string, 'org' | 'site' | 'app' | 'table' | 'record'> = {
     o: 'org',
     s: 'site',
@@ -54,5 +65,6 @@ export function href(place: Place): string {
   if (place.table) parts.push('t', place.table);
   if (place.table && place.record) parts.push('r', place.record);
   if (place.section) parts.push(place.section);
-  return `#/${parts.map(encodeURIComponent).join('/')}`;
+  const view = place.table && place.view ? new URLSearchParams(place.view).toString() : '';
+  return `#/${parts.map(encodeURIComponent).join('/')}${view ? `?${view}` : ''}`;
 }

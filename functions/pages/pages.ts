@@ -169,8 +169,8 @@ export function invitationPage(ctx: Ctx): Promise<HttpResult> {
     const token = ctx.params.token ?? '';
     const site: PageSite = { slug: null, name: productName, fromQuery: false };
     const back = returnTo(ctx, site);
-    const gone = (title: string, message: string, status: number) =>
-      htmlResult(status, messagePage({ title, siteName: productName, message }));
+    const gone = (title: string, message: string, status: number, link?: { href: string; text: string }) =>
+      htmlResult(status, messagePage({ title, siteName: productName, message, ...(link ? { link } : {}) }));
     if (!/^[A-Za-z0-9_-]{1,200}$/.test(token))
       return gone(
         'This invitation link is not valid',
@@ -185,6 +185,7 @@ export function invitationPage(ctx: Ctx): Promise<HttpResult> {
             'This invitation has already been accepted',
             'It can be used only once. If it was you, sign in with your e-mail address and the password you chose.',
             410,
+            { href: '/console/', text: 'Sign in to the console' },
           )
         : gone(
             'This invitation has expired',
@@ -237,7 +238,9 @@ ${field({ name: 'password', label: existing ? 'New password' : 'Password', type:
           token,
           email,
           username: invitation.invitee_user?.username ?? '',
+          // Without a return_to (the e-mail's link), acceptance leads into the console at the organization.
           after: back ?? ctx.deps.config.pages.afterSignIn,
+          ...(back ? {} : { 'into-console': '/console/#/o/' }),
         },
         body,
       }),

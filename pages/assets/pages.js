@@ -231,7 +231,12 @@
           );
           return;
         }
-        go(data.after || '/account');
+        const organization = accepted.body?.organization?.slug;
+        go(
+          data.intoConsole && organization
+            ? `${data.intoConsole}${encodeURIComponent(organization)}`
+            : data.after || '/account',
+        );
       });
     },
 

@@ -106,8 +106,8 @@ describe('console: README\'s "Using it locally", without curl', () => {
     await poll(main).toContain(`${carol.user.username} (user ${carol.user.id}) is now a member.`);
 
     // Its site permissions: access_site and view_site, as the README's PUT.
-    await page.getByLabel(`access_site for ${boName}`).check();
-    await page.getByLabel(`view_site for ${boName}`).check();
+    await page.getByLabel(`Access for ${boName}`, { exact: true }).check();
+    await page.getByLabel(`View for ${boName}`, { exact: true }).check();
     await page.getByRole('button', { name: `Save the permissions of ${boName}` }).click();
     await poll(main).toContain(`${boName} now holds`);
     const grants = await platform.adminApi.get(
@@ -185,8 +185,10 @@ describe('console: people', () => {
     await poll(() => page.getByRole('heading', { name: 'Writers' }).count()).toBe(0);
 
     // Site permissions: grant change_site to Bob, then revoke it.
-    const change = page.getByLabel(`change_site for ${bob.user.username}`);
-    await poll(() => page.getByLabel(`view_site for ${bob.user.username}`).isChecked()).toBe(true);
+    const change = page.getByLabel(`Change for ${bob.user.username}`, { exact: true });
+    await poll(() => page.getByLabel(`View for ${bob.user.username}`, { exact: true }).isChecked()).toBe(
+      true,
+    );
     await change.check();
     await page.getByRole('button', { name: `Save the permissions of ${bob.user.username}` }).click();
     await poll(main).toContain(`${bob.user.username} now holds`);
@@ -216,14 +218,14 @@ describe('console: people', () => {
     const email = `${unique('two-sites')}@example.com`;
     await page.getByLabel('E-mail address').fill(email);
     await page.getByLabel('Site', { exact: true }).selectOption(tenant.site.slug);
-    await page.getByLabel('view_site', { exact: true }).check();
+    await page.getByLabel('View', { exact: true }).check();
     await page.getByRole('button', { name: 'Add another site' }).click();
     await page.getByLabel('Site 2', { exact: true }).selectOption(second.body.slug);
-    await page.getByLabel('change_site on site 2').check();
+    await page.getByLabel('Change on site 2', { exact: true }).check();
     await page.getByRole('button', { name: 'Invite' }).click();
     const row = page.getByRole('row', { name: new RegExp(email) });
-    await poll(() => row.textContent()).toContain(`${tenant.site.slug}: view_site`);
-    await poll(() => row.textContent()).toContain(`${second.body.slug}: change_site`);
+    await poll(() => row.textContent()).toContain(`${tenant.site.slug}: View`);
+    await poll(() => row.textContent()).toContain(`${second.body.slug}: Change`);
   });
 });
 
@@ -600,7 +602,7 @@ describe('console: what members see', () => {
     expect(await page.getByRole('button', { name: 'Create tag' }).count()).toBe(0);
     await expectAccessible(page);
     await open(`${site()}/access`, 'Access');
-    await poll(main).toContain("Read only: defining roles needs the site's manage permission.");
+    await poll(main).toContain('Read only: defining roles needs the “Configure” permission on this site.');
     expect(await page.getByRole('button', { name: 'Create role' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Assign selected' }).count()).toBe(0);
     await open(site(), 'Choose an app');
@@ -610,11 +612,13 @@ describe('console: what members see', () => {
   it('a member with view_site only sees read-only screens', async () => {
     await signIn(bob.user.username);
     await open(`${site()}/secrets`, 'Secrets');
-    await poll(main).toContain("needs the site's change permission");
+    await poll(main).toContain('needs the “Change” permission on this site');
     expect(await page.getByRole('button', { name: 'Set secret' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Tags of/ }).count()).toBe(0);
     await open(`${site()}/a/${tenant.app.slug}/events`, 'Events');
-    await poll(main).toContain('Read only: functions and subscriptions');
+    await poll(main).toContain(
+      'Read only: changing functions and subscriptions needs the “Configure” permission',
+    );
     expect(await page.getByRole('button', { name: 'Register function' }).count()).toBe(0);
     await open(`${site()}/sign-in`, 'Sign-in settings');
     await poll(main).toContain("set by the organization's owner");

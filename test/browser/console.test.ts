@@ -165,11 +165,9 @@ describe('console', () => {
     await poll(() => page.locator('.status').first().textContent()).toContain('2 records');
 
     // Sort by pages, ascending then descending.
-    const titles = async () => {
-      const headers = await page.locator('table.grid thead th').allTextContents();
-      const column = headers.findIndex((header) => header.trim() === 'title') + 1;
-      return page.locator(`table.grid tbody tr td:nth-child(${column})`).allTextContents();
-    };
+    // The title cells' values, without their "Edit" (a cell edits in place).
+    const titles = () =>
+      page.locator('table.grid tbody tr td[data-field="title"] .cell-edit > span').allTextContents();
     await page.getByRole('button', { name: /^pages/ }).click();
     await poll(titles).toEqual(['Dune', 'Children of Dune']);
     await page.getByRole('button', { name: /^pages/ }).click();
@@ -297,22 +295,35 @@ describe('console', () => {
     await page.getByLabel('E-mail address').fill(email);
     await page.getByRole('group', { name: 'Groups to join' }).getByLabel(groupName).check();
     await page.getByLabel('Site', { exact: true }).selectOption(tenant.site.slug);
-    await page.getByLabel('view_site', { exact: true }).check();
+    await page.getByLabel('View', { exact: true }).check();
     await page.getByRole('button', { name: 'Invite' }).click();
     const row = page.getByRole('row', { name: new RegExp(email) });
-    await poll(() => row.textContent()).toContain(`${tenant.site.slug}: view_site`);
+    await poll(() => row.textContent()).toContain(`${tenant.site.slug}: View`);
 
     // The invitee accepts in a browser of their own, through the hosted invitation page.
     const token = await latestToken(platform, email);
     const invitee = await browser.newContext();
     const inviteePage = await invitee.newPage();
-    await inviteePage.goto(url(`/invitations/${token}?return_to=${encodeURIComponent('/console/')}`));
+    // The e-mail's link as it is, with no return_to: acceptance leads into the console, at the organization.
+    await inviteePage.goto(url(`/invitations/${token}`));
     await inviteePage.getByLabel('First name').fill('Ada');
     await inviteePage.getByLabel('Last name').fill('Joiner');
     await inviteePage.getByLabel('Password', { exact: true }).fill(password);
     await inviteePage.getByRole('button', { name: /Create my account/ }).click();
-    await inviteePage.waitForURL(/\/console\/$/);
-    await poll(() => inviteePage.locator('main').textContent()).toContain(tenant.organization.slug);
+    await inviteePage.waitForURL(
+      (address) => address.pathname === '/console/' && address.hash === `#/o/${tenant.organization.slug}`,
+    );
+    await poll(() => inviteePage.locator('h1').textContent()).toBe('Choose a site');
+    await poll(() => inviteePage.locator('.crumbs').textContent()).toContain(
+      `Organization: ${(tenant.organization as { name?: string }).name}`,
+    );
+    // The used link says so, with a link to sign in to the console.
+    await inviteePage.goto(url(`/invitations/${token}`));
+    await poll(() => inviteePage.locator('h1').textContent()).toBe(
+      'This invitation has already been accepted',
+    );
+    await inviteePage.getByRole('link', { name: 'Sign in to the console' }).click();
+    await poll(() => inviteePage.locator('h1').textContent()).toBe('Choose an organization');
     await browser.closeContext(invitee);
 
     // The owner's console: the invitation is gone from the list, the person is a member.
@@ -404,7 +415,7 @@ describe('console', () => {
     await page.goto(url(`/console/#/o/${tenant.organization.slug}/s/${tenant.site.slug}/secrets`));
     await expect
       .poll(() => page.locator('main').textContent())
-      .toContain("needs the site's change permission");
+      .toContain('Read only: setting secrets needs the “Change” permission on this site.');
     expect(await page.getByRole('button', { name: 'Set secret' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Create app' }).count()).toBe(0);
   });

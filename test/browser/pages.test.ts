@@ -106,7 +106,7 @@ async function addCorpApp(fields: Record<string, unknown> = {}, owner = tenant) 
 }
 
 describe('invitation page', () => {
-  it('a new person accepts, lands signed in on the account page', async () => {
+  it('a new person accepts, lands signed in in the console at the organization', async () => {
     const email = `${unique('new')}@example.com`;
     const token = await invite(email);
     const response = await page.goto(url(`/invitations/${token}`));
@@ -150,7 +150,11 @@ describe('invitation page', () => {
 
     await password.fill(strongPassword);
     await page.getByRole('button', { name: /Create my account/ }).click();
-    await page.waitForURL(/\/account(\?|$)/);
+    // Into the console, at the organization the person joined (test/browser/console.test.ts follows it there).
+    await page.waitForURL(
+      (address) => address.pathname === '/console/' && address.hash === `#/o/${tenant.organization.slug}`,
+    );
+    await page.goto(url('/account'));
     await expect.poll(() => page.locator('main').textContent()).toContain('Grace Hopper');
     const cookies = await context.cookies();
     const session = cookies.find((cookie) => cookie.name === 'sessionid');
@@ -180,7 +184,7 @@ describe('invitation page', () => {
     await page.getByLabel('New password').fill(strongPassword);
     await expect.poll(() => page.locator('#password-hint').textContent()).toBe(goodMessage);
     await page.getByRole('button', { name: 'Sign in and join' }).click();
-    await page.waitForURL(/\/account(\?|$)/);
+    await page.waitForURL((address) => address.pathname === '/console/');
 
     const fresh = await browser.newContext();
     page = await fresh.newPage();

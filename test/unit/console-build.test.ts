@@ -11,8 +11,12 @@ import { consoleHtml } from '../../functions/pages/console';
 const outdir = mkdtempSync(join(tmpdir(), 'console-build-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-/** docs/benchmarks.md, "Console": the script and style sheet together, minified and gzip-compressed. */
-const budget = { minifiedKiB: 600, gzipKiB: 190 };
+/**
+ * docs/benchmarks.md, "Console": the script and style sheet together, minified and gzip-compressed. Raised from 600
+ * and 190 for the records grid's @tanstack/react-table (table-core is 48 KiB minified, 14 KiB gzip: the build was
+ * 570 and 174 before it, 620 and 189 with it; docs/console.md, Build and serving).
+ */
+const budget = { minifiedKiB: 640, gzipKiB: 200 };
 
 describe('console build', () => {
   const built = buildConsole(outdir);

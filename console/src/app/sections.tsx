@@ -20,15 +20,15 @@ export interface ScreenProps {
 /**
  * The console's sections, in the order the navigation lists them: this one list drives the navigation and the
  * routing. A section is an organization's (`org`) or a site's (`site`); its word is the address's
- * (`#/o/<org>/s/<site>/secrets`). A section that keeps the app carries the chosen app along (access and events
- * are an app's). Each level also has its default screen, listed first: the sites of an organization, the apps of
- * a site (and, once an app is chosen, its data).
+ * (`#/o/<org>/s/<site>/secrets`). Every section keeps the place (site, app, table, record and the grid's view)
+ * in the address, so the header still says where you are and "Data" leads back to the same page of the table.
+ * Each level also has its default screen, listed first: the sites of an organization, the apps of a site, and,
+ * once an app is chosen, its data.
  */
 export interface Section {
   id: string;
   label: string;
   level: 'org' | 'site';
-  keepsApp?: boolean;
   screen: (props: ScreenProps & { place: { site: string } }) => ReactNode;
 }
 
@@ -51,14 +51,12 @@ export const sections: readonly Section[] = [
     id: 'access',
     label: 'Access',
     level: 'site',
-    keepsApp: true,
     screen: ({ place, abilities }) => <AccessScreen place={place} abilities={abilities} />,
   },
   {
     id: 'events',
     label: 'Events',
     level: 'site',
-    keepsApp: true,
     screen: ({ place, abilities }) => <EventsScreen place={place} abilities={abilities} />,
   },
   {
@@ -69,7 +67,6 @@ export const sections: readonly Section[] = [
   },
 ];
 
-const defaults = { org: 'Sites', site: 'Apps' } as const;
 const sectionIds = [...sections, ...platformSections].map((section) => section.id);
 
 /** The place of the address, followed as it changes. */
@@ -83,32 +80,50 @@ export function usePlace(): Place {
   return useMemo(() => parsePlace(hash, sectionIds), [hash]);
 }
 
-/** The sections of the place's levels: each level's default screen, then its sections. */
+/** The place without its section: where "Data" leads back to (the table, the record, the grid's view). */
+export function dataPlace(place: Place): Place {
+  return { ...place, section: undefined };
+}
+
+interface NavLink {
+  key: string;
+  to: Place;
+  label: string;
+  current: boolean;
+}
+
+/** A level's sections as links that keep the place. */
+function sectionLinks(place: Place, level: Section['level']): NavLink[] {
+  return sections
+    .filter((section) => section.level === level)
+    .map((section) => ({
+      key: section.id,
+      to: { ...dataPlace(place), section: section.id },
+      label: section.label,
+      current: place.section === section.id,
+    }));
+}
+
+/** The sections of the place's levels: each level's default screen, then its sections; each link keeps the place. */
 export function Navigation({ place, me }: { place: Place; me: Identity | undefined }) {
   if (!place.org) return <PlatformNavigation place={place} me={me} />;
-  const levels = place.site ? (['org', 'site'] as const) : (['org'] as const);
+  const links: NavLink[] = [
+    { key: 'org', to: { org: place.org }, label: 'Sites', current: !place.site && !place.section },
+    ...sectionLinks(place, 'org'),
+  ];
+  if (place.site) {
+    const site = { org: place.org, site: place.site };
+    links.push({ key: 'site', to: site, label: 'Apps', current: !place.app && !place.section });
+    if (place.app) links.push({ key: 'data', to: dataPlace(place), label: 'Data', current: !place.section });
+    links.push(...sectionLinks(place, 'site'));
+  }
   return (
     <nav aria-label="Sections" className="sections">
-      {levels.map((level) => {
-        const here = level === 'org' ? { org: place.org } : { org: place.org, site: place.site };
-        const atDefault = level === 'org' ? !place.site && !place.section : !place.app && !place.section;
-        return [
-          <a key={level} href={href(here)} aria-current={atDefault ? 'page' : undefined}>
-            {defaults[level]}
-          </a>,
-          ...sections
-            .filter((section) => section.level === level)
-            .map((section) => (
-              <a
-                key={section.id}
-                href={href({ ...here, app: section.keepsApp ? place.app : undefined, section: section.id })}
-                aria-current={place.section === section.id ? 'page' : undefined}
-              >
-                {section.label}
-              </a>
-            )),
-        ];
-      })}
+      {links.map((link) => (
+        <a key={link.key} href={href(link.to)} aria-current={link.current ? 'page' : undefined}>
+          {link.label}
+        </a>
+      ))}
     </nav>
   );
 }

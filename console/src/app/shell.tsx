@@ -1,11 +1,11 @@
 import { useGetIdentity, useLogout } from '@refinedev/core';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Failure } from '../kit/parts';
 import { productName } from '../kit/product';
-import { href, type Place } from '../place';
-import { answerOf, clientFor, goToSignIn } from '../queries/client';
-import { type Identity, useAbilities, useOrganization } from '../queries/organizations';
+import type { Place } from '../place';
+import { goToSignIn } from '../queries/client';
+import { type Identity, useAbilities } from '../queries/organizations';
+import { Crumbs } from './crumbs';
 import { Navigation, Screen } from './sections';
 
 /** The frame of every screen: where you are, who you are, the sections, and the section's screen. */
@@ -17,12 +17,6 @@ export function Shell({ place }: { place: Place }) {
   useEffect(() => {
     if (notSignedIn) goToSignIn();
   }, [notSignedIn]);
-  const org = useOrganization(place.org);
-  const site = useQuery({
-    queryKey: ['site', place.site],
-    enabled: Boolean(place.site),
-    queryFn: () => answerOf(clientFor(place.site).GET('/api/pages/site/')),
-  });
   const abilities = useAbilities(place.org, place.site, me);
 
   if (identity.isLoading || notSignedIn)
@@ -40,29 +34,7 @@ export function Shell({ place }: { place: Place }) {
         Skip to content
       </a>
       <header className="top">
-        <nav aria-label="Where you are" className="crumbs">
-          <a href={href({})}>{productName}</a>
-          {place.org && (
-            <>
-              <span aria-hidden="true">›</span>
-              <a href={href({ org: place.org })}>{org.data?.name ?? place.org}</a>
-            </>
-          )}
-          {place.site && (
-            <>
-              <span aria-hidden="true">›</span>
-              <a href={href({ org: place.org, site: place.site })} className="site-name">
-                Site: <strong>{site.data?.name ?? place.site}</strong>
-              </a>
-            </>
-          )}
-          {place.app && (
-            <>
-              <span aria-hidden="true">›</span>
-              <a href={href({ org: place.org, site: place.site, app: place.app })}>App: {place.app}</a>
-            </>
-          )}
-        </nav>
+        <Crumbs place={place} />
         <div className="who">
           <span>
             Signed in as <strong>{me?.username}</strong>

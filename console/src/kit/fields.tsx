@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { type ChangeEvent, useId, useState } from 'react';
 
 /** Form fields of the console: a label tied to every control, hints and errors through `aria-describedby`. */
 
@@ -7,6 +7,26 @@ export function focusFirstError(formId: string) {
     const first = document.getElementById(formId)?.querySelector<HTMLElement>('[aria-invalid="true"]');
     first?.focus();
   });
+}
+
+/**
+ * A refusal that clears as the field becomes valid: once the person edits the value it was given for, it gives
+ * way to the browser's own check of the field (an e-mail field's "@"), and to nothing when that passes. A new
+ * refusal (the form sent again) shows again.
+ */
+function useClearingError(error: string | undefined) {
+  const [given, setGiven] = useState(error);
+  const [edit, setEdit] = useState<{ message: string } | null>(null);
+  if (given !== error) {
+    setGiven(error);
+    setEdit(null);
+  }
+  return {
+    shown: edit ? edit.message || undefined : error,
+    edited: (control: HTMLInputElement | HTMLTextAreaElement) => {
+      if (error) setEdit({ message: control.validity.valid ? '' : control.validationMessage });
+    },
+  };
 }
 
 export function TextField({
@@ -31,12 +51,17 @@ export function TextField({
   inputMode?: 'numeric' | 'decimal';
 }) {
   const id = useId();
+  const { shown: fieldError, edited } = useClearingError(error);
+  const change = (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    edited(event.target);
+    onChange(event.target.value);
+  };
   const described =
-    [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+    [hint ? `${id}-hint` : '', fieldError ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   const common = {
     id,
     value,
-    'aria-invalid': error ? true : undefined,
+    'aria-invalid': fieldError ? true : undefined,
     'aria-describedby': described,
     'aria-required': required || undefined,
   };
@@ -49,18 +74,13 @@ export function TextField({
         </span>
       )}
       {multiline ? (
-        <textarea {...common} rows={3} onChange={(event) => onChange(event.target.value)} />
+        <textarea {...common} rows={3} onChange={change} />
       ) : (
-        <input
-          {...common}
-          type={inputType}
-          inputMode={inputMode}
-          onChange={(event) => onChange(event.target.value)}
-        />
+        <input {...common} type={inputType} inputMode={inputMode} onChange={change} />
       )}
-      {error && (
+      {fieldError && (
         <span className="field-error" id={`${id}-error`}>
-          {error}
+          {fieldError}
         </span>
       )}
     </div>

@@ -103,9 +103,10 @@ export function ConfirmButton({
 }
 
 /** The site's apps, for the screens that belong to an app (access, events). */
-export function useApps(site: string) {
+export function useApps(site: string, enabled = true) {
   return useQuery({
     queryKey: ['apps', site],
+    enabled,
     queryFn: () => answerOf(clientFor(site).GET('/api/apps/', { params: { query: { page_size: 100 } } })),
   });
 }

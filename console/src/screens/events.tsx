@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { SelectField, TextField } from '../kit/fields';
 import { AppPicker, ConfirmButton, Failure, FormError, Notice, useAction, useChosenApp } from '../kit/parts';
+import { ReadOnly } from '../kit/permissions';
 import type { Place } from '../place';
 import { answerOf, clientFor } from '../queries/client';
 import type { Abilities } from '../queries/organizations';
@@ -35,9 +36,7 @@ export function EventsScreen({ place, abilities }: { place: Place; abilities?: A
     <>
       <h1>Events</h1>
       <AppPicker place={place} section="events" />
-      {!configure && (
-        <p className="muted">Read only: functions and subscriptions need the site's manage permission.</p>
-      )}
+      {!configure && <ReadOnly what="changing functions and subscriptions" action="configure" />}
       {app && <Functions site={site} app={app} configure={configure} />}
       {app && <Subscriptions site={site} app={app} configure={configure} />}
     </>

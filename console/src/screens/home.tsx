@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { TextField } from '../kit/fields';
-import { Failure } from '../kit/parts';
+import { Failure, useApps } from '../kit/parts';
 import { href } from '../place';
 import { answerOf, clientFor, errorText } from '../queries/client';
 import type { Abilities, Named } from '../queries/organizations';
@@ -110,10 +110,7 @@ export function Sites({ org, abilities }: { org: string; abilities?: Abilities }
 }
 
 export function Apps({ org, site, abilities }: { org: string; site: string; abilities?: Abilities }) {
-  const query = useQuery({
-    queryKey: ['apps', site],
-    queryFn: () => answerOf(clientFor(site).GET('/api/apps/', { params: { query: { page_size: 100 } } })),
-  });
+  const query = useApps(site);
   return (
     <PickList
       title="Choose an app"

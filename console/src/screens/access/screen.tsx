@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { AppPicker, useChosenApp } from '../../kit/parts';
+import { ReadOnly } from '../../kit/permissions';
 import type { Place } from '../../place';
 import { answerOf, clientFor } from '../../queries/client';
 import type { Abilities } from '../../queries/organizations';
@@ -35,14 +36,14 @@ export function AccessScreen({ place, abilities }: { place: Place; abilities?: A
     <>
       <h1>Access</h1>
       <AppPicker place={place} section="access" />
-      {!configure && <p className="muted">Read only: defining roles needs the site's manage permission.</p>}
+      {!configure && <ReadOnly what="defining roles" action="configure" />}
       {app && <AppRoles site={site} app={app} query={appRoles} configure={configure} />}
       <SiteRoles site={site} query={siteRoles} appRoles={appRoles.data?.data ?? []} configure={configure} />
       <Holders site={site} org={place.org ?? ''} roles={roles} manage={manage} />
       {manage ? (
         <Bulk site={site} org={place.org ?? ''} roles={roles} />
       ) : (
-        <p className="muted">Read only: assigning roles needs the site's manage-users permission.</p>
+        <ReadOnly what="assigning roles" action="manage_users" />
       )}
     </>
   );

@@ -4,38 +4,9 @@ import { focusFirstError, SelectField, TextField } from '../../kit/fields';
 import type { Place } from '../../place';
 import { errorText } from '../../queries/client';
 import { type AnyRecord, type FieldDef, jsonTypes, readOnly, type TableInfo } from '../../queries/tables';
+import { fromText, toText } from './record-values';
 
 /** Create and edit a record through a form generated from the schema (refine's useCreate and useUpdate). */
-
-function toText(field: FieldDef, value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (jsonTypes.has(field.type)) return JSON.stringify(value, null, 2);
-  return String(value);
-}
-
-function fromText(field: FieldDef, text: string): { value?: unknown; error?: string } {
-  if (text === '') return { value: null };
-  switch (field.type) {
-    case 'integer':
-    case 'number': {
-      const number = Number(text);
-      return Number.isFinite(number) ? { value: number } : { error: 'Enter a number.' };
-    }
-    case 'boolean':
-      return { value: text === 'true' };
-    case 'object':
-    case 'array':
-    case 'json':
-    case 'any':
-      try {
-        return { value: JSON.parse(text) };
-      } catch {
-        return { error: 'Enter valid JSON.' };
-      }
-    default:
-      return { value: text };
-  }
-}
 
 export function RecordForm({
   place,

@@ -62,7 +62,7 @@ export function RecordView({
               const key = referencedKey(data, reference, target);
               const embedded = referencedRecord(data, reference);
               shown = key ? (
-                <a href={href({ ...place, table: reference.table, record: key })}>
+                <a href={href({ ...place, table: reference.table, record: key, view: undefined })}>
                   {embedded ? recordLabel(target, embedded) : key}
                 </a>
               ) : (

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { SelectField } from '../../kit/fields';
 import { Failure } from '../../kit/parts';
+import { ReadOnly } from '../../kit/permissions';
 import type { Place } from '../../place';
 import {
   type AnyRecord,
@@ -10,14 +11,14 @@ import {
   type TableInfo,
   useRefresh,
 } from '../../queries/tables';
-import { type Condition, FilterBuilder, FilterChips } from './filters';
+import { FilterBuilder, FilterChips } from './filters';
 import { RecordForm } from './record-form';
 import { BulkDelete } from './records/bulk';
 import { RecordsGrid } from './records/grid';
 import { Pager } from './records/pager';
 import { SearchPanel } from './records/search';
 import { useSelection } from './records/selection';
-import { type Show, useRecordsView } from './records/view';
+import type { RecordsView } from './records/view';
 
 export { highlighted } from './records/search';
 export type { Show } from './records/view';
@@ -32,25 +33,19 @@ export function Records({
   info,
   may,
   tables,
-  conditions,
-  setConditions,
-  show,
-  setShow,
+  view,
 }: {
   place: Place;
   info: TableInfo;
   may: May;
   tables: TableInfo[];
-  conditions: Condition[];
-  setConditions: (change: (current: Condition[]) => Condition[]) => void;
-  show: Show;
-  setShow: (show: Show) => void;
+  view: RecordsView;
 }) {
   const fields = info.schema.fields.filter((field) => field.type !== 'tsvector');
   const key = keyOf(info);
   const softDelete = hasSoftDelete(info);
   const refresh = useRefresh(place);
-  const view = useRecordsView(place, info, conditions, show);
+  const { conditions, show } = view;
   const selection = useSelection();
   const [editing, setEditing] = useState<AnyRecord | 'new' | null>(null);
   const [notice, setNotice] = useState('');
@@ -58,19 +53,10 @@ export function Records({
     <section aria-labelledby="records-title">
       <h2 id="records-title">Records</h2>
       {info.schema.fields.some((field) => field.type === 'tsvector') && <SearchPanel view={view} />}
-      <FilterBuilder
-        fields={fields}
-        onAdd={(condition) => {
-          setConditions((current) => [...current, condition]);
-          view.setPage(1);
-        }}
-      />
+      <FilterBuilder fields={fields} onAdd={(condition) => view.setConditions([...conditions, condition])} />
       <FilterChips
         conditions={conditions}
-        onRemove={(index) => {
-          setConditions((current) => current.filter((_, i) => i !== index));
-          view.setPage(1);
-        }}
+        onRemove={(index) => view.setConditions(conditions.filter((_, i) => i !== index))}
       />
       <div className="toolbar">
         {may.change ? (
@@ -78,7 +64,7 @@ export function Records({
             New record
           </button>
         ) : (
-          <span className="muted">Read only: changing records needs the site's change permission.</span>
+          <ReadOnly what="changing records" action="change" />
         )}
         {softDelete && (
           <SelectField
@@ -90,12 +76,12 @@ export function Records({
               ['deleted', 'Deleted records only'],
             ]}
             onChange={(value) => {
-              setShow(value);
               selection.setSelected(new Set());
-              view.setPage(1);
+              view.setShow(value);
             }}
           />
         )}
+        <p className="muted order">{view.order}</p>
         <p aria-live="polite" className="status">
           {view.query.isFetching ? 'Loading…' : `${view.total} record${view.total === 1 ? '' : 's'}`}
           {notice ? ` · ${notice}` : ''}

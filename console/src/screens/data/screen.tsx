@@ -1,14 +1,13 @@
-import { useState } from 'react';
 import { Failure } from '../../kit/parts';
 import { href, type Place } from '../../place';
 import type { Abilities } from '../../queries/organizations';
 import type { May } from '../../queries/table-types';
-import { useRefresh, useTable, useTables } from '../../queries/tables';
+import { type TableInfo, useRefresh, useTable, useTables } from '../../queries/tables';
 import { AggregatePanel } from './aggregate';
-import type { Condition } from './filters';
 import { ImportPanel } from './import';
 import { RecordView } from './record';
 import { Records } from './records';
+import { useRecordsView } from './records/view';
 import { SchemaView } from './schema';
 import { Tables } from './tables';
 
@@ -24,8 +23,6 @@ function TableView({ place, abilities }: { place: Place; abilities?: Abilities }
   const table = useTable(place, place.table);
   const tables = useTables(place);
   const refresh = useRefresh(place);
-  const [conditions, setConditions] = useState<Condition[]>([]);
-  const [show, setShow] = useState<'live' | 'all' | 'deleted'>('live');
   if (table.isLoading) return <p>Loading…</p>;
   if (table.error || !table.data) return <Failure error={table.error} />;
   const info = table.data.data;
@@ -37,31 +34,33 @@ function TableView({ place, abilities }: { place: Place; abilities?: Abilities }
   };
   const all = tables.data?.data ?? [];
   if (place.record) return <RecordView place={place} info={info} tables={all} may={may} />;
+  return <TablePage place={place} info={info} tables={all} may={may} onImported={() => refresh('records')} />;
+}
+
+/** A table's page: its records in the address's view, the aggregation over the same records, import, schema. */
+function TablePage({
+  place,
+  info,
+  tables,
+  may,
+  onImported,
+}: {
+  place: Place;
+  info: TableInfo;
+  tables: TableInfo[];
+  may: May;
+  onImported: () => void;
+}) {
+  const view = useRecordsView(place, info);
   return (
     <>
       <h1>Table {info.name}</h1>
       <p>
         <a href={href({ org: place.org, site: place.site, app: place.app })}>← All tables of {place.app}</a>
       </p>
-      <Records
-        place={place}
-        info={info}
-        may={may}
-        tables={all}
-        conditions={conditions}
-        setConditions={setConditions}
-        show={show}
-        setShow={setShow}
-      />
-      <AggregatePanel
-        place={place}
-        info={info}
-        conditions={conditions}
-        visibility={
-          show === 'all' ? { includeDeleted: true } : show === 'deleted' ? { onlyDeleted: true } : {}
-        }
-      />
-      {may.change && <ImportPanel place={place} info={info} onDone={() => refresh('records')} />}
+      <Records place={place} info={info} may={may} tables={tables} view={view} />
+      <AggregatePanel place={place} info={info} conditions={view.conditions} visibility={view.visibility} />
+      {may.change && <ImportPanel place={place} info={info} onDone={onImported} />}
       <SchemaView place={place} info={info} canConfigure={may.configure} />
     </>
   );

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { CheckField, SelectField, TextField } from '../../kit/fields';
 import { Failure } from '../../kit/parts';
+import { ReadOnly } from '../../kit/permissions';
 import { href, type Place } from '../../place';
 import { errorText } from '../../queries/client';
 import type { Abilities } from '../../queries/organizations';
@@ -21,7 +22,7 @@ export function Tables({ place, abilities }: { place: Place; abilities?: Abiliti
         <ul className="picks">
           {tables.data.data.map((table) => (
             <li key={table.name}>
-              <a href={href({ ...place, table: table.name })}>
+              <a href={href({ ...place, table: table.name, view: undefined })}>
                 <strong>{table.name}</strong>{' '}
                 <span className="muted">
                   {table.schema.fields.length} fields{table.description ? ` · ${table.description}` : ''}
@@ -34,7 +35,7 @@ export function Tables({ place, abilities }: { place: Place; abilities?: Abiliti
       {abilities?.can('configure') ? (
         <CreateTable place={place} tables={tables.data?.data.map((table) => table.name) ?? []} />
       ) : (
-        <p className="muted">Creating tables needs the site's configure permission.</p>
+        <ReadOnly what="creating tables" action="configure" />
       )}
     </section>
   );
@@ -99,7 +100,7 @@ function CreateTable({ place, tables }: { place: Place; tables: string[] }) {
     try {
       await createTable(place, { name: name.trim(), schema });
       await queries.invalidateQueries({ queryKey: ['tables', place.site, place.app] });
-      location.hash = href({ ...place, table: name.trim() });
+      location.hash = href({ ...place, table: name.trim(), view: undefined });
     } catch (error) {
       setErrors(errorText(error));
     } finally {

@@ -1,16 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { answerOf, clientFor } from '../../queries/client';
-import type { SitePermission } from '../../queries/people';
-
-export const sitePermissions: SitePermission[] = [
-  'access_site',
-  'view_site',
-  'change_site',
-  'delete_site',
-  'manage_site',
-  'manage_site_users',
-  'admin_site',
-];
 
 /**
  * An organization's people: its members and their roles, its groups and their members, the members' permissions

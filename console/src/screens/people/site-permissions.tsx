@@ -2,9 +2,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { SelectField } from '../../kit/fields';
 import { Failure, FormError, Notice, toggle, useAction } from '../../kit/parts';
+import { PermissionBox, PermissionLegend, permissionLabel, sitePermissions } from '../../kit/permissions';
 import type { Member } from '../../queries/organizations';
 import { organizationCalls, type SitePermission } from '../../queries/people';
-import { sitePermissions, useSites } from './model';
+import { useSites } from './model';
 
 /** Each member's permissions on one site of the organization: granted and revoked by checkbox, saved per member. */
 export function SitePermissions({ org, members }: { org: string; members: Member[] }) {
@@ -30,7 +31,7 @@ export function SitePermissions({ org, members }: { org: string; members: Member
       await queries.invalidateQueries({ queryKey: ['own-site-permissions', site] });
       setEdits(({ [member.user_id]: _, ...rest }) => rest);
       return permissions.length
-        ? `${member.user.username} now holds ${permissions.join(', ')} on ${site}.`
+        ? `${member.user.username} now holds ${permissions.map(permissionLabel).join(', ')} on ${site}.`
         : `${member.user.username} holds nothing on ${site} now.`;
     });
   }
@@ -42,6 +43,7 @@ export function SitePermissions({ org, members }: { org: string; members: Member
       <p className="muted">
         Owners and admins may do everything on every site; members hold what is granted here.
       </p>
+      <PermissionLegend />
       {sites.data && sites.data.results.length === 0 && <p>This organization has no site yet.</p>}
       {sites.data && sites.data.results.length > 0 && (
         <SelectField
@@ -74,24 +76,19 @@ export function SitePermissions({ org, members }: { org: string; members: Member
                     <fieldset className="perms">
                       <legend className="sr-only">Permissions of {member.user.username}</legend>
                       {sitePermissions.map((permission) => (
-                        <label className="check" key={permission}>
-                          <input
-                            type="checkbox"
-                            aria-label={`${permission} for ${member.user.username}`}
-                            checked={held(member.user_id).includes(permission)}
-                            onChange={(event) =>
-                              setEdits((current) => ({
-                                ...current,
-                                [member.user_id]: toggle(
-                                  held(member.user_id),
-                                  permission,
-                                  event.target.checked,
-                                ),
-                              }))
-                            }
-                          />{' '}
-                          {permission}
-                        </label>
+                        <PermissionBox
+                          key={permission}
+                          permission={permission}
+                          explained={false}
+                          name={`${permissionLabel(permission)} for ${member.user.username}`}
+                          checked={held(member.user_id).includes(permission)}
+                          onChange={(checked) =>
+                            setEdits((current) => ({
+                              ...current,
+                              [member.user_id]: toggle(held(member.user_id), permission, checked),
+                            }))
+                          }
+                        />
                       ))}
                     </fieldset>
                   </td>

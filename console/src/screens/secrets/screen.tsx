@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { SelectField } from '../../kit/fields';
 import { ConfirmButton, Failure, FormError, Notice, useAction, useApps } from '../../kit/parts';
+import { ReadOnly } from '../../kit/permissions';
 import { answerOf, clientFor, errorText } from '../../queries/client';
 import type { Abilities } from '../../queries/organizations';
 import { HistoryPanel, type HistoryShown, ValueCell } from './history';
@@ -189,7 +190,7 @@ export function SecretsScreen({ site, abilities }: { site: string; abilities?: A
       {can('change') ? (
         <SetSecret site={site} app={app} existing={secrets.data?.items.map((secret) => secret.key) ?? []} />
       ) : (
-        <p className="muted">Setting secrets needs the site's change permission.</p>
+        <ReadOnly what="setting secrets" action="change" />
       )}
       <SecretTypes site={site} configure={can('configure')} />
       <Tags site={site} configure={can('configure')} />

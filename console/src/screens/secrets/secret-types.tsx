@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { SelectField, TextField } from '../../kit/fields';
 import { ConfirmButton, Failure, FormError, Notice, useAction } from '../../kit/parts';
+import { ReadOnly } from '../../kit/permissions';
 import { answerOf, clientFor } from '../../queries/client';
 import { type SecretType, type Sensitivity, useSecretTypes } from './model';
 
@@ -121,9 +122,7 @@ export function SecretTypes({ site, configure }: { site: string; configure: bool
           </div>
         </form>
       ) : (
-        <p className="muted">
-          Creating, editing and deleting secret types needs the site's manage permission.
-        </p>
+        <ReadOnly what="creating, editing and deleting secret types" action="configure" />
       )}
     </section>
   );

@@ -1,124 +1,142 @@
-import { href, type Place } from '../../../place';
 import {
-  type AnyRecord,
-  displayValue,
-  type FieldDef,
-  foreignKeysOf,
-  keyOf,
-  type May,
-  recordLabel,
-  referencedKey,
-  referencedRecord,
-  type TableInfo,
-} from '../../../queries/tables';
+  type ColumnDef,
+  flexRender,
+  getCoreRowModel,
+  type SortingState,
+  useReactTable,
+} from '@tanstack/react-table';
+import { Fragment, useMemo } from 'react';
+import { type AnyRecord, foreignKeysOf, keyOf, recordLabel, useRefresh } from '../../../queries/tables';
+import { FieldCell, type GridProps, OpenCell, SelectCell, SelectPage } from './cells';
 import { RowActions } from './row-actions';
-import type { Selection } from './selection';
 import type { RecordsView } from './view';
 
-/** What the grid and each of its rows are given. */
-interface GridProps {
-  place: Place;
-  info: TableInfo;
-  fields: FieldDef[];
-  tables: TableInfo[];
-  may: May;
-  selection: Selection;
-  onEdit: (record: AnyRecord) => void;
-  onDone: (notice: string) => void;
+/** A column's own cell element: field columns carry their name (the phone's cards show it before the value). */
+interface ColumnMeta {
+  field?: string;
+  /** The column renders its own `<td>` (the row's actions). */
+  ownCell?: boolean;
 }
 
-/** The records of the page: a column a field (sortable), references as links, a row's actions. */
-export function RecordsGrid({ view, ...props }: GridProps & { view: RecordsView }) {
-  const { info, fields, may, selection } = props;
+/**
+ * The grid's columns (@tanstack/react-table, headless): a selection box, "Open", a column a field (a key
+ * shortened, a reference as a link, a plain value editable in place), the row's actions.
+ */
+function useColumns(props: GridProps, view: RecordsView): ColumnDef<AnyRecord>[] {
+  const { info, fields, may } = props;
+  const refresh = useRefresh(props.place);
+  const onSaved = async (notice: string) => {
+    await refresh('records');
+    props.onDone(notice);
+  };
   const key = keyOf(info);
-  const pageIds = view.records.map((record) => String(record[key]));
-  const allSelected = pageIds.length > 0 && pageIds.every((id) => selection.selected.has(id));
+  const references = new Map(foreignKeysOf(info).map((reference) => [reference.field, reference]));
+  const columns: ColumnDef<AnyRecord>[] = [];
+  if (may.delete)
+    columns.push({
+      id: '_select',
+      header: () => <SelectPage view={view} info={info} selection={props.selection} />,
+      cell: ({ row }) => <SelectCell {...props} record={row.original} />,
+    });
+  columns.push({
+    id: '_open',
+    header: () => <span className="sr-only">Open</span>,
+    cell: ({ row }) => <OpenCell {...props} record={row.original} />,
+  });
+  for (const field of fields)
+    columns.push({
+      id: field.name,
+      enableSorting: true,
+      header: field.name,
+      meta: { field: field.name } satisfies ColumnMeta,
+      cell: ({ row }) => (
+        <FieldCell
+          {...props}
+          field={field}
+          record={row.original}
+          reference={references.get(field.name)}
+          isKey={field.name === key}
+          onSaved={onSaved}
+        />
+      ),
+    });
+  if (may.change || may.delete)
+    columns.push({
+      id: '_actions',
+      header: 'Actions',
+      meta: { ownCell: true } satisfies ColumnMeta,
+      cell: ({ row }) => <RowActions record={row.original} {...props} />,
+    });
+  return columns;
+}
+
+/** The records of the page: sorted by a column's header (the address holds the sort), a card each on a phone. */
+export function RecordsGrid({ view, ...props }: GridProps & { view: RecordsView }) {
+  const { info } = props;
+  const key = keyOf(info);
+  const columns = useColumns(props, view);
+  const sorting: SortingState = useMemo(
+    () => view.sorters.map((sorter) => ({ id: sorter.field, desc: sorter.order === 'desc' })),
+    [view.sorters],
+  );
+  const table = useReactTable({
+    data: view.records,
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (record) => String(record[key]),
+    manualSorting: true,
+    manualPagination: true,
+    state: { sorting },
+  });
   return (
     <div className="scroll">
-      <table className="grid">
+      <table className="grid cards">
         <caption className="sr-only">Records of {info.name}</caption>
         <thead>
-          <tr>
-            {may.delete && (
-              <th scope="col">
-                <input
-                  type="checkbox"
-                  aria-label="Select every record of this page"
-                  checked={allSelected}
-                  onChange={(event) => selection.mark(pageIds, event.target.checked)}
-                />
-              </th>
-            )}
-            <th scope="col">
-              <span className="sr-only">Open</span>
-            </th>
-            {fields.map((field) => {
-              const sorted = view.sorters[0]?.field === field.name ? view.sorters[0].order : undefined;
-              return (
-                <th
-                  key={field.name}
-                  scope="col"
-                  aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
-                >
-                  <button type="button" className="sort" onClick={() => view.toggleSort(field.name)}>
-                    {field.name}
-                    <span aria-hidden="true">{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
-                  </button>
-                </th>
-              );
-            })}
-            {(may.change || may.delete) && <th scope="col">Actions</th>}
-          </tr>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => {
+                const sorted = header.column.getIsSorted();
+                const field = (header.column.columnDef.meta as ColumnMeta | undefined)?.field;
+                return (
+                  <th
+                    key={header.id}
+                    scope="col"
+                    aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+                  >
+                    {field ? (
+                      <button type="button" className="sort" onClick={() => view.toggleSort(field)}>
+                        {field}
+                        <span aria-hidden="true">
+                          {sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}
+                        </span>
+                      </button>
+                    ) : (
+                      flexRender(header.column.columnDef.header, header.getContext())
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          ))}
         </thead>
         <tbody>
-          {view.records.map((record) => (
-            <Row key={String(record[key])} record={record} {...props} />
+          {table.getRowModel().rows.map((row) => (
+            <tr key={row.id} aria-label={recordLabel(info, row.original)}>
+              {row.getVisibleCells().map((cell) => {
+                const meta = cell.column.columnDef.meta as ColumnMeta | undefined;
+                const content = flexRender(cell.column.columnDef.cell, cell.getContext());
+                if (meta?.ownCell) return <Fragment key={cell.id}>{content}</Fragment>;
+                return (
+                  <td key={cell.id} data-field={meta?.field} data-label={meta?.field}>
+                    {content}
+                  </td>
+                );
+              })}
+            </tr>
           ))}
         </tbody>
       </table>
     </div>
-  );
-}
-
-function Row({ record, ...props }: GridProps & { record: AnyRecord }) {
-  const { place, info, fields, tables, may, selection } = props;
-  const id = String(record[keyOf(info)]);
-  const label = recordLabel(info, record);
-  const referenceOf = new Map(foreignKeysOf(info).map((reference) => [reference.field, reference]));
-  return (
-    <tr>
-      {may.delete && (
-        <td>
-          <input
-            type="checkbox"
-            aria-label={`Select record ${label}`}
-            checked={selection.selected.has(id)}
-            onChange={(event) => selection.mark([id], event.target.checked)}
-          />
-        </td>
-      )}
-      <td>
-        <a href={href({ ...place, record: id })}>
-          Open<span className="sr-only"> record {label}</span>
-        </a>
-      </td>
-      {fields.map((field) => {
-        const reference = referenceOf.get(field.name);
-        if (!reference) return <td key={field.name}>{displayValue(record[field.name])}</td>;
-        const target = tables.find((table) => table.name === reference.table);
-        const referenced = referencedKey(record, reference, target);
-        const embedded = referencedRecord(record, reference);
-        return (
-          <td key={field.name}>
-            {referenced && (
-              <a href={href({ ...place, table: reference.table, record: referenced })}>
-                {embedded ? recordLabel(target, embedded) : referenced}
-              </a>
-            )}
-          </td>
-        );
-      })}
-      {(may.change || may.delete) && <RowActions record={record} {...props} />}
-    </tr>
   );
 }

@@ -1,30 +1,28 @@
 import { SelectField } from '../../../kit/fields';
+import { pageSizes } from './address';
 import type { RecordsView } from './view';
 
-const sizes = ['10', '20', '50', '100'] as const;
+const sizes = pageSizes.map(String);
 
 /** Previous and next page, where the reader is, and the page size. */
 export function Pager({ view }: { view: RecordsView }) {
   const { page, setPage, pages, pageSize, setPageSize } = view;
   return (
     <nav className="pager" aria-label="Pages of records">
-      <button type="button" onClick={() => setPage((current) => current - 1)} disabled={page <= 1}>
+      <button type="button" onClick={() => setPage(page - 1)} disabled={page <= 1}>
         Previous page
       </button>
       <span>
         Page {page} of {pages}
       </span>
-      <button type="button" onClick={() => setPage((current) => current + 1)} disabled={page >= pages}>
+      <button type="button" onClick={() => setPage(page + 1)} disabled={page >= pages}>
         Next page
       </button>
       <SelectField
         label="Records per page"
-        value={sizes.find((size) => size === String(pageSize)) ?? '20'}
-        options={sizes.map((size) => [size, size] as const)}
-        onChange={(value) => {
-          setPageSize(Number(value));
-          setPage(1);
-        }}
+        value={String(pageSize)}
+        options={sizes.map((size): [string, string] => [size, size])}
+        onChange={(value) => setPageSize(Number(value))}
       />
     </nav>
   );

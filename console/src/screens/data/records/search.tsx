@@ -12,8 +12,8 @@ export function highlighted(excerpt: string) {
 
 /** Full-text search of a table with a search vector: combined with the filters, best matches first. */
 export function SearchPanel({ view }: { view: RecordsView }) {
-  const [searchText, setSearchText] = useState('');
-  const { asked, setAsked, setPage, query, total, records } = view;
+  const { asked, setAsked, query, total, records } = view;
+  const [searchText, setSearchText] = useState(asked);
   return (
     <div className="card">
       <form
@@ -22,7 +22,6 @@ export function SearchPanel({ view }: { view: RecordsView }) {
         onSubmit={(event) => {
           event.preventDefault();
           setAsked(searchText.trim());
-          setPage(1);
         }}
       >
         <TextField
@@ -38,7 +37,6 @@ export function SearchPanel({ view }: { view: RecordsView }) {
             onClick={() => {
               setAsked('');
               setSearchText('');
-              setPage(1);
             }}
           >
             Clear search
