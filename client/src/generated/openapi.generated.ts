@@ -668,7 +668,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key: refused from the next request on
-         * @description Who may call it: the organization's members, superusers.
+         * @description Who may call it: the key's creator, and those who administer its site (superusers, the organization's owner and admins, `admin_site`); anyone else: 404.
          */
         delete: operations["revokeApiKey"];
         options?: never;
