@@ -57,6 +57,11 @@ export function rememberedApiKeys(): number {
 const buckets = new Map<string, { tokens: number; at: number }>();
 export const apiKeyBucketLimit = 10_000;
 
+/** How many keys' buckets this container keeps (the bound's test). */
+export function throttledApiKeys(): number {
+  return buckets.size;
+}
+
 export function throttleApiKey(key: Pick<StoredApiKey, 'id'>, perSecond: number, clock: Clock): void {
   const now = clock().getTime();
   const bucket = buckets.get(key.id) ?? { tokens: perSecond, at: now };
