@@ -1,6 +1,6 @@
-import { createApiKey, listApiKeys, revokeApiKey } from '../../shared/api-keys/service';
-import type { apiKeyRoutes } from '../../shared/api-keys/routes';
 import { created, noContent, ok } from '../../shared/api/result';
+import type { apiKeyRoutes } from '../../shared/api-keys/routes';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../shared/api-keys/service';
 import { currentUser } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 

@@ -1,6 +1,6 @@
 import { accountRoutes } from '../../shared/accounts/routes';
-import { apiKeyRoutes } from '../../shared/api-keys/routes';
 import { defineGroup, tableReads, tableWrites } from '../../shared/api/group';
+import { apiKeyRoutes } from '../../shared/api-keys/routes';
 import { organizationGroupRoutes } from '../../shared/groups/routes';
 import { deletionRoutes } from '../../shared/lifecycle/routes';
 

@@ -48,8 +48,8 @@ import { consumeCall } from '../../shared/limits/rate';
 import { allows, type OrganizationAccess } from '../../shared/policy/permissions';
 import { allowedActions } from '../../shared/policy/policy';
 import { slugify } from '../../shared/slug';
-import { currentUserOperations } from './current-user-operations';
 import { apiKeyOperations } from './api-key-operations';
+import { currentUserOperations } from './current-user-operations';
 import { deletionOperations } from './deletion-operations';
 import { groupOperations } from './group-operations';
 import type { accountsManifest } from './manifest';
@@ -295,8 +295,8 @@ export const accountOperations: Operations = {
       user_id: user.id,
       is_superuser: !key && user.is_superuser,
       organization_role: key ? null : access.organizationRole,
-      permissions: sitePermissions.filter(
-        (permission) => (access.keyPermissions ?? access.permissions).has(permission),
+      permissions: sitePermissions.filter((permission) =>
+        (access.keyPermissions ?? access.permissions).has(permission),
       ),
       actions: allowedActions(access),
       social_app_writes: allows('rule:site-owner', principal),

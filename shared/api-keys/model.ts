@@ -31,7 +31,6 @@ export function apiKeyHash(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-
 /** A key as stored (both of its items carry it). */
 export interface StoredApiKey {
   id: string;

@@ -71,7 +71,12 @@ export async function deleteApiKey(store: Store, key: StoredApiKey): Promise<boo
  * Sets the key's `last_used_at` in its site entry, only when the stored one is older than `before` (one write a
  * minute per key at most, across containers) and the key still exists. False when the condition refused it.
  */
-export async function recordUse(store: Store, key: StoredApiKey, at: string, before: string): Promise<boolean> {
+export async function recordUse(
+  store: Store,
+  key: StoredApiKey,
+  at: string,
+  before: string,
+): Promise<boolean> {
   try {
     await store.doc.send(
       new UpdateCommand({

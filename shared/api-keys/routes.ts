@@ -20,7 +20,10 @@ export const apiKeyRoutes = [
     summary:
       "Create an API key of the site, within the caller's own rights (an addition to the spec); the key is shown once",
     body: schemas.newApiKeyBody,
-    responses: { 201: json('The new key, with the key itself', schemas.createdApiKey), ...errors(400, 401, 403, 404, 409) },
+    responses: {
+      201: json('The new key, with the key itself', schemas.createdApiKey),
+      ...errors(400, 401, 403, 404, 409),
+    },
   },
   {
     ...platform,

@@ -55,7 +55,11 @@ const apiKeyProperties = {
     additionalProperties: false,
   },
   created_at: dateTime,
-  last_used_at: { type: ['string', 'null'], format: 'date-time', description: 'Written at most once a minute' },
+  last_used_at: {
+    type: ['string', 'null'],
+    format: 'date-time',
+    description: 'Written at most once a minute',
+  },
   expires_at: { type: ['string', 'null'], format: 'date-time' },
 } as const;
 

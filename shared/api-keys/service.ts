@@ -14,13 +14,7 @@ import { holdsRole } from '../roles/access';
 import { loadCatalog } from '../roles/catalog';
 import type { Store } from '../store/store';
 import { loadRequest } from '../tenancy/principal';
-import {
-  type ApiKeyView,
-  apiKeysPerSite,
-  apiKeyView,
-  newApiKeySecret,
-  type StoredApiKey,
-} from './model';
+import { type ApiKeyView, apiKeysPerSite, apiKeyView, newApiKeySecret, type StoredApiKey } from './model';
 import { deleteApiKey, putApiKey, siteApiKey, siteApiKeys } from './repository';
 import { forgetApiKey } from './resolution';
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { looksLikeApiKey } from '../api-keys/model';
-import { noteKeyUse, resolveApiKey, throttleApiKey } from '../api-keys/resolution';
 import { readJsonBody } from '../api/body';
 import { assertPathParamsBounded, overlongPathParam } from '../api/path-params';
 import type { HttpResult } from '../api/result';
 import type { GroupDef, GroupName, RouteDef } from '../api/route';
+import { looksLikeApiKey } from '../api-keys/model';
+import { noteKeyUse, resolveApiKey, throttleApiKey } from '../api-keys/resolution';
 import { type Credentials, requireCurrentCredentials, sessionCredentials } from '../auth/browser-sessions';
 import { bearerToken } from '../auth/tokens';
 import type { Deps } from '../deps';
@@ -251,8 +251,7 @@ async function keyWhoAndWhere(
   fact.apiKeyId = key.id;
   fact.userId = key.created_by;
   throttleApiKey(key, deps.config.apiKeyRequestsPerSecond, deps.clock);
-  const site =
-    route.scope === 'site' ? siteSlugOf(headers, { ...deps.config, defaultSite: key.site }) : null;
+  const site = route.scope === 'site' ? siteSlugOf(headers, { ...deps.config, defaultSite: key.site }) : null;
   requireKeySite(key, site);
   const target: RequestTarget = {
     userId: key.created_by,

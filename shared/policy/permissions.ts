@@ -183,6 +183,16 @@ export function requireKeySite(key: Pick<KeyPrincipal, 'site'>, site: string | n
 }
 
 /**
+ * The site action a key needs for a permission it may pass (null: the site alone), undefined for one it may not.
+ */
+function keySiteAction(permission: Permission): SiteAction | null | undefined {
+  if (permission.startsWith('site:')) return permission.slice('site:'.length) as SiteAction;
+  if (permission === 'rule:secret-read') return 'view';
+  if (permission === 'rule:site-visitor' || permission === 'rule:site-signed-in') return null;
+  return undefined;
+}
+
+/**
  * The permissions an API key may pass: site actions (its permissions capped by its creator's current rights, in
  * `can`) and the site rules that need no user of its own. Everything else is refused: organization routes (404 for
  * another organization, as for a non-member; 403 for its own), account routes, user-centric role routes,
@@ -193,16 +203,12 @@ function enforceKey(permission: Permission, principal: Principal, key: KeyPrinci
     if (principal.organization?.organization.slug !== key.organization) throw new NotFoundError();
     throw keyRefused();
   }
-  const onSite = (action: SiteAction | null) => {
-    const access = principal.site;
-    if (!access) throw keyRefused();
-    requireKeySite(key, access.site.slug);
-    if (action) requireSite(principal, action);
-  };
-  if (permission.startsWith('site:')) return onSite(permission.slice('site:'.length) as SiteAction);
-  if (permission === 'rule:secret-read') return onSite('view');
-  if (permission === 'rule:site-visitor' || permission === 'rule:site-signed-in') return onSite(null);
-  throw keyRefused();
+  const action = keySiteAction(permission);
+  if (action === undefined) throw keyRefused();
+  const access = principal.site;
+  if (!access) throw keyRefused();
+  requireKeySite(key, access.site.slug);
+  if (action) requireSite(principal, action);
 }
 
 /** Whether a route's permission needs a signed-in user (401 without one). */
@@ -231,7 +237,10 @@ export function isOrganizationPermission(permission: Permission): boolean {
  */
 export function enforce(permission: Permission, principal: Principal, input: RuleInput): void {
   if (permission === 'public') return;
-  if (principal.key) return enforceKey(permission, principal, principal.key);
+  if (principal.key) {
+    enforceKey(permission, principal, principal.key);
+    return;
+  }
   if (anonymousRules.includes(permission) && !principal.user) {
     rules[permission.slice('rule:'.length) as RuleName].check(principal, input);
     return;

@@ -1,5 +1,4 @@
 import { keys } from '../accounts/keys';
-import type { StoredApiKey } from '../api-keys/model';
 import {
   type App,
   type Organization,
@@ -10,6 +9,7 @@ import {
   type StoredUser,
   type User,
 } from '../accounts/model';
+import type { StoredApiKey } from '../api-keys/model';
 import { setBounded } from '../bounded';
 import { AuthenticationError, NotFoundError } from '../errors';
 import type { OrganizationAccess, Principal } from '../policy/permissions';
