@@ -192,6 +192,16 @@ describe('a key never holds more than its creator could grant', () => {
     const { key } = await createKey(a.owner, a, { permissions: ['view_site'] });
     expect((await withKey(key).get('/api/apps/')).status).toBe(200);
     expect((await withKey(key).post('/api/apps/', { name: unique('App') })).status).toBe(403);
+    const own = await withKey(key).get('/api/cloud/users/me/site-permissions/');
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({
+      user_id: a.ownerUser.id,
+      is_superuser: false,
+      organization_role: null,
+      permissions: ['view_site'],
+      actions: ['view', 'access'],
+      social_app_writes: false,
+    });
   });
 });
 
