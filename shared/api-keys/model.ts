@@ -84,10 +84,18 @@ export function isExpired(key: Pick<StoredApiKey, 'expires_at'>, at: Date): bool
   return key.expires_at !== null && Date.parse(key.expires_at) <= at.getTime();
 }
 
+/** The partition prefix of keys' last-use items: the IAM condition of the last-use grant names it. */
+export const apiKeyUsePrefix = 'APIKEYUSE#';
+
 /** DynamoDB keys: the key by its hash (what a request looks up), and its entry in the site's list. */
 export const apiKeyKeys = {
   byHash: (hash: string) => ({ PK: `APIKEY#${hash}`, SK: 'KEY' }),
   inSite: (site: string, id: string) => ({ PK: `SITE#${site}`, SK: `APIKEY#${id}` }),
+  /**
+   * The key's last use, an item of its own: the one write a request with a key makes, so that functions that
+   * otherwise only read the table are granted UpdateItem on these items alone (infra/table-access.ts).
+   */
+  lastUse: (id: string) => ({ PK: `${apiKeyUsePrefix}${id}`, SK: 'LAST' }),
   sitePrefix: 'APIKEY#',
 } as const;
 

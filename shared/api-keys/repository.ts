@@ -1,11 +1,13 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet } from '../store/batch';
 import { type Store, strip } from '../store/store';
 import { createUnique, isConditionFailure, onConditionFailure, transact } from '../store/writes';
 import { apiKeyKeys, type StoredApiKey } from './model';
 
 /**
  * A key is two items written and deleted together: the key under its hash (the one strongly consistent read a
- * request makes) and its entry in its site's partition (the site's list, and its `last_used_at`).
+ * request makes) and its entry in its site's partition (the site's list); its last use is a third item
+ * (`recordUse`), deleted with them.
  */
 export async function putApiKey(store: Store, key: StoredApiKey): Promise<void> {
   await createUnique(store, [
@@ -39,7 +41,19 @@ export async function siteApiKeys(store: Store, site: string): Promise<StoredApi
     for (const item of page.Items ?? []) keys.push(strip<StoredApiKey>(item));
     start = page.LastEvaluatedKey;
   } while (start);
+  await withLastUse(store, keys);
   return keys.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+}
+
+/** Fills in each key's `last_used_at` from its last-use item (at most 100 keys: one BatchGetItem). */
+async function withLastUse(store: Store, keys: StoredApiKey[]): Promise<void> {
+  if (keys.length === 0) return;
+  const uses = await batchGet<{ id: string; last_used_at: string }>(
+    store,
+    keys.map((key) => apiKeyKeys.lastUse(key.id)),
+  );
+  const byId = new Map(uses.map((use) => [use.id, use.last_used_at]));
+  for (const key of keys) key.last_used_at = byId.get(key.id) ?? key.last_used_at ?? null;
 }
 
 /** One key of a site; undefined when it has none of that id. */
@@ -62,14 +76,16 @@ export async function deleteApiKey(store: Store, key: StoredApiKey): Promise<boo
         },
       },
       { Delete: { TableName: store.table, Key: apiKeyKeys.byHash(key.hash) } },
+      { Delete: { TableName: store.table, Key: apiKeyKeys.lastUse(key.id) } },
     ]).then(() => true),
     () => false,
   );
 }
 
 /**
- * Sets the key's `last_used_at` in its site entry, only when the stored one is older than `before` (one write a
- * minute per key at most, across containers) and the key still exists. False when the condition refused it.
+ * Sets the key's last use, only when the stored one is older than `before` (one write a minute per key at most,
+ * across containers). False when the condition refused it. An UpdateItem of the key's own last-use item only: the
+ * grant of functions that otherwise only read is conditioned on that partition (infra/table-access.ts).
  */
 export async function recordUse(
   store: Store,
@@ -81,11 +97,10 @@ export async function recordUse(
     await store.doc.send(
       new UpdateCommand({
         TableName: store.table,
-        Key: apiKeyKeys.inSite(key.site, key.id),
-        UpdateExpression: 'SET last_used_at = :at',
-        ConditionExpression:
-          'attribute_exists(PK) AND (attribute_not_exists(last_used_at) OR last_used_at = :none OR last_used_at < :before)',
-        ExpressionAttributeValues: { ':at': at, ':before': before, ':none': null },
+        Key: apiKeyKeys.lastUse(key.id),
+        UpdateExpression: 'SET last_used_at = :at, id = :id',
+        ConditionExpression: 'attribute_not_exists(last_used_at) OR last_used_at < :before',
+        ExpressionAttributeValues: { ':at': at, ':before': before, ':id': key.id },
       }),
     );
     return true;
