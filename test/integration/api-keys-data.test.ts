@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeyHash, apiKeyKeys } from '../../shared/api-keys/model';
+import { getItems } from '../../shared/store/batch';
 import { createTable, dataPath, insert } from '../support/data';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, type Tenant, unique } from '../support/tenant';
@@ -62,5 +64,27 @@ describe('a key on the data routes', () => {
     const crossed = await api.get(dataPath(b.app.slug, 'notes'));
     expect(crossed.status).toBe(404);
     expect(crossed.text).not.toContain(`secret of ${b.site.slug}`);
+  });
+});
+
+describe("a deleted site's keys", () => {
+  it('are removed with the site, hash and last use included, and never work on a new site of the slug', async () => {
+    const tenant = await createTenant(platform);
+    const made = await tenant.owner.post(keysPath(tenant), { name: 'Doomed', permissions: ['view_site'] });
+    expect(made.status).toBe(201);
+    const key = made.body.key as string;
+    expect((await platform.api.withToken(key).get('/api/apps/')).status).toBe(200);
+    const { organization, site } = tenant;
+    const path = `/api/cloud/organizations/${organization.slug}/sites/${site.slug}/?confirm=${site.slug}`;
+    expect((await tenant.owner.delete(path)).status).toBe(204);
+    const wanted = [apiKeyKeys.byHash(apiKeyHash(key)), apiKeyKeys.lastUse(made.body.id)];
+    const left = await getItems(platform.deps.store, wanted);
+    expect(wanted.map((item) => left(item))).toEqual([undefined, undefined]);
+    const again = await tenant.owner.post(`/api/cloud/organizations/${organization.slug}/sites/`, {
+      name: 'Again',
+      slug: site.slug,
+    });
+    expect(again.status).toBe(201);
+    expect((await platform.api.withToken(key).get('/api/apps/')).status).toBe(401);
   });
 });
