@@ -85,10 +85,6 @@ export async function noteKeyUse(store: Store, clock: Clock, key: StoredApiKey, 
   const now = clock().getTime();
   const written = lastWritten.get(key.id);
   if (written !== undefined && now - written < lastUsedEveryMs) return;
-  if (key.last_used_at && written === undefined && now - Date.parse(key.last_used_at) < lastUsedEveryMs) {
-    setBounded(lastWritten, key.id, Date.parse(key.last_used_at), apiKeyBucketLimit);
-    return;
-  }
   setBounded(lastWritten, key.id, now, apiKeyBucketLimit);
   try {
     await recordUse(store, key, new Date(now).toISOString(), new Date(now - lastUsedEveryMs).toISOString());

@@ -151,7 +151,7 @@ export async function revokeApiKey(
   const key = await siteApiKey(deps.store, site, id);
   const notFound = () => new NotFoundError({ message: 'API key not found.', code: 'api_key_not_found' });
   if (!key || !managesKey(access, key.created_by)) throw notFound();
-  forgetApiKey(key.hash);
   if (!(await deleteApiKey(deps.store, key))) throw notFound();
+  // This container refuses it from the next request; the others within `apiKeyCacheMs`.
   forgetApiKey(key.hash);
 }
