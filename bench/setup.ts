@@ -19,6 +19,8 @@ export interface Fixture {
   /** Users A1 signs in as, in turn; their password is `adminPassword`. */
   readonly users: readonly string[];
   readonly token: string;
+  /** An API key of the bench site (change_site), for L1K and G1K. */
+  readonly apiKey: string;
   readonly site: string;
   readonly app: string;
   readonly adminPassword: string;
@@ -254,6 +256,14 @@ export async function prepareProject(
     'site',
   );
   const inSite = caller(baseUrl, { authorization: `Bearer ${token}`, 'x-site': String(site.slug) });
+  const apiKey = await expect(
+    admin('POST', `/api/cloud/organizations/${String(org.slug)}/sites/${String(site.slug)}/api-keys/`, {
+      name: 'Bench backend',
+      permissions: ['change_site'],
+    }),
+    201,
+    'API key',
+  );
   const app = await expect(inSite('POST', '/api/apps/', { name: 'Bench App' }), 201, 'app');
   const tables = `/api/apps/${String(app.slug)}/datatables/`;
   const makersSchema = { fields: [{ name: 'name', type: 'string' }] };
@@ -279,6 +289,7 @@ export async function prepareProject(
     secretKey,
     users,
     token,
+    apiKey: String(apiKey.key),
     site: String(site.slug),
     app: String(app.slug),
     adminPassword,

@@ -39,6 +39,8 @@ export interface Config {
   readonly databasePrepare: boolean;
   /** How long a container may reuse who and where of a request (seconds; 0: read on every request). */
   readonly accessCacheSeconds: number;
+  /** Requests per second one API key may make through one container (its own throttle; docs/security.md). */
+  readonly apiKeyRequestsPerSecond: number;
   /**
    * PostgreSQL's statement_timeout of data-plane sessions, in milliseconds (0: none), made the connecting role's
    * default in the database by the local start on DATABASE_URL (shared/sql/session-defaults.ts); in the cloud the
@@ -595,6 +597,7 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 2),
     ...databaseClient(env),
     accessCacheSeconds: integer(env, 'ACCESS_CACHE_SECONDS', 3),
+    apiKeyRequestsPerSecond: atLeastOne(env, 'API_KEY_REQUESTS_PER_SECOND', 100),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
     shutdownDeadlineSeconds: shutdownDeadlineSeconds(env),
     requestTimeouts: requestTimeouts(env),

@@ -1,5 +1,6 @@
 import { accountRoutes } from '../../shared/accounts/routes';
 import { defineGroup, tableReads, tableWrites } from '../../shared/api/group';
+import { apiKeyRoutes } from '../../shared/api-keys/routes';
 import { organizationGroupRoutes } from '../../shared/groups/routes';
 import { deletionRoutes } from '../../shared/lifecycle/routes';
 
@@ -9,7 +10,7 @@ export const accountsManifest = defineGroup({
   description: 'Users, organizations, sites, site permissions and apps',
   envelope: 'detail',
   changesAccess: true,
-  routes: [...accountRoutes, ...organizationGroupRoutes, ...deletionRoutes],
+  routes: [...accountRoutes, ...apiKeyRoutes, ...organizationGroupRoutes, ...deletionRoutes],
   needs: {
     // Users, organizations, sites, permissions and apps: conditional puts, updates and transactions of both.
     // Organization groups: renames and deletions delete name sentinels and memberships; adding a member checks

@@ -34,7 +34,13 @@ import { confirmPassword } from '../../shared/auth/login';
 import { BadRequestError, NotFoundError, PermissionDeniedError, ValidationError } from '../../shared/errors';
 import { requestSiteScope } from '../../shared/events/scope';
 import { groupsByMember } from '../../shared/groups/views';
-import { currentUser, type Operations, type RequestContext, siteContext } from '../../shared/http/context';
+import {
+  actingUser,
+  currentUser,
+  type Operations,
+  type RequestContext,
+  siteContext,
+} from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { deletionKeys } from '../../shared/lifecycle/keys';
 import { finishBeforeReuse } from '../../shared/lifecycle/runner';
@@ -42,6 +48,7 @@ import { consumeCall } from '../../shared/limits/rate';
 import { allows, type OrganizationAccess } from '../../shared/policy/permissions';
 import { allowedActions } from '../../shared/policy/policy';
 import { slugify } from '../../shared/slug';
+import { apiKeyOperations } from './api-key-operations';
 import { currentUserOperations } from './current-user-operations';
 import { deletionOperations } from './deletion-operations';
 import { groupOperations } from './group-operations';
@@ -279,16 +286,21 @@ export const accountOperations: Operations = {
 
   async getOwnSitePermissions(ctx) {
     const { access } = siteContext(ctx);
-    const user = currentUser(ctx);
-    // The pipeline's own verdicts (shared/policy/), never a second copy of the rules.
+    const user = actingUser(ctx);
+    // The pipeline's own verdicts (shared/policy/), never a second copy of the rules. An API key answers for
+    // itself: its creator's id, and what the key may do (its permissions, capped by its creator's rights).
+    const key = ctx.key ?? null;
+    const principal = { user: key ? null : user, key, site: access, organization: null };
     return ok({
       site: access.site.slug,
       user_id: user.id,
-      is_superuser: user.is_superuser,
-      organization_role: access.organizationRole,
-      permissions: sitePermissions.filter((permission) => access.permissions.has(permission)),
+      is_superuser: !key && user.is_superuser,
+      organization_role: key ? null : access.organizationRole,
+      permissions: sitePermissions.filter((permission) =>
+        (access.keyPermissions ?? access.permissions).has(permission),
+      ),
       actions: allowedActions(access),
-      social_app_writes: allows('rule:site-owner', { user, site: access, organization: null }),
+      social_app_writes: allows('rule:site-owner', principal),
     });
   },
 
@@ -310,6 +322,7 @@ export const accountOperations: Operations = {
   },
 
   ...userAdminOperations,
+  ...apiKeyOperations,
   ...groupOperations,
   ...deletionOperations,
 } satisfies TypedOperations<typeof accountsManifest.routes>;

@@ -1,5 +1,5 @@
 import { created, ok } from '../../shared/api/result';
-import { currentUser, siteContext } from '../../shared/http/context';
+import { actingUser, siteContext } from '../../shared/http/context';
 import type { TypedOperations } from '../../shared/http/typed-operations';
 import { secretErrors } from '../../shared/secrets/errors';
 import { historyOf, historyStart } from '../../shared/secrets/history';
@@ -57,24 +57,25 @@ export const secretOperations = {
     return ok({ ...page, items });
   },
   createSecret: async (ctx) => {
-    const secret = await createSecret(ctx.deps, siteOf(ctx), currentUser(ctx).username, ctx.body);
+    const secret = await createSecret(ctx.deps, siteOf(ctx), actingUser(ctx).username, ctx.body);
     return created(secretView(secret, ctx.body.value));
   },
   getSecret: async (ctx) => {
     const secret = await lookupSecret(ctx.deps, siteOf(ctx), ctx.params.key, ctx.query.app ?? null);
-    // The route lets anonymous callers through (rule:secret-read): they only ever see public values.
-    if (!ctx.user && secret.sensitivity_level !== 'public') throw secretErrors.notPublic();
+    // The route lets anonymous callers through (rule:secret-read): they only ever see public values. An API key
+    // passed `view` on its site, as a user would.
+    if (!ctx.user && !ctx.key && secret.sensitivity_level !== 'public') throw secretErrors.notPublic();
     requireAnyTag(secret, tagList(ctx.query.tags));
     return ok(secretView(secret, await plaintextOf(ctx.deps, secret)));
   },
   updateSecret: async (ctx) => {
     const where = { key: ctx.params.key, app: ctx.query.app ?? null };
-    const secret = await updateSecret(ctx.deps, siteOf(ctx), currentUser(ctx).username, where, ctx.body);
+    const secret = await updateSecret(ctx.deps, siteOf(ctx), actingUser(ctx).username, where, ctx.body);
     return ok(secretView(secret, ctx.body.value));
   },
   deleteSecret: async (ctx) => {
     const where = { key: ctx.params.key, app: ctx.query.app ?? null };
-    await deleteSecret(ctx.deps, siteOf(ctx), currentUser(ctx).username, where);
+    await deleteSecret(ctx.deps, siteOf(ctx), actingUser(ctx).username, where);
     const level = where.app === null ? 'site level' : `app "${where.app}"`;
     return ok(action('Secret deleted successfully', `Secret "${where.key}" was deleted at ${level}.`));
   },

@@ -48,6 +48,8 @@ export const pathParamBounds: Readonly<Record<string, PathParamBound>> = {
   webhook_id: integerId,
   // An invitation's uuid, and its public token (43 characters of base64url; longer ones are not looked up).
   uuid: bound(36),
+  // An API key's id (a uuid).
+  key_id: bound(36),
   // The invitation a resend names (its uuid; the path once called it `{user_id}`, docs/api-decisions.md).
   invitation_id: bound(64),
   token: bound(128),

@@ -23,7 +23,8 @@ export type RuleName =
   | 'site-visitor'
   | 'site-signed-in'
   | 'site-owner'
-  | 'own-social-account';
+  | 'own-social-account'
+  | 'api-key-revoke';
 
 /**
  * Who may call a route. Every route of the route table declares one; the request pipeline enforces it before the

@@ -3,7 +3,7 @@ import type { HttpResult } from '../api/result';
 import type { GroupDef, GroupName, RouteDef } from '../api/route';
 import type { Deps } from '../deps';
 import type { Logger } from '../log';
-import type { OrganizationAccess } from '../policy/permissions';
+import type { KeyPrincipal, OrganizationAccess } from '../policy/permissions';
 import type { SiteAccess } from '../policy/policy';
 
 /** What an operation gets: validated input, the authenticated user and, for site routes, the site access. */
@@ -28,6 +28,8 @@ export interface RequestContext<
   /** The caller's address as API Gateway saw it (sign-in throttling). */
   readonly clientIp: string | undefined;
   readonly user: User | null;
+  /** The API key of the request, when it carries one instead of a user's token (then `user` is null). */
+  readonly key?: KeyPrincipal | null | undefined;
   /** Present on site-scoped routes. */
   readonly access: SiteAccess | null;
   /** Present on organization routes (`{org_slug}`): the organization and the caller's role in it. */
@@ -70,4 +72,14 @@ export function siteContext<B, Q, P>(ctx: RequestContext<B, Q, P>): SiteContext<
 export function currentUser(ctx: RequestContext<unknown, unknown, unknown>): User {
   if (!ctx.user) throw new Error(`Route ${ctx.route.operationId} has no authenticated user`);
   return ctx.user;
+}
+
+/**
+ * Whose act a write records: the signed-in user, or for an API key its creator (a secret's `created_by`, say).
+ * Rights are never decided on it: the policy decides on the key.
+ */
+export function actingUser(ctx: RequestContext<unknown, unknown, unknown>): User {
+  const user = ctx.user ?? ctx.key?.creator;
+  if (!user) throw new Error(`Route ${ctx.route.operationId} has no authenticated user or key`);
+  return user;
 }

@@ -4,6 +4,8 @@ import { readJsonBody } from '../api/body';
 import { assertPathParamsBounded, overlongPathParam } from '../api/path-params';
 import type { HttpResult } from '../api/result';
 import type { GroupDef, GroupName, RouteDef } from '../api/route';
+import { looksLikeApiKey } from '../api-keys/model';
+import { noteKeyUse, resolveApiKey, throttleApiKey } from '../api-keys/resolution';
 import { type Credentials, requireCurrentCredentials, sessionCredentials } from '../auth/browser-sessions';
 import { bearerToken } from '../auth/tokens';
 import type { Deps } from '../deps';
@@ -16,8 +18,9 @@ import {
   isSitePermission,
   needsUser,
   readsUser,
+  requireKeySite,
 } from '../policy/permissions';
-import { type LoadedRequest, loadRequest, type RequestTarget } from '../tenancy/principal';
+import { keyRequest, type LoadedRequest, loadRequest, type RequestTarget } from '../tenancy/principal';
 import { siteSlugOf } from '../tenancy/tenancy';
 import type { Operations, RequestContext } from './context';
 import { errorBody, errorHeaders, internalErrorBody } from './envelopes';
@@ -172,6 +175,8 @@ interface RequestFacts {
   requestId: string;
   routeId?: string;
   userId?: number;
+  /** The API key's id (never the key) when the request carries one. */
+  apiKeyId?: string;
   site?: string;
   log?: Logger;
 }
@@ -193,6 +198,7 @@ function logRequest(deps: Deps | undefined, event: HttpEvent, facts: RequestFact
     user_id: facts.userId ?? null,
     site: facts.site ?? null,
   };
+  if (facts.apiKeyId) line.api_key_id = facts.apiKeyId;
   if (deps?.config.runtime === 'aws') line.cold_start = first;
   log.info('request', facts.log ? line : { request_id: facts.requestId, ...line });
 }
@@ -220,6 +226,45 @@ function checkPathBounds(params: Record<string, string>): void {
   throw new ValidationError({ fields, message: summarize(fields) });
 }
 
+/** The API key of a request's `Authorization: Bearer tbk_…` header, on routes that read credentials; else null. */
+function apiKeyOf(route: RouteDef, headers: Record<string, string | undefined>): string | null {
+  const header = headers.authorization;
+  if (!header || !readsUser(route.permission)) return null;
+  const token = bearerToken(header);
+  return token && looksLikeApiKey(token) ? token : null;
+}
+
+/**
+ * Who and where for an API key (docs/security.md, "API keys"): the key by its hash (remembered a second at most),
+ * its own throttle, its site (a request naming another is a 403 before anything is read of it), then its creator's
+ * current rights there through the same access cache as a user's, as the key's principal.
+ */
+async function keyWhoAndWhere(
+  deps: Deps,
+  route: RouteDef,
+  params: Record<string, string>,
+  headers: Record<string, string | undefined>,
+  fact: RequestFacts,
+  token: string,
+): Promise<LoadedRequest> {
+  const key = await resolveApiKey(deps.store, deps.clock, token);
+  fact.apiKeyId = key.id;
+  fact.userId = key.created_by;
+  throttleApiKey(key, deps.config.apiKeyRequestsPerSecond, deps.clock);
+  const site = route.scope === 'site' ? siteSlugOf(headers, { ...deps.config, defaultSite: key.site }) : null;
+  requireKeySite(key, site);
+  const target: RequestTarget = {
+    userId: key.created_by,
+    site,
+    organization: isOrganizationPermission(route.permission) ? (params.org_slug ?? null) : null,
+    app: site !== null ? (params.app_slug ?? null) : null,
+  };
+  if (site !== null) fact.site = site;
+  const loaded = await deps.accessCache.get(target, () => loadRequest(deps.store, target));
+  await noteKeyUse(deps.store, deps.clock, key, fact.log ?? deps.log);
+  return keyRequest(loaded, key);
+}
+
 /**
  * Who and where: the caller's credentials, then the user, site, organization and app the permission is decided on,
  * in one DynamoDB round trip (or none, from the access cache).
@@ -231,6 +276,8 @@ async function whoAndWhere(
   headers: Record<string, string | undefined>,
   fact: RequestFacts,
 ): Promise<LoadedRequest> {
+  const apiKey = apiKeyOf(route, headers);
+  if (apiKey !== null) return keyWhoAndWhere(deps, route, params, headers, fact, apiKey);
   const claims = await authenticate(deps, route, headers);
   if (claims) fact.userId = claims.userId;
   const target = targetOf(deps, route, params, headers, claims?.userId ?? null);
@@ -334,6 +381,7 @@ export function createGroupPipeline(
       headers,
       clientIp: event.requestContext.http.sourceIp,
       user: principal.user,
+      key: principal.key ?? null,
       access: principal.site,
       organization: principal.organization,
       app,

@@ -2,6 +2,7 @@ import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 
 import { keys } from '../accounts/keys';
 import type { Site } from '../accounts/model';
+import { apiKeyKeys } from '../api-keys/model';
 import { iso } from '../clock';
 import { siteSchemaName } from '../data/schema/names';
 import { ddl, ident, runDdl } from '../data/tables/ddl';
@@ -27,7 +28,8 @@ import { deletionKeys } from './keys';
  * on), its organization's site counter (recounted on the next create) and writes the tombstone. The cleanup drops
  * the site's PostgreSQL schema (every app's tables, the catalog) and its registry row, then removes every DynamoDB
  * partition of the site: role memberships, roles, secret history, secrets, types, tags, functions, subscriptions,
- * provider links, app ids, and last the site's own partition (permissions, apps, social apps), which is how the
+ * provider links, API keys' hash and last-use items, app ids, and last the site's own partition (permissions,
+ * apps, social apps, API keys), which is how the
  * earlier steps find their keys. A new site may take the slug once the cleanup is done: a create of that slug
  * finishes it first.
  */
@@ -165,6 +167,11 @@ async function cleanUpSiteItems(
       if (!(await removeAll(deps, sides, budget, name))) return false;
     }
   }
+  // API keys: each one's hash and last-use items (its entry goes with the site's own partition).
+  const apiKeys = own
+    .filter((item) => item.SK.startsWith(apiKeyKeys.sitePrefix))
+    .flatMap((key) => [apiKeyKeys.byHash(String(key.hash)), apiKeyKeys.lastUse(String(key.id))]);
+  if (!(await removeAll(deps, apiKeys, budget, name))) return false;
   // App ids, then the site's own partition (permissions, apps, social apps) and any app tombstones of the site.
   const appIds = own.filter((item) => item.SK.startsWith('APP#')).map((app) => keys.appId(Number(app.id)));
   if (!(await removeAll(deps, appIds, budget, name))) return false;

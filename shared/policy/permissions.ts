@@ -9,11 +9,25 @@ export interface OrganizationAccess {
   role: OrganizationRole | null;
 }
 
+/**
+ * An API key as a principal (docs/security.md, "API keys"): it belongs to one site of one organization and acts
+ * for its creator there, within its own permissions and its creator's current rights.
+ */
+export interface KeyPrincipal {
+  id: string;
+  site: string;
+  organization: string;
+  /** The user who created the key: the writes the key makes are theirs (created_by of a secret, say). */
+  creator: User;
+}
+
 /** Who is asking and what the pipeline loaded for the route: the site (site routes), the organization. */
 export interface Principal {
+  /** The signed-in user; null for an API key, which is a principal of its own (`key`). */
   user: User | null;
   site: SiteAccess | null;
   organization: OrganizationAccess | null;
+  key?: KeyPrincipal | null | undefined;
 }
 
 /** The request input a rule may read (after validation). */
@@ -105,6 +119,17 @@ const rules = {
       signedIn(principal);
     },
   },
+  /**
+   * Revoking an API key: its creator, and those who administer its site (`managesAllKeys` in policy.ts); the
+   * service reads the key and asks the policy, and answers 404 to anyone else (the key is not shown to them).
+   */
+  'api-key-revoke': {
+    description:
+      "the key's creator, and those who administer its site (superusers, the organization's owner and admins, `admin_site`); anyone else: 404",
+    check: (principal: Principal) => {
+      signedIn(principal);
+    },
+  },
 } as const satisfies Record<RuleName, { description: string; check: (p: Principal, i: RuleInput) => void }>;
 
 /** Rules decided on the request's site. */
@@ -142,6 +167,50 @@ function requireOrganization(principal: Principal, level: OrganizationLevel): vo
   if (level === 'owner' && !user.is_superuser && found.role !== 'owner') throw new PermissionDeniedError();
 }
 
+const keyRefused = () =>
+  new PermissionDeniedError({
+    code: 'api_key_not_allowed',
+    message: 'An API key cannot use this route: it acts only on its own site, within its permissions.',
+  });
+
+/** A key acts on its own site only: a request naming another one (X-Site) is refused (403). */
+export function requireKeySite(key: Pick<KeyPrincipal, 'site'>, site: string | null): void {
+  if (site !== null && site !== key.site)
+    throw new PermissionDeniedError({
+      code: 'api_key_site',
+      message: 'This API key belongs to another site: it acts only on its own.',
+    });
+}
+
+/**
+ * The site action a key needs for a permission it may pass (null: the site alone), undefined for one it may not.
+ */
+function keySiteAction(permission: Permission): SiteAction | null | undefined {
+  if (permission.startsWith('site:')) return permission.slice('site:'.length) as SiteAction;
+  if (permission === 'rule:secret-read') return 'view';
+  if (permission === 'rule:site-visitor' || permission === 'rule:site-signed-in') return null;
+  return undefined;
+}
+
+/**
+ * The permissions an API key may pass: site actions (its permissions capped by its creator's current rights, in
+ * `can`) and the site rules that need no user of its own. Everything else is refused: organization routes (404 for
+ * another organization, as for a non-member; 403 for its own), account routes, user-centric role routes,
+ * superuser routes, and so creating keys and inviting people.
+ */
+function enforceKey(permission: Permission, principal: Principal, key: KeyPrincipal): void {
+  if (permission.startsWith('organization:')) {
+    if (principal.organization?.organization.slug !== key.organization) throw new NotFoundError();
+    throw keyRefused();
+  }
+  const action = keySiteAction(permission);
+  if (action === undefined) throw keyRefused();
+  const access = principal.site;
+  if (!access) throw keyRefused();
+  requireKeySite(key, access.site.slug);
+  if (action) requireSite(principal, action);
+}
+
 /** Whether a route's permission needs a signed-in user (401 without one). */
 export function needsUser(permission: Permission): boolean {
   return permission !== 'public' && !anonymousRules.includes(permission);
@@ -168,6 +237,10 @@ export function isOrganizationPermission(permission: Permission): boolean {
  */
 export function enforce(permission: Permission, principal: Principal, input: RuleInput): void {
   if (permission === 'public') return;
+  if (principal.key) {
+    enforceKey(permission, principal, principal.key);
+    return;
+  }
   if (anonymousRules.includes(permission) && !principal.user) {
     rules[permission.slice('rule:'.length) as RuleName].check(principal, input);
     return;

@@ -9,6 +9,7 @@ import {
   type StoredUser,
   type User,
 } from '../accounts/model';
+import type { StoredApiKey } from '../api-keys/model';
 import { setBounded } from '../bounded';
 import { AuthenticationError, NotFoundError } from '../errors';
 import type { OrganizationAccess, Principal } from '../policy/permissions';
@@ -130,4 +131,29 @@ export async function loadRequest(store: Store, target: RequestTarget): Promise<
       ? (itemOf<App>(lookup, keys.app(target.site, target.app)) ?? null)
       : null;
   return { principal: { user, site, organization }, storedUser, app };
+}
+
+/**
+ * The request of an API key: what `loadRequest` read for the key's creator, as the key's own principal. The key's
+ * permissions cap the creator's current rights on the site (`can`); the principal has no user, so no account,
+ * organization or user-centric route takes it for its creator. A key whose site was deleted (and a site of the same
+ * slug made since) is refused like an unknown key.
+ */
+export function keyRequest(loaded: LoadedRequest, key: StoredApiKey): LoadedRequest {
+  const { site, organization, user } = loaded.principal;
+  if (!user || (site && site.site.created_at !== key.site_created_at))
+    throw new AuthenticationError({
+      code: 'invalid_api_key',
+      message: 'The API key is not valid: it is unknown, revoked or expired.',
+    });
+  return {
+    principal: {
+      user: null,
+      key: { id: key.id, site: key.site, organization: key.organization_slug, creator: user },
+      site: site && { ...site, keyPermissions: new Set(key.permissions) },
+      organization,
+    },
+    storedUser: null,
+    app: loaded.app,
+  };
 }

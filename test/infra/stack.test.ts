@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { groups, routesOf } from '../../functions/groups';
 import { PlatformStack } from '../../infra/stack';
-import { tableAccess } from '../../infra/table-access';
+import { keyUseAccess, tableAccess } from '../../infra/table-access';
 
 let template: Template;
 
@@ -269,7 +269,8 @@ describe('PlatformStack mail', () => {
 });
 
 describe('PlatformStack least privilege on the table', () => {
-  type Statement = { Action: string | string[]; Resource: unknown };
+  type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
+  /** A function's statements on the table: its unconditioned actions (the conditioned ones are tested below). */
   function tableActionsOf(functionId: string): Map<string, Set<string>> {
     const byResource = new Map<string, Set<string>>();
     const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
@@ -277,6 +278,7 @@ describe('PlatformStack least privilege on the table', () => {
     );
     for (const policy of policies) {
       for (const statement of policy.Properties.PolicyDocument.Statement as Statement[]) {
+        if (statement.Condition) continue;
         const actions = [statement.Action].flat().filter((action) => action.startsWith('dynamodb:'));
         for (const resource of [statement.Resource].flat()) {
           const key = JSON.stringify(resource).includes('/index/') ? 'index' : 'table';
@@ -288,6 +290,22 @@ describe('PlatformStack least privilege on the table', () => {
     }
     return byResource;
   }
+
+  it("grants the functions that only read the table UpdateItem on API keys' last-use items alone", () => {
+    const conditioned = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as Statement[])
+        .filter((statement) => statement.Condition && JSON.stringify(statement.Action).includes('dynamodb:'))
+        .map((statement) => ({ statement, roles: JSON.stringify(policy.Properties.Roles) })),
+    );
+    const readers = groupsWithRoutes.filter((group) => keyUseAccess[group.name]).map((group) => group.name);
+    expect(readers).toEqual(['data']);
+    expect(conditioned).toHaveLength(1);
+    expect(conditioned[0]?.roles).toContain('DataRole');
+    expect(conditioned[0]?.statement).toMatchObject({
+      Action: 'dynamodb:UpdateItem',
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEYUSE#*'] } },
+    });
+  });
 
   it('grants each function exactly its declared table actions, and queries on the named indexes only', () => {
     for (const group of groupsWithRoutes) {

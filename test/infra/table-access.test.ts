@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/groups';
-import { tableAccess } from '../../infra/table-access';
+import { keyUseAccess, tableAccess } from '../../infra/table-access';
 import type { GroupName } from '../../shared/api/route';
 import { adminPassword, startTestPlatform, type TestPlatform } from '../support/platform';
 import { sampleCall, urlOf } from '../support/route-samples';
@@ -16,9 +16,20 @@ let platform: TestPlatform;
 let fixture: SecurityFixture;
 const seen: string[] = [];
 
+/** An UpdateItem of an API key's last-use item: what the conditional last-use grant allows. */
+const keyUse = 'dynamodb:UpdateItem(APIKEYUSE#*)';
+
+/** Whether a group's grants allow an action (the last-use write: by UpdateItem, or by the last-use grant). */
+const allowed = (group: GroupName, action: string) =>
+  tableAccess[group].includes(action) ||
+  (action === keyUse && (tableAccess[group].includes('dynamodb:UpdateItem') || keyUseAccess[group]));
+
 /** The IAM actions of one document-client call (a transaction is checked as its parts). */
 function iamActions(commandName: string, input: Record<string, any>): string[] {
   const name = commandName.replace(/Command$/, '');
+  // The document client's key, or the marshalled one ({S: …}).
+  const partition = input.Key?.PK?.S ?? input.Key?.PK;
+  if (/^Update(Item)?$/.test(name) && String(partition).startsWith('APIKEYUSE#')) return [keyUse];
   if (name === 'TransactWrite' || name === 'TransactWriteItems') {
     return (input.TransactItems as Record<string, unknown>[]).flatMap((item) =>
       Object.keys(item).map(
@@ -74,7 +85,7 @@ describe('table grants against the calls the functions make', () => {
         const call = await sampleCall(route, fixture, fixture.a);
         const body = route.body ? (call.body ?? {}) : undefined;
         const actions = await actionsOf(() => caller.request(route.method, urlOf(route, call), body));
-        const extra = actions.filter((action) => !tableAccess[route.group as GroupName].includes(action));
+        const extra = actions.filter((action) => !allowed(route.group as GroupName, action));
         if (extra.length > 0) outside.push(`${route.method} ${route.path}: ${extra.join(', ')}`);
       }
     }
@@ -126,5 +137,23 @@ describe('table grants against the calls the functions make', () => {
     const logout = await actionsOf(() => platform.api.delete('/api/auth/session/', undefined, { headers }));
     expect(logout).toEqual(['dynamodb:DeleteItem']);
     for (const action of logout) expect(tableAccess.auth).toContain(action);
+  });
+
+  // It was outside: a key's first request of the minute writes its last use (UpdateItem), which the data function
+  // (reads only) was not granted, so in the cloud a key's last use on the data routes was never recorded. Now the
+  // last use is an item of its own, and readers are granted UpdateItem on those items alone.
+  it("keeps an API key's requests, and the write of its last use, within each group's grant", async () => {
+    const { tenant } = fixture.a;
+    const made = await tenant.owner.post(
+      `/api/cloud/organizations/${tenant.organization.slug}/sites/${tenant.site.slug}/api-keys/`,
+      { name: 'Grant probe', permissions: ['view_site'] },
+    );
+    expect(made.status).toBe(201);
+    const api = platform.api.withToken(made.body.key).forSite(tenant.site.slug);
+    const data = await actionsOf(() => api.get(`/api/apps/${tenant.app.slug}/datatables/`));
+    expect(data, JSON.stringify(data)).toEqual(expect.arrayContaining(['dynamodb:GetItem', keyUse]));
+    for (const action of data) expect(allowed('data', action)).toBe(true);
+    // The data function itself may update nothing else.
+    expect(tableAccess.data).not.toContain('dynamodb:UpdateItem');
   });
 });

@@ -76,6 +76,8 @@ export function expectedOutcome(
   if (permission === 'rule:own-social-account') return 404;
   // The sample creates a custom type: `configure` is enough.
   if (permission === 'rule:secret-type-create') return siteAllows(who, 'configure') ? 'allowed' : 403;
+  // The sample revokes the owner's key: those who administer the site may; anyone else is told it is not found.
+  if (permission === 'rule:api-key-revoke') return siteAllows(who, 'administer') ? 'allowed' : 404;
   throw new Error(`Unknown permission ${permission}: teach test/support/expected-access.ts what it allows`);
 }
 

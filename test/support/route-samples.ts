@@ -64,6 +64,8 @@ export function paramValues(fixture: SecurityFixture): Record<string, string> {
     webhook_id: '999999999',
     event_name: 'PRE_USER_CREATE',
     edge_id: '00000000-0000-4000-8000-000000000000',
+    // No key has this id: revocations make a real one (samples below).
+    key_id: '00000000-0000-4000-8000-000000000000',
   };
 }
 
@@ -201,6 +203,17 @@ async function throwawaySocialApp(site: SiteObjects): Promise<string> {
   return String(made.data.id);
 }
 
+/** A key of the site made by its owner, for a revocation. */
+async function throwawayApiKey(site: SiteObjects): Promise<string> {
+  const { organization, site: made } = site.tenant;
+  const key = await site.tenant.owner.post(
+    `/api/cloud/organizations/${organization.slug}/sites/${made.slug}/api-keys/`,
+    { name: freshName('Key'), permissions: ['view_site'] },
+  );
+  if (key.status !== 201) throw new Error(`throwaway API key: ${key.status} ${key.text}`);
+  return key.body.id as string;
+}
+
 /** Site A's GitHub app, made once. */
 async function socialGitHub(site: SiteObjects): Promise<void> {
   const found = await checked(site.tenant.owner.get('/api/auth/social-apps/?provider=github'), 'social apps');
@@ -292,6 +305,11 @@ export const samples: Record<string, Sample> = {
   createSite: () => ({ body: { name: freshName('Site') } }),
   listSitePermissions: none,
   setSitePermissions: () => ({ body: { permissions: ['view_site'] } }),
+  // A permission no key may hold: every member gets its 400 (what a creator may grant: trust-api-keys.test.ts).
+  createApiKey: () => ({ body: { name: freshName('Key'), permissions: ['admin_site'] } }),
+  listApiKeys: none,
+  // Site A's owner's key: those who administer the site revoke it, anyone else is told it is not found.
+  revokeApiKey: async (_fixture, site) => ({ params: { key_id: await throwawayApiKey(site) } }),
   listApps: none,
   createApp: () => ({ body: { name: freshName('App') } }),
   getApp: none,

@@ -29,6 +29,7 @@ function run(server: RunResult['server'], round: number, requestsPerSecond: numb
 const fixture: Fixture = {
   users: ['bench-user-0', 'bench-user-1'],
   token: 'token',
+  apiKey: 'tbk_key',
   site: 'bench-shop',
   app: 'bench-app',
   adminPassword: 'secret',
@@ -72,7 +73,9 @@ describe('bench settings', () => {
 describe('bench scenarios', () => {
   it('selects by name in registry order and names unknown scenarios', () => {
     expect(selectScenarios(['A1', 'L1']).map((scenario) => scenario.name)).toEqual(['L1', 'A1']);
-    expect(() => selectScenarios(['X9'])).toThrow(/X9.*known: L1, G1, C1, A1, Q1, AG1, S1, P1, SE1/);
+    expect(() => selectScenarios(['X9'])).toThrow(
+      /X9.*known: L1, G1, L1K, G1K, C1, A1, Q1, AG1, S1, P1, SE1/,
+    );
   });
 
   it('sends the project authenticated requests on the records API and the floor bare ones', () => {
@@ -81,6 +84,23 @@ describe('bench scenarios', () => {
     expect(project?.path).toMatch(/^\/api\/apps\/bench-app\/datatables\/items\/data\/[0-9a-f-]{36}\/$/);
     expect(project?.headers).toMatchObject({ authorization: 'Bearer token', 'x-site': 'bench-shop' });
     expect(get?.floor(fixture)().headers).toBeUndefined();
+  });
+
+  it('sends L1K and G1K the requests of L1 and G1 with the API key as the bearer, before C1 adds records', () => {
+    for (const [keyed, twin] of [
+      ['L1K', 'L1'],
+      ['G1K', 'G1'],
+    ] as const) {
+      const withKey = scenarios.find((scenario) => scenario.name === keyed);
+      const withToken = scenarios.find((scenario) => scenario.name === twin);
+      expect(withKey?.target).toBe(withToken?.target);
+      const request = withKey?.project(fixture)();
+      expect(request?.headers).toEqual({ authorization: 'Bearer tbk_key', 'x-site': 'bench-shop' });
+      const path = (value: string | undefined) => value?.replace(/[0-9a-f-]{36}\/$/, '{id}/');
+      expect(path(request?.path)).toBe(path(withToken?.project(fixture)().path));
+    }
+    const names = scenarios.map((scenario) => scenario.name);
+    expect(names.indexOf('G1K')).toBeLessThan(names.indexOf('C1'));
   });
 
   it('reads the same private app-level secret in SE1, through the API and straight from the floor', () => {

@@ -45,7 +45,10 @@ const layers: readonly (readonly [name: string, paths: readonly string[]])[] = [
     'domains: auth, groups, roles, data, policy',
     ['shared/auth/', 'shared/groups/', 'shared/roles/', 'shared/data/', 'shared/policy/'],
   ],
-  ['domains: tenancy, social, secrets', ['shared/tenancy/', 'shared/social/', 'shared/secrets/']],
+  [
+    'domains: tenancy, api keys, social, secrets',
+    ['shared/tenancy/', 'shared/api-keys/', 'shared/social/', 'shared/secrets/'],
+  ],
   [
     'domains: events, invitations, recovery, meta, pages',
     [

@@ -13,12 +13,15 @@ export interface TokenPair {
  * - `{ type: 'bearer', access?, refresh?, onTokens? }`: a bearer token pair. On a 401 the client refreshes once
  *   (the API rotates the refresh token: the new pair replaces the old one, and `onTokens` is told so it can be
  *   stored), then replays the request; requests that fail together wait for one refresh.
+ * - `{ type: 'apiKey', key }`: a backend's API key of one site (`tbk_…`), sent as `Authorization: Bearer <key>`;
+ *   never refreshed (a 401 means the key was revoked or expired) and never asked to sign in.
  * - `{ type: 'session' }`: the browser's `sessionid` cookie; every request is sent with `credentials: 'include'`
  *   and the browser adds the Origin header the API checks on changes (the app's origin must be the API's or one of
  *   its `CORS_ORIGINS`).
  */
 export type Auth =
   | { type: 'bearer'; access?: string; refresh?: string; onTokens?: (tokens: TokenPair | undefined) => void }
+  | { type: 'apiKey'; key: string }
   | { type: 'session' };
 
 /** Retries of a 429 answer: wait `Retry-After` seconds (1 when absent), at most `maxRetries` times. */
@@ -138,7 +141,7 @@ export function createTransport(options: ClientOptions): Transport {
     let refreshed = false;
     for (;;) {
       const attempt = request.clone();
-      const used = tokens?.access;
+      const used = auth?.type === 'apiKey' ? auth.key : tokens?.access;
       if (used && !attempt.headers.has('authorization'))
         attempt.headers.set('authorization', `Bearer ${used}`);
       const response = await fetchImpl(attempt);

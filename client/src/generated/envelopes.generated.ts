@@ -206,6 +206,13 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
   "/api/cloud/organizations/{org_slug}/sites/{site_slug}/": {
     "DELETE": "detail"
   },
+  "/api/cloud/organizations/{org_slug}/sites/{site_slug}/api-keys/": {
+    "POST": "detail",
+    "GET": "detail"
+  },
+  "/api/cloud/organizations/{org_slug}/sites/{site_slug}/api-keys/{key_id}/": {
+    "DELETE": "detail"
+  },
   "/api/cloud/organizations/{org_slug}/sites/{site_slug}/permissions/": {
     "GET": "detail"
   },

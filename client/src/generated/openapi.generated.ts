@@ -692,6 +692,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cloud/organizations/{org_slug}/sites/{site_slug}/api-keys/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site's API keys: all of them for those who administer the site, else the caller's own
+         * @description Who may call it: the organization's members, superusers.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key of the site, within the caller's own rights (an addition to the spec); the key is shown once
+         * @description Who may call it: the organization's members, superusers.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cloud/organizations/{org_slug}/sites/{site_slug}/api-keys/{key_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key: refused from the next request on
+         * @description Who may call it: the key's creator, and those who administer its site (superusers, the organization's owner and admins, `admin_site`); anyone else: 404.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cloud/organizations/{org_slug}/groups/": {
         parameters: {
             query?: never;
@@ -5494,6 +5538,236 @@ export interface operations {
                 };
             };
             /** @description Deleted, and everything it held removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or does not validate; the body names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Not signed in, or the token is not valid (any more) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_slug: string;
+                site_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description The first characters of the key, to tell keys apart */
+                        prefix: string;
+                        site: string;
+                        permissions: ("access_site" | "view_site" | "change_site" | "delete_site" | "manage_site" | "manage_site_users" | "admin_site")[];
+                        app_roles: string[];
+                        created_by: {
+                            id: number;
+                            username: string;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Written at most once a minute
+                         */
+                        last_used_at: string | null;
+                        /** Format: date-time */
+                        expires_at: string | null;
+                    }[];
+                };
+            };
+            /** @description Not signed in, or the token is not valid (any more) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_slug: string;
+                site_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    permissions: ("access_site" | "view_site" | "change_site" | "delete_site" | "manage_site" | "manage_site_users" | "admin_site")[];
+                    app_roles?: string[];
+                    /** Format: date-time */
+                    expires_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new key, with the key itself */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description The first characters of the key, to tell keys apart */
+                        prefix: string;
+                        site: string;
+                        permissions: ("access_site" | "view_site" | "change_site" | "delete_site" | "manage_site" | "manage_site_users" | "admin_site")[];
+                        app_roles: string[];
+                        created_by: {
+                            id: number;
+                            username: string;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Written at most once a minute
+                         */
+                        last_used_at: string | null;
+                        /** Format: date-time */
+                        expires_at: string | null;
+                        /** @description The key: shown only in this response */
+                        key: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or does not validate; the body names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Not signed in, or the token is not valid (any more) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_slug: string;
+                site_slug: string;
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
             204: {
                 headers: {
                     [name: string]: unknown;

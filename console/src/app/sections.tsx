@@ -2,6 +2,7 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { href, type Place, parsePlace } from '../place';
 import type { Abilities, Identity } from '../queries/organizations';
 import { AccessScreen } from '../screens/access/screen';
+import { ApiKeysScreen } from '../screens/api-keys';
 import { DataScreen } from '../screens/data/screen';
 import { EventsScreen } from '../screens/events';
 import { Apps, Organizations, Sites } from '../screens/home';
@@ -58,6 +59,12 @@ export const sections: readonly Section[] = [
     label: 'Events',
     level: 'site',
     screen: ({ place, abilities }) => <EventsScreen place={place} abilities={abilities} />,
+  },
+  {
+    id: 'api-keys',
+    label: 'API keys',
+    level: 'site',
+    screen: ({ place }) => <ApiKeysScreen place={place} />,
   },
   {
     id: 'sign-in',
