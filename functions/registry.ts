@@ -1,5 +1,6 @@
 import type { GroupRegistry } from '../shared/http/context';
 import { accountOperations } from './accounts/operations';
+import { mfaOperations } from './auth/mfa-operations';
 import { authOperations } from './auth/operations';
 import { recoveryOperations } from './auth/recovery-operations';
 import { socialOperations } from './auth/social-operations';
@@ -19,7 +20,7 @@ import { secretOperations } from './secrets/operations';
 export const registry: GroupRegistry = {
   auth: {
     manifest: groups.auth,
-    operations: { ...authOperations, ...socialOperations, ...recoveryOperations },
+    operations: { ...authOperations, ...mfaOperations, ...socialOperations, ...recoveryOperations },
   },
   accounts: { manifest: groups.accounts, operations: accountOperations },
   roles: { manifest: groups.roles, operations: roleOperations },

@@ -29,17 +29,23 @@ export function createSecretsKey(scope: Construct, protect: boolean): Key {
  */
 export const socialContextApp = '~social';
 
+/** The `app` of the encryption context of users' TOTP secrets (shared/mfa/model.ts, `totpContext`), the auth group's too. */
+export const mfaContextApp = '~mfa';
+
+/** The contexts of the auth group's share: social apps' client secrets and TOTP secrets. */
+const authContextApps = [socialContextApp, mfaContextApp];
+
 /**
  * Lets a function call GenerateDataKey and Decrypt on the key, for requests carrying the full context only, and
  * only its own share of the contexts, as its manifest names it (`needs.secretsKey`): `social` the social apps'
- * (`app` = `~social`, the auth group), `store` every other (the secret store). So neither function can unwrap the
+ * (`app` = `~social` or `~mfa`, the auth group), `store` every other (the secret store). So neither function can unwrap the
  * other's data keys, even though they share the key.
  */
 export function grantSecretsKey(key: Key, fn: IFunction, share: SecretsKeyShare): void {
   const own =
     share === 'social'
-      ? { StringEquals: { 'kms:EncryptionContext:app': socialContextApp } }
-      : { StringNotEquals: { 'kms:EncryptionContext:app': socialContextApp } };
+      ? { StringEquals: { 'kms:EncryptionContext:app': authContextApps } }
+      : { StringNotEquals: { 'kms:EncryptionContext:app': authContextApps } };
   fn.addToRolePolicy(
     new PolicyStatement({
       actions: ['kms:GenerateDataKey', 'kms:Decrypt'],

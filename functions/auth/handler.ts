@@ -2,6 +2,7 @@ import { cloudDeps } from '../../shared/compose/cloud';
 import { createGroupHandler } from '../../shared/http/handler';
 import { useGeneratedValidators } from '../../shared/http/validation';
 import { authManifest } from './manifest';
+import { mfaOperations } from './mfa-operations';
 import { authOperations } from './operations';
 import { recoveryOperations } from './recovery-operations';
 import { socialOperations } from './social-operations';
@@ -12,6 +13,6 @@ useGeneratedValidators(authManifest.routes, validatorLoaders);
 
 export const handler = createGroupHandler(
   authManifest,
-  { ...authOperations, ...socialOperations, ...recoveryOperations },
+  { ...authOperations, ...mfaOperations, ...socialOperations, ...recoveryOperations },
   cloudDeps(),
 );

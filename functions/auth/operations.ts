@@ -26,7 +26,7 @@ export const authOperations: Operations = {
    */
   async startBrowserSession(ctx) {
     requireTrustedOrigin(ctx.deps.config, ctx.headers, 'allow');
-    const { token_version, ...user } = await checkSignIn(ctx.deps, ctx.body, ctx.clientIp);
+    const { token_version, ...user } = await checkSignIn(ctx.deps, ctx.body, ctx.clientIp, 'session');
     const session = await startBrowserSession(ctx.deps, { id: user.id, token_version }, ctx.headers);
     return {
       status: 200,

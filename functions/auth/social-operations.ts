@@ -56,6 +56,7 @@ export const socialOperations = {
     const { answer, user } = await finishLogin(ctx.deps, siteOf(ctx), ctx.params.provider, ctx.body, {
       user: ctx.user,
       clientIp: ctx.clientIp,
+      mfaFor: ctx.body.session ? 'session' : 'jwt',
     });
     if (!ctx.body.session) return ok(answer);
     const session = await startBrowserSession(ctx.deps, user, ctx.headers);

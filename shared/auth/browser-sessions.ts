@@ -75,28 +75,38 @@ export async function startBrowserSession(
   user: Pick<SessionUser, 'id' | 'token_version'>,
   headers: Headers,
 ): Promise<StartedBrowserSession> {
+  const started = newBrowserSession(deps, user, headers);
+  await deps.store.doc.send(new PutCommand(started.put));
+  return started.session;
+}
+
+/** A browser session not yet written: its conditional put (alone or in a transaction) and what to answer. */
+export function newBrowserSession(
+  deps: BrowserSessionDeps,
+  user: Pick<SessionUser, 'id' | 'token_version'>,
+  headers: Headers,
+) {
   const id = randomBytes(32).toString('base64url');
   const seconds = deps.config.sessionSeconds;
   const now = deps.clock();
   const expiresAt = new Date(now.getTime() + seconds * 1000);
-  await deps.store.doc.send(
-    new PutCommand({
-      TableName: deps.store.table,
-      Item: {
-        ...sessionKey(hashOf(id)),
-        user_id: user.id,
-        token_version: user.token_version,
-        created_at: iso(now),
-        expires_at: iso(expiresAt),
-        expires_at_epoch: Math.floor(expiresAt.getTime() / 1000),
-      },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
-  return {
+  const put = {
+    TableName: deps.store.table,
+    Item: {
+      ...sessionKey(hashOf(id)),
+      user_id: user.id,
+      token_version: user.token_version,
+      created_at: iso(now),
+      expires_at: iso(expiresAt),
+      expires_at_epoch: Math.floor(expiresAt.getTime() / 1000),
+    },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  };
+  const session: StartedBrowserSession = {
     setCookie: sessionCookie(id, seconds, secureCookie(deps.config, headers)),
     expiresAt: iso(expiresAt),
   };
+  return { put, session };
 }
 
 async function liveSession(

@@ -96,6 +96,19 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
   "/api/auth/jwt/token/": {
     "POST": "detail"
   },
+  "/api/auth/mfa/": {
+    "GET": "detail"
+  },
+  "/api/auth/mfa/authenticate/": {
+    "POST": "detail"
+  },
+  "/api/auth/mfa/totp/": {
+    "POST": "detail",
+    "DELETE": "detail"
+  },
+  "/api/auth/mfa/totp/confirm/": {
+    "POST": "detail"
+  },
   "/api/auth/password/reset/": {
     "POST": "detail"
   },
@@ -105,6 +118,9 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
   "/api/auth/session/": {
     "POST": "detail",
     "DELETE": "detail"
+  },
+  "/api/auth/session/mfa/": {
+    "POST": "detail"
   },
   "/api/auth/signup/": {
     "POST": "detail"
