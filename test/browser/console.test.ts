@@ -208,7 +208,8 @@ describe('console', () => {
     // One navigation: a second one started while the first is under way aborted it (CI saw net::ERR_ABORTED).
     const toSignIn: string[] = [];
     const counted = (request: { url(): string; isNavigationRequest(): boolean }) => {
-      if (request.isNavigationRequest() && new URL(request.url()).pathname === '/sign-in') toSignIn.push(request.url());
+      if (request.isNavigationRequest() && new URL(request.url()).pathname === '/sign-in')
+        toSignIn.push(request.url());
     };
     page.on('request', counted);
     // The sign-in page answers slowly, as on a busy machine: the emptied identity comes back first.

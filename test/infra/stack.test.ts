@@ -201,10 +201,10 @@ describe('PlatformStack secret store', () => {
             'kms:EncryptionContext:app': 'false',
             'kms:EncryptionContext:key': 'false',
           },
-          // Each its own share: auth the social apps' context, secrets every other one.
+          // Each its own share: auth the social apps' and the TOTP secrets' contexts, secrets every other one.
           ...(roles.includes('AuthRole')
-            ? { StringEquals: { 'kms:EncryptionContext:app': '~social' } }
-            : { StringNotEquals: { 'kms:EncryptionContext:app': '~social' } }),
+            ? { StringEquals: { 'kms:EncryptionContext:app': ['~social', '~mfa'] } }
+            : { StringNotEquals: { 'kms:EncryptionContext:app': ['~social', '~mfa'] } }),
         },
       });
   });

@@ -195,6 +195,16 @@ export const samples: Record<string, Sample> = {
   jwks: none,
   startBrowserSession: (fixture) => ({ body: { username: targetName(fixture), password: defaultPassword } }),
   endBrowserSession: none,
+  getMfaStatus: none,
+  // A pending enrolment of the caller (each call replaces it); a user with a factor is a 409.
+  enrolTotp: none,
+  // A code no secret gives (not six digits): the route answers its 400 at `code`, and the caller keeps no factor.
+  confirmTotp: () => ({ body: { code: 'not-a-code' } }),
+  // Neither password nor code: a 400 at `password` (a real removal would end the fixture's tokens).
+  removeTotp: () => ({ body: {} }),
+  // Neither code nor recovery_code: a 400 at `code`, before the mfa_token is looked at, to anyone alike.
+  authenticateMfa: () => ({ body: { mfa_token: 'not-an-mfa-token' } }),
+  authenticateMfaSession: () => ({ body: { mfa_token: 'not-an-mfa-token' } }),
   // A new address each time: requests are limited per address asked for.
   requestPasswordReset: () => ({ body: { email: `${randomUUID()}@example.com` } }),
   // A token no reset link carries: the route answers its 400 at `token`, to anyone alike.
