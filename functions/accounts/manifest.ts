@@ -2,6 +2,7 @@ import { accountRoutes } from '../../shared/accounts/routes';
 import { defineGroup, tableReads, tableWrites } from '../../shared/api/group';
 import { organizationGroupRoutes } from '../../shared/groups/routes';
 import { deletionRoutes } from '../../shared/lifecycle/routes';
+import { organizationMfaRoutes } from '../../shared/mfa/organization-routes';
 
 /** The accounts endpoint group: accounts, organizations, sites and apps, then the organizations' groups, then deletions. */
 export const accountsManifest = defineGroup({
@@ -9,7 +10,7 @@ export const accountsManifest = defineGroup({
   description: 'Users, organizations, sites, site permissions and apps',
   envelope: 'detail',
   changesAccess: true,
-  routes: [...accountRoutes, ...organizationGroupRoutes, ...deletionRoutes],
+  routes: [...accountRoutes, ...organizationMfaRoutes, ...organizationGroupRoutes, ...deletionRoutes],
   needs: {
     // Users, organizations, sites, permissions and apps: conditional puts, updates and transactions of both.
     // Organization groups: renames and deletions delete name sentinels and memberships; adding a member checks

@@ -267,6 +267,8 @@ export const samples: Record<string, Sample> = {
   listOrganizations: none,
   createOrganization: () => ({ body: { name: freshName('Org') } }),
   getOrganization: none,
+  // Off (as it was): turning it on would lock the fixture's accounts, none of which has a second factor.
+  setOrganizationRequireMfa: () => ({ body: { require_mfa: false } }),
   listMembers: none,
   addMember: (fixture) => ({ body: { user_id: fixture.target.user?.id, role: 'member' } }),
   // A user outside the organization: allowed callers get a 400, and the owner stays the owner.

@@ -197,6 +197,9 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
     "GET": "detail",
     "POST": "detail"
   },
+  "/api/cloud/organizations/{org_slug}/require-mfa/": {
+    "PUT": "detail"
+  },
   "/api/cloud/organizations/{org_slug}/sites/": {
     "GET": "detail",
     "POST": "detail"

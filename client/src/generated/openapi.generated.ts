@@ -736,6 +736,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cloud/organizations/{org_slug}/require-mfa/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Whether the organization's members need a second factor on its routes and its sites' data (owners and admins; turning it on needs a factor of the caller)
+         * @description Who may call it: the organization's owner and admins, superusers.
+         */
+        put: operations["setOrganizationRequireMfa"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cloud/organizations/{org_slug}/groups/": {
         parameters: {
             query?: never;
@@ -4332,6 +4352,8 @@ export interface operations {
                             owner_id: number;
                             /** Format: date-time */
                             created_at: string;
+                            /** @description Present and true when members need a second factor */
+                            require_mfa?: boolean;
                         }[];
                     };
                 };
@@ -4385,6 +4407,8 @@ export interface operations {
                         owner_id: number;
                         /** Format: date-time */
                         created_at: string;
+                        /** @description Present and true when members need a second factor */
+                        require_mfa?: boolean;
                     };
                 };
             };
@@ -4450,6 +4474,8 @@ export interface operations {
                         owner_id: number;
                         /** Format: date-time */
                         created_at: string;
+                        /** @description Present and true when members need a second factor */
+                        require_mfa?: boolean;
                         /** @enum {string|null} */
                         role: "owner" | "admin" | "member" | null;
                     };
@@ -4803,6 +4829,8 @@ export interface operations {
                         owner_id: number;
                         /** Format: date-time */
                         created_at: string;
+                        /** @description Present and true when members need a second factor */
+                        require_mfa?: boolean;
                         /** @enum {string|null} */
                         role: "owner" | "admin" | "member" | null;
                     };
@@ -4887,6 +4915,8 @@ export interface operations {
                             organization_slug: string;
                             /** Format: date-time */
                             created_at: string;
+                            /** @description A copy of its organization's require_mfa */
+                            require_mfa?: boolean;
                         }[];
                     };
                 };
@@ -4952,6 +4982,8 @@ export interface operations {
                         organization_slug: string;
                         /** Format: date-time */
                         created_at: string;
+                        /** @description A copy of its organization's require_mfa */
+                        require_mfa?: boolean;
                     };
                 };
             };
@@ -5419,6 +5451,88 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+        };
+    };
+    setOrganizationRequireMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    require_mfa: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The organization */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        slug: string;
+                        name: string;
+                        owner_id: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description Present and true when members need a second factor */
+                        require_mfa?: boolean;
+                    };
+                };
+            };
+            /** @description The request is malformed or does not validate; the body names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Not signed in, or the token is not valid (any more) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailError"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

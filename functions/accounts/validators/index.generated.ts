@@ -18,6 +18,7 @@ export const validatorLoaders: RouteValidatorLoaders = {
   setSitePermissions: () => import('./setSitePermissions.generated'),
   listApps: () => import('./listOrganizations.generated'),
   createApp: () => import('./createApp.generated'),
+  setOrganizationRequireMfa: () => import('./setOrganizationRequireMfa.generated'),
   listGroups: () => import('./listOrganizations.generated'),
   createGroup: () => import('./createGroup.generated'),
   getGroup: () => import('./getGroup.generated'),
