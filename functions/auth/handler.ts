@@ -5,6 +5,7 @@ import { authManifest } from './manifest';
 import { mfaOperations } from './mfa-operations';
 import { authOperations } from './operations';
 import { recoveryOperations } from './recovery-operations';
+import { sessionListOperations } from './session-list-operations';
 import { socialOperations } from './social-operations';
 import { validatorLoaders } from './validators/index.generated';
 
@@ -13,6 +14,12 @@ useGeneratedValidators(authManifest.routes, validatorLoaders);
 
 export const handler = createGroupHandler(
   authManifest,
-  { ...authOperations, ...mfaOperations, ...socialOperations, ...recoveryOperations },
+  {
+    ...authOperations,
+    ...sessionListOperations,
+    ...mfaOperations,
+    ...socialOperations,
+    ...recoveryOperations,
+  },
   cloudDeps(),
 );

@@ -1,5 +1,6 @@
 import { defineGroup, tableReads, tableWrites } from '../../shared/api/group';
 import { authRoutes } from '../../shared/auth/routes';
+import { sessionRoutes } from '../../shared/auth/session-routes';
 import { mfaRoutes } from '../../shared/mfa/routes';
 import { recoveryRoutes } from '../../shared/recovery/routes';
 import { socialRoutes } from '../../shared/social/routes';
@@ -11,7 +12,7 @@ export const authManifest = defineGroup({
     'JWT login, refresh and the JWKS; second factors; password resets; social apps and provider login',
   envelope: 'detail',
   changesAccess: true,
-  routes: [...authRoutes, ...mfaRoutes, ...recoveryRoutes, ...socialRoutes],
+  routes: [...authRoutes, ...sessionRoutes, ...mfaRoutes, ...recoveryRoutes, ...socialRoutes],
   needs: {
     // Sign-in failure windows (Put, Update, Delete when a login succeeds), refresh families (Put, Update) and
     // browser sessions (Put; Delete on logout); social apps and their sentinels (transactions), login states

@@ -65,7 +65,7 @@ export const mfaOperations = {
   async authenticateMfa(ctx) {
     let started: NewFamily | undefined;
     const { user } = await completeSecondFactor(ctx.deps, ctx.body, 'jwt', (who, amr) => {
-      started = newFamily(ctx.deps, who, amr);
+      started = newFamily(ctx.deps, who, amr, { ip: ctx.clientIp, userAgent: ctx.headers['user-agent'] });
       return familyPut(ctx.deps, started);
     });
     if (!started) throw new Error('second factor accepted without a session');
@@ -81,7 +81,7 @@ export const mfaOperations = {
     requireTrustedOrigin(ctx.deps.config, ctx.headers, 'allow');
     let started: ReturnType<typeof newBrowserSession> | undefined;
     const { user } = await completeSecondFactor(ctx.deps, ctx.body, 'session', (who) => {
-      started = newBrowserSession(ctx.deps, who, ctx.headers);
+      started = newBrowserSession(ctx.deps, who, ctx.headers, ctx.clientIp);
       return { Put: started.put };
     });
     if (!started) throw new Error('second factor accepted without a session');

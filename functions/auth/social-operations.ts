@@ -59,7 +59,7 @@ export const socialOperations = {
       mfaFor: ctx.body.session ? 'session' : 'jwt',
     });
     if (!ctx.body.session) return ok(answer);
-    const session = await startBrowserSession(ctx.deps, user, ctx.headers);
+    const session = await startBrowserSession(ctx.deps, user, ctx.headers, ctx.clientIp);
     return {
       status: 200,
       body: answer,

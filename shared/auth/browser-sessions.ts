@@ -16,7 +16,7 @@ import {
   sessionCookie,
   sessionIdsOf,
 } from './session-cookie';
-import { requireCurrentToken } from './sessions';
+import { requireCurrentToken, sessionListing } from './sessions';
 
 /**
  * Browser sessions: the `sessionid` cookie names a server-side session item (the SHA-256 of the id is its key, so
@@ -55,8 +55,13 @@ interface StoredBrowserSession {
 /** At most this many `sessionid` cookies of one request are looked up (a parent domain may add one). */
 const maxCookiesTried = 2;
 
-const sessionKey = (hash: string) => ({ PK: `BSESSION#${hash}`, SK: 'SESSION' });
+export const sessionKey = (hash: string) => ({ PK: `BSESSION#${hash}`, SK: 'SESSION' });
 const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
+
+/** The hashes of the sessions a request's cookies name (the list of sessions marks them as the caller's own). */
+export function sessionHashesOf(headers: Headers): string[] {
+  return sessionIdsOf(headers.cookie).filter(isSessionId).slice(0, maxCookiesTried).map(hashOf);
+}
 const epochOf = (deps: BrowserSessionDeps) => Math.floor(deps.clock().getTime() / 1000);
 
 function sessionNotValid(): AuthenticationError {
@@ -74,8 +79,9 @@ export async function startBrowserSession(
   deps: BrowserSessionDeps,
   user: Pick<SessionUser, 'id' | 'token_version'>,
   headers: Headers,
+  clientIp?: string | undefined,
 ): Promise<StartedBrowserSession> {
-  const started = newBrowserSession(deps, user, headers);
+  const started = newBrowserSession(deps, user, headers, clientIp);
   await deps.store.doc.send(new PutCommand(started.put));
   return started.session;
 }
@@ -85,6 +91,7 @@ export function newBrowserSession(
   deps: BrowserSessionDeps,
   user: Pick<SessionUser, 'id' | 'token_version'>,
   headers: Headers,
+  clientIp?: string | undefined,
 ) {
   const id = randomBytes(32).toString('base64url');
   const seconds = deps.config.sessionSeconds;
@@ -94,6 +101,7 @@ export function newBrowserSession(
     TableName: deps.store.table,
     Item: {
       ...sessionKey(hashOf(id)),
+      ...sessionListing(user.id, 'BSESSION', iso(now), { ip: clientIp, userAgent: headers['user-agent'] }),
       user_id: user.id,
       token_version: user.token_version,
       created_at: iso(now),

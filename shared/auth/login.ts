@@ -81,8 +81,10 @@ export async function signIn(
   deps: LoginDeps,
   credentials: { username: string; password: string },
   clientIp: string | undefined,
+  userAgent?: string | undefined,
 ): Promise<TokenPair> {
-  return startSession(deps, await checkSignIn(deps, credentials, clientIp, 'jwt'), ['pwd']);
+  const user = await checkSignIn(deps, credentials, clientIp, 'jwt');
+  return startSession(deps, user, ['pwd'], { ip: clientIp, userAgent });
 }
 
 /**

@@ -62,16 +62,44 @@ export interface NewFamily {
   readonly amr: readonly string[];
 }
 
+/** Where a sign-in came from, as its owner sees it in the list of sessions (shared/auth/session-list.ts). */
+export interface SessionClient {
+  readonly ip?: string | undefined;
+  readonly userAgent?: string | undefined;
+}
+
+/** The longest user agent kept (longer ones are cut): the list of sessions shows it, nothing decides on it. */
+export const userAgentLimit = 256;
+
+/** The GSI1 entry of a user's sessions, and where each came from: the item attributes of both kinds. */
+export function sessionListing(userId: number, kind: string, createdAt: string, client: SessionClient) {
+  return {
+    GSI1PK: `USER#${userId}#SESSIONS`,
+    GSI1SK: `${createdAt}#${kind}`,
+    ...(client.ip ? { client_ip: client.ip.slice(0, 64) } : {}),
+    ...(client.userAgent ? { user_agent: client.userAgent.slice(0, userAgentLimit) } : {}),
+  };
+}
+
 /** The refresh family a sign-in starts; `amr` says how the user signed in and stays with every rotation. */
-export function newFamily(deps: SessionDeps, user: SessionUser, amr: readonly string[]): NewFamily {
+export function newFamily(
+  deps: SessionDeps,
+  user: SessionUser,
+  amr: readonly string[],
+  client: SessionClient = {},
+): NewFamily {
   const family = randomUUID();
   const jti = randomUUID();
+  const createdAt = iso(deps.clock());
   const item = {
     ...familyKey(family),
+    ...sessionListing(user.id, 'REFRESH', createdAt, client),
     user_id: user.id,
+    token_version: user.token_version,
     current_jti: jti,
     amr: [...amr],
-    created_at: iso(deps.clock()),
+    created_at: createdAt,
+    last_used_at: createdAt,
     expires_at_epoch: epoch(deps) + deps.config.refreshTokenSeconds,
   };
   return { item, family, jti, amr };
@@ -95,8 +123,9 @@ export async function startSession(
   deps: SessionDeps,
   user: SessionUser,
   amr: readonly string[] = ['pwd'],
+  client: SessionClient = {},
 ): Promise<TokenPair> {
-  const started = newFamily(deps, user, amr);
+  const started = newFamily(deps, user, amr, client);
   await deps.store.doc.send(new PutCommand({ TableName: deps.store.table, Item: started.item }));
   return familyTokens(deps, user, started);
 }
@@ -116,7 +145,8 @@ export async function rotateSession(deps: SessionDeps, refresh: string): Promise
       new UpdateCommand({
         TableName: deps.store.table,
         Key: familyKey(claims.family),
-        UpdateExpression: 'SET current_jti = :next, rotated_at = :now, expires_at_epoch = :expires',
+        UpdateExpression:
+          'SET current_jti = :next, rotated_at = :now, last_used_at = :now, expires_at_epoch = :expires',
         ConditionExpression:
           'current_jti = :presented AND user_id = :user AND attribute_not_exists(revoked_at)',
         ExpressionAttributeValues: {
@@ -141,7 +171,7 @@ export async function rotateSession(deps: SessionDeps, refresh: string): Promise
 }
 
 /** Marks a family revoked (kept until its TTL so that later replays are refused too). */
-async function revokeFamily(deps: SessionDeps, family: string): Promise<void> {
+export async function revokeFamily(deps: SessionDeps, family: string): Promise<void> {
   try {
     await deps.store.doc.send(
       new UpdateCommand({

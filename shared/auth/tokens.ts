@@ -165,7 +165,8 @@ export class TokenService {
 
   async issuePair(user: TokenSubject, refresh: RefreshOptions = {}): Promise<TokenPair> {
     return {
-      access: await this.issue(user, 'access', { amr: refresh.amr }),
+      // The access token names its family too, so that the list of sessions can tell the caller's own.
+      access: await this.issue(user, 'access', { amr: refresh.amr, family: refresh.family }),
       refresh: await this.issue(user, 'refresh', refresh),
     };
   }

@@ -363,7 +363,7 @@ export async function finishLogin(
   if (state.user_id !== undefined && caller.user) {
     refuseTenantIssuerFor(caller.user, app);
     const user = await linkIdentity(deps, target, login, state.user_id);
-    const pair = await startSession(deps, user);
+    const pair = await startSession(deps, user, ['fed'], { ip: clientIp });
     const link = socialKeys.identity(target.site, target.providerKey, identity.subject);
     const account = await socialAccountOf(deps, user.id, link);
     return {
@@ -385,6 +385,6 @@ export async function finishLogin(
     new GetCommand({ TableName: deps.store.table, Key: accountKeys.user(user.id), ConsistentRead: true }),
   );
   await requireNoSecondFactor(deps, stored.Item, user, ['fed'], caller.mfaFor);
-  const pair = await startSession(deps, user, ['fed']);
+  const pair = await startSession(deps, user, ['fed'], { ip: clientIp });
   return { answer: { ...pair, user: publicUser(user), created }, user };
 }

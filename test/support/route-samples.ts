@@ -195,6 +195,11 @@ export const samples: Record<string, Sample> = {
   jwks: none,
   startBrowserSession: (fixture) => ({ body: { username: targetName(fixture), password: defaultPassword } }),
   endBrowserSession: none,
+  listSessions: none,
+  // A session id no sign-in made: a 404, to anyone alike.
+  endSession: () => ({ params: { session_id: 'f'.repeat(64) } }),
+  // Ends the caller's other refresh families and browser sessions; the fixture's access tokens go on.
+  endOtherSessions: none,
   getMfaStatus: none,
   // A pending enrolment of the caller (each call replaces it); a user with a factor is a 409.
   enrolTotp: none,

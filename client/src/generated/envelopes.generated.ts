@@ -122,6 +122,15 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
   "/api/auth/session/mfa/": {
     "POST": "detail"
   },
+  "/api/auth/sessions/": {
+    "GET": "detail"
+  },
+  "/api/auth/sessions/{session_id}/": {
+    "DELETE": "detail"
+  },
+  "/api/auth/sessions/end-others/": {
+    "POST": "detail"
+  },
   "/api/auth/signup/": {
     "POST": "detail"
   },

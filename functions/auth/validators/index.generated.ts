@@ -6,6 +6,7 @@ export const validatorLoaders: RouteValidatorLoaders = {
   obtainToken: () => import('./obtainToken.generated'),
   refreshToken: () => import('./refreshToken.generated'),
   startBrowserSession: () => import('./obtainToken.generated'),
+  endSession: () => import('./endSession.generated'),
   confirmTotp: () => import('./confirmTotp.generated'),
   removeTotp: () => import('./removeTotp.generated'),
   authenticateMfa: () => import('./authenticateMfa.generated'),
