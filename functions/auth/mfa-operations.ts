@@ -1,5 +1,4 @@
 import { publicUser } from '../../shared/accounts/model';
-import { ok } from '../../shared/api/result';
 import { keepCurrentBrowserSession, newBrowserSession } from '../../shared/auth/browser-sessions';
 import { requireTrustedOrigin } from '../../shared/auth/csrf';
 import { confirmPassword } from '../../shared/auth/login';

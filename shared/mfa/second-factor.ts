@@ -120,7 +120,8 @@ export async function completeSecondFactor(
   if (spent?.used_at !== undefined || Number(spent?.failures ?? 0) >= codesPerMfaToken) throw tokenNotValid();
   refuseIfLocked(item(throttle.key), deps.clock);
   const mfa = mfaOf(stored);
-  if (!stored || stored.is_active !== true || !mfa.mfa_totp) throw tokenNotValid();
+  if (!stored) throw tokenNotValid();
+  if (stored.is_active !== true || !mfa.mfa_totp) throw tokenNotValid();
   if (Number(stored.token_version ?? 0) !== claims.tokenVersion) throw tokenNotValid();
 
   let factorWrite: TransactItem | undefined;
