@@ -1,7 +1,6 @@
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../clock';
 import { iso } from '../clock';
-import { NotFoundError } from '../errors';
 import type { Store } from '../store/store';
 import { isConditionFailure } from '../store/writes';
 import { sessionKey } from './browser-sessions';
@@ -85,9 +84,12 @@ export async function listSessions(
   return (await liveItems(deps, user.id, user.tokenVersion)).map((item) => listed(item, current));
 }
 
-/** Ends one of the user's sessions by its id; 404 for an id that is not one of the user's live sessions. */
-export async function endSession(deps: SessionListDeps, userId: number, id: string): Promise<void> {
-  const notFound = () => new NotFoundError({ code: 'session_not_found', message: 'No such session.' });
+/**
+ * Ends one of the user's sessions by its id; whether it ended. An id that names no live session of the user
+ * (ended already, never made, or another user's) ends nothing: the caller's DELETE is done either way, and the
+ * answer says nothing of other users' sessions.
+ */
+export async function endSession(deps: SessionListDeps, userId: number, id: string): Promise<boolean> {
   try {
     if (familyId.test(id)) {
       await deps.store.doc.send(
@@ -108,11 +110,12 @@ export async function endSession(deps: SessionListDeps, userId: number, id: stri
           ExpressionAttributeValues: { ':user': userId },
         }),
       );
-    } else throw notFound();
+    } else return false;
   } catch (error) {
-    if (isConditionFailure(error)) throw notFound();
+    if (isConditionFailure(error)) return false;
     throw error;
   }
+  return true;
 }
 
 /** Ends every listed session of the user but the caller's own; how many ended. */
@@ -123,13 +126,6 @@ export async function endOtherSessions(
 ): Promise<number> {
   const others = (await listSessions(deps, user, current)).filter((session) => !session.current);
   let ended = 0;
-  for (const session of others) {
-    try {
-      await endSession(deps, user.id, session.id);
-      ended++;
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-    }
-  }
+  for (const session of others) if (await endSession(deps, user.id, session.id)) ended++;
   return ended;
 }

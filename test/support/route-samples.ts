@@ -62,6 +62,8 @@ export function paramValues(fixture: SecurityFixture): Record<string, string> {
     function_id: '999999999',
     event_name: 'PRE_USER_CREATE',
     edge_id: '00000000-0000-4000-8000-000000000000',
+    // A browser session's hash no sign-in made: ending it ends nothing (204, to anyone alike).
+    session_id: 'f'.repeat(64),
   };
 }
 
@@ -196,7 +198,7 @@ export const samples: Record<string, Sample> = {
   startBrowserSession: (fixture) => ({ body: { username: targetName(fixture), password: defaultPassword } }),
   endBrowserSession: none,
   listSessions: none,
-  // A session id no sign-in made: a 404, to anyone alike.
+  // A session id no sign-in made: nothing ends, a 204 to anyone alike.
   endSession: () => ({ params: { session_id: 'f'.repeat(64) } }),
   // Ends the caller's other refresh families and browser sessions; the fixture's access tokens go on.
   endOtherSessions: none,
