@@ -1,6 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/client';
+import { createTable, dataPath, insert } from '../support/data';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { createTenant, createUser, grantSite, type Tenant } from '../support/tenant';
 
@@ -9,7 +10,7 @@ import { createTenant, createUser, grantSite, type Tenant } from '../support/ten
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({}, {}, { dataPlane: false });
+  platform = await startTestPlatform();
 });
 afterAll(async () => {
   await platform.stop();
@@ -86,6 +87,22 @@ describe("an organization's require_mfa", () => {
     expect(refused.body.code).toBe('mfa_enrolment_required');
     expect((await requireMfa(tenant, false)).status).toBe(200);
     expect((await member.get('/api/apps/')).status).toBe(200);
+  });
+
+  it('holds for the data plane: records of a site of that organization', async () => {
+    const tenant = await createTenant(platform);
+    await createTable(tenant.owner, tenant.app.slug, 'notes', {
+      fields: [{ name: 'title', type: 'string' }],
+    });
+    await insert(tenant.owner, tenant.app.slug, 'notes', { title: 'kept' });
+    const member = await memberOf(tenant);
+    expect((await member.get(dataPath(tenant.app.slug, 'notes'))).status).toBe(200);
+    await enrol(tenant.owner);
+    expect((await requireMfa(tenant, true)).status).toBe(200);
+    const refused = await member.get(dataPath(tenant.app.slug, 'notes'));
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('mfa_enrolment_required');
+    expect((await tenant.owner.get(dataPath(tenant.app.slug, 'notes'))).status).toBe(200);
   });
 
   it("does not reach another organization's members", async () => {
