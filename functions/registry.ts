@@ -1,7 +1,9 @@
 import type { GroupRegistry } from '../shared/http/context';
 import { accountOperations } from './accounts/operations';
+import { mfaOperations } from './auth/mfa-operations';
 import { authOperations } from './auth/operations';
 import { recoveryOperations } from './auth/recovery-operations';
+import { sessionListOperations } from './auth/session-list-operations';
 import { socialOperations } from './auth/social-operations';
 import { dataOperations } from './data/operations';
 import { eventOperations } from './events/operations';
@@ -19,7 +21,13 @@ import { secretOperations } from './secrets/operations';
 export const registry: GroupRegistry = {
   auth: {
     manifest: groups.auth,
-    operations: { ...authOperations, ...socialOperations, ...recoveryOperations },
+    operations: {
+      ...authOperations,
+      ...sessionListOperations,
+      ...mfaOperations,
+      ...socialOperations,
+      ...recoveryOperations,
+    },
   },
   accounts: { manifest: groups.accounts, operations: accountOperations },
   roles: { manifest: groups.roles, operations: roleOperations },

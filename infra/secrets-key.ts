@@ -32,20 +32,26 @@ export const socialContextApp = '~social';
 /** The `app` of the webhook endpoints' signing secrets (shared/webhooks/endpoints.ts, `keyContext`). */
 export const webhooksContextApp = '~webhooks';
 
+/** The `app` of the encryption context of users' TOTP secrets (shared/mfa/model.ts, `totpContext`), the auth group's too. */
+export const mfaContextApp = '~mfa';
+
+/** The contexts of the auth group's share: social apps' client secrets and TOTP secrets. */
+const authContextApps = [socialContextApp, mfaContextApp];
+
 /**
  * Lets a function call GenerateDataKey and Decrypt on the key, for requests carrying the full context only, and
  * only its own share of the contexts, as its manifest names it (`needs.secretsKey`): `social` the social apps'
- * (`app` = `~social`, the auth group), `webhooks` the webhook endpoints' signing secrets (`app` = `~webhooks`, the
- * events group), `store` every other (the secret store). So neither function can unwrap the
+ * and TOTP secrets (`app` = `~social` or `~mfa`, the auth group), `webhooks` the webhook endpoints' signing secrets
+ * (`app` = `~webhooks`, the events group), `store` every other (the secret store). So no function can unwrap another's
  * other's data keys, even though they share the key.
  */
 export function grantSecretsKey(key: Key, fn: IFunction, share: SecretsKeyShare): void {
   const own =
     share === 'social'
-      ? { StringEquals: { 'kms:EncryptionContext:app': socialContextApp } }
+      ? { StringEquals: { 'kms:EncryptionContext:app': authContextApps } }
       : share === 'webhooks'
         ? { StringEquals: { 'kms:EncryptionContext:app': webhooksContextApp } }
-        : { StringNotEquals: { 'kms:EncryptionContext:app': [socialContextApp, webhooksContextApp] } };
+        : { StringNotEquals: { 'kms:EncryptionContext:app': [...authContextApps, webhooksContextApp] } };
   fn.addToRolePolicy(
     new PolicyStatement({
       actions: ['kms:GenerateDataKey', 'kms:Decrypt'],

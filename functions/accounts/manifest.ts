@@ -3,6 +3,7 @@ import { defineGroup, tableReads, tableWrites } from '../../shared/api/group';
 import { apiKeyRoutes } from '../../shared/api-keys/routes';
 import { organizationGroupRoutes } from '../../shared/groups/routes';
 import { deletionRoutes } from '../../shared/lifecycle/routes';
+import { organizationMfaRoutes } from '../../shared/mfa/organization-routes';
 
 /** The accounts endpoint group: accounts, organizations, sites and apps, then the organizations' groups, then deletions. */
 export const accountsManifest = defineGroup({
@@ -10,7 +11,13 @@ export const accountsManifest = defineGroup({
   description: 'Users, organizations, sites, site permissions and apps',
   envelope: 'detail',
   changesAccess: true,
-  routes: [...accountRoutes, ...apiKeyRoutes, ...organizationGroupRoutes, ...deletionRoutes],
+  routes: [
+    ...accountRoutes,
+    ...apiKeyRoutes,
+    ...organizationMfaRoutes,
+    ...organizationGroupRoutes,
+    ...deletionRoutes,
+  ],
   needs: {
     // Users, organizations, sites, permissions and apps: conditional puts, updates and transactions of both.
     // Organization groups: renames and deletions delete name sentinels and memberships; adding a member checks

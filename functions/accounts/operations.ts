@@ -53,6 +53,7 @@ import { currentUserOperations } from './current-user-operations';
 import { deletionOperations } from './deletion-operations';
 import { groupOperations } from './group-operations';
 import type { accountsManifest } from './manifest';
+import { organizationMfaOperations } from './mfa-requirement-operations';
 import { userAdminOperations } from './user-admin-operations';
 
 /** Any request of the group, whatever its input: for the helpers below, which read none of it. */
@@ -114,6 +115,7 @@ function organizationOf(ctx: Ctx): OrganizationAccess {
 
 export const accountOperations: Operations = {
   ...currentUserOperations,
+  ...organizationMfaOperations,
 
   /**
    * The policy's verdict without setting anything: the same function (`passwordProblem`) and the same known words

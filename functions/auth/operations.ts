@@ -11,7 +11,7 @@ import type { TypedOperations } from '../../shared/http/typed-operations';
 export const authOperations: Operations = {
   /** Throttled per account and client address (shared/auth/login.ts): 401 for wrong credentials, 429 when locked. */
   async obtainToken(ctx) {
-    return ok(await signIn(ctx.deps, ctx.body, ctx.clientIp));
+    return ok(await signIn(ctx.deps, ctx.body, ctx.clientIp, ctx.headers['user-agent']));
   },
 
   /** Rotates: the answer carries a new refresh token beside the access token, and the one presented is spent. */
@@ -26,8 +26,13 @@ export const authOperations: Operations = {
    */
   async startBrowserSession(ctx) {
     requireTrustedOrigin(ctx.deps.config, ctx.headers, 'allow');
-    const { token_version, ...user } = await checkSignIn(ctx.deps, ctx.body, ctx.clientIp);
-    const session = await startBrowserSession(ctx.deps, { id: user.id, token_version }, ctx.headers);
+    const { token_version, ...user } = await checkSignIn(ctx.deps, ctx.body, ctx.clientIp, 'session');
+    const session = await startBrowserSession(
+      ctx.deps,
+      { id: user.id, token_version },
+      ctx.headers,
+      ctx.clientIp,
+    );
     return {
       status: 200,
       body: { user, expires_at: session.expiresAt },

@@ -56,9 +56,10 @@ export const socialOperations = {
     const { answer, user } = await finishLogin(ctx.deps, siteOf(ctx), ctx.params.provider, ctx.body, {
       user: ctx.user,
       clientIp: ctx.clientIp,
+      mfaFor: ctx.body.session ? 'session' : 'jwt',
     });
     if (!ctx.body.session) return ok(answer);
-    const session = await startBrowserSession(ctx.deps, user, ctx.headers);
+    const session = await startBrowserSession(ctx.deps, user, ctx.headers, ctx.clientIp);
     return {
       status: 200,
       body: answer,

@@ -40,6 +40,8 @@ export interface SessionUser extends User {
 export type OrganizationRole = 'owner' | 'admin' | 'member';
 
 export interface Organization {
+  /** Its members must have a second factor to reach its routes and data (shared/policy/second-factor.ts). */
+  require_mfa?: boolean | undefined;
   id: number;
   slug: string;
   name: string;
@@ -55,6 +57,8 @@ export interface OrganizationMember {
 }
 
 export interface Site {
+  /** A copy of its organization's `require_mfa`, so the request pipeline's one read of the site knows it. */
+  require_mfa?: boolean | undefined;
   id: number;
   slug: string;
   name: string;

@@ -205,7 +205,14 @@ const memberUser = {
 export const organization = {
   type: 'object',
   required: ['id', 'slug', 'name', 'owner_id', 'created_at'],
-  properties: { id, slug: { type: 'string' }, name: { type: 'string' }, owner_id: id, created_at: dateTime },
+  properties: {
+    id,
+    slug: { type: 'string' },
+    name: { type: 'string' },
+    owner_id: id,
+    created_at: dateTime,
+    require_mfa: { type: 'boolean', description: 'Present and true when members need a second factor' },
+  },
   additionalProperties: false,
 } as const;
 
@@ -257,6 +264,7 @@ export const site = {
     organization_id: id,
     organization_slug: { type: 'string' },
     created_at: dateTime,
+    require_mfa: { type: 'boolean', description: "A copy of its organization's require_mfa" },
   },
   additionalProperties: false,
 } as const;

@@ -41,6 +41,7 @@ export async function createSite(
     organization_id: organization.id,
     organization_slug: organization.slug,
     created_at: iso(deps.clock()),
+    ...(organization.require_mfa === true ? { require_mfa: true } : {}),
   };
   await onConditionFailure(
     sendCounted(deps.store, [

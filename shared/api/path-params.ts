@@ -56,6 +56,8 @@ export const pathParamBounds: Readonly<Record<string, PathParamBound>> = {
   provider: bound(64),
   event_name: bound(64),
   asset: bound(100),
+  // One's own session: a refresh family's uuid (36) or a browser session's SHA-256 (64 hex).
+  session_id: bound(64),
 };
 
 /** The `{names}` of a route's path, in order. */

@@ -16,7 +16,7 @@ import {
   sessionCookie,
   sessionIdsOf,
 } from './session-cookie';
-import { requireCurrentToken } from './sessions';
+import { requireCurrentToken, sessionListing } from './sessions';
 
 /**
  * Browser sessions: the `sessionid` cookie names a server-side session item (the SHA-256 of the id is its key, so
@@ -55,8 +55,13 @@ interface StoredBrowserSession {
 /** At most this many `sessionid` cookies of one request are looked up (a parent domain may add one). */
 const maxCookiesTried = 2;
 
-const sessionKey = (hash: string) => ({ PK: `BSESSION#${hash}`, SK: 'SESSION' });
+export const sessionKey = (hash: string) => ({ PK: `BSESSION#${hash}`, SK: 'SESSION' });
 const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
+
+/** The hashes of the sessions a request's cookies name (the list of sessions marks them as the caller's own). */
+export function sessionHashesOf(headers: Headers): string[] {
+  return sessionIdsOf(headers.cookie).filter(isSessionId).slice(0, maxCookiesTried).map(hashOf);
+}
 const epochOf = (deps: BrowserSessionDeps) => Math.floor(deps.clock().getTime() / 1000);
 
 function sessionNotValid(): AuthenticationError {
@@ -74,29 +79,42 @@ export async function startBrowserSession(
   deps: BrowserSessionDeps,
   user: Pick<SessionUser, 'id' | 'token_version'>,
   headers: Headers,
+  clientIp?: string | undefined,
 ): Promise<StartedBrowserSession> {
+  const started = newBrowserSession(deps, user, headers, clientIp);
+  await deps.store.doc.send(new PutCommand(started.put));
+  return started.session;
+}
+
+/** A browser session not yet written: its conditional put (alone or in a transaction) and what to answer. */
+export function newBrowserSession(
+  deps: BrowserSessionDeps,
+  user: Pick<SessionUser, 'id' | 'token_version'>,
+  headers: Headers,
+  clientIp?: string | undefined,
+) {
   const id = randomBytes(32).toString('base64url');
   const seconds = deps.config.sessionSeconds;
   const now = deps.clock();
   const expiresAt = new Date(now.getTime() + seconds * 1000);
-  await deps.store.doc.send(
-    new PutCommand({
-      TableName: deps.store.table,
-      Item: {
-        ...sessionKey(hashOf(id)),
-        user_id: user.id,
-        token_version: user.token_version,
-        created_at: iso(now),
-        expires_at: iso(expiresAt),
-        expires_at_epoch: Math.floor(expiresAt.getTime() / 1000),
-      },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
-  return {
+  const put = {
+    TableName: deps.store.table,
+    Item: {
+      ...sessionKey(hashOf(id)),
+      ...sessionListing(user.id, 'BSESSION', iso(now), { ip: clientIp, userAgent: headers['user-agent'] }),
+      user_id: user.id,
+      token_version: user.token_version,
+      created_at: iso(now),
+      expires_at: iso(expiresAt),
+      expires_at_epoch: Math.floor(expiresAt.getTime() / 1000),
+    },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  };
+  const session: StartedBrowserSession = {
     setCookie: sessionCookie(id, seconds, secureCookie(deps.config, headers)),
     expiresAt: iso(expiresAt),
   };
+  return { put, session };
 }
 
 async function liveSession(

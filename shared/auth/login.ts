@@ -12,10 +12,11 @@ import {
   subjectHash,
 } from '../limits/failures';
 import type { Logger } from '../log';
+import { requireNoSecondFactor } from '../mfa/second-factor';
 import type { Store } from '../store/store';
 import { uniqueKey } from '../store/store';
 import { startSession } from './sessions';
-import type { TokenPair, TokenService } from './tokens';
+import type { MfaBinding, TokenPair, TokenService } from './tokens';
 
 /**
  * Password checks under throttling: per account (every attempt is counted before the password is checked, and a
@@ -71,20 +72,30 @@ async function throttledCheck<T>(
   return undefined;
 }
 
-/** Signs a user in with a login (username or e-mail) and a password: a token pair, or a 401 or 429. */
+/**
+ * Signs a user in with a login (username or e-mail) and a password: a token pair, or a 401 or 429. For an account
+ * with a second factor the right password answers 401 `mfa_required` with an `mfa_token` and no tokens
+ * (shared/mfa/second-factor.ts), so that a client that knows nothing of factors fails safe.
+ */
 export async function signIn(
   deps: LoginDeps,
   credentials: { username: string; password: string },
   clientIp: string | undefined,
+  userAgent?: string | undefined,
 ): Promise<TokenPair> {
-  return startSession(deps, await checkSignIn(deps, credentials, clientIp));
+  const user = await checkSignIn(deps, credentials, clientIp, 'jwt');
+  return startSession(deps, user, ['pwd'], { ip: clientIp, userAgent });
 }
 
-/** The user a login and a password name, checked under the sign-in limits (401 or 429); no session started. */
+/**
+ * The user a login and a password name, checked under the sign-in limits (401 or 429); no session started. An
+ * account with a second factor is the 401 `mfa_required`, its `mfa_token` bound to `mfaFor`.
+ */
 export async function checkSignIn(
   deps: LoginDeps,
   credentials: { username: string; password: string },
   clientIp: string | undefined,
+  mfaFor: MfaBinding,
 ): Promise<SessionUser> {
   // One counter per account whichever login names it; unknown logins get their own, so a lock says nothing.
   const candidate = await findLoginCandidate(deps.store, credentials.username);
@@ -98,6 +109,7 @@ export async function checkSignIn(
       code: 'no_active_account',
     });
   }
+  await requireNoSecondFactor(deps, candidate, user, ['pwd'], mfaFor);
   return user;
 }
 

@@ -6,7 +6,14 @@ import type { Clock } from '../clock';
 import { AuthenticationError } from '../errors';
 import type { PublicJwk, TokenSigner, VerificationKey } from './signer';
 
-export type TokenType = 'access' | 'refresh';
+/** `mfa`: the short-lived `mfa_token` of a sign-in that still needs its second factor (shared/mfa). */
+export type TokenType = 'access' | 'refresh' | 'mfa';
+
+/** How long an `mfa_token` lives: the time a person has to type the second factor's code. */
+export const mfaTokenSeconds = 300;
+
+/** Where the sign-in an `mfa_token` continues ends: tokens (the JWT and provider logins) or a browser session. */
+export type MfaBinding = 'jwt' | 'session';
 
 export interface TokenSettings {
   issuer: string;
@@ -32,6 +39,10 @@ export interface TokenClaims {
   tokenVersion: number;
   /** The refresh-token family (claim `fam`); refresh tokens only. */
   family: string | undefined;
+  /** How the user signed in (claim `amr`, RFC 8176 values: `pwd`, `fed`, `otp`, `mfa`, ...); [] when absent. */
+  amr: string[];
+  /** Where the sign-in an `mfa_token` continues ends (claim `mfa_for`); `mfa` tokens only. */
+  mfaFor: MfaBinding | undefined;
 }
 
 /** Who a token is issued to: the user's `token_version` goes into the token, so that raising it ends the token. */
@@ -41,10 +52,12 @@ export interface TokenSubject {
   token_version?: number | undefined;
 }
 
-/** Extra claims of a refresh token: its id and its family (shared/auth/sessions.ts). */
+/** Extra claims: a refresh token's id and family (shared/auth/sessions.ts), how the user signed in, an mfa binding. */
 export interface RefreshOptions {
   jti?: string | undefined;
   family?: string | undefined;
+  amr?: readonly string[] | undefined;
+  mfaFor?: MfaBinding | undefined;
 }
 
 export interface TokenPair {
@@ -152,7 +165,8 @@ export class TokenService {
 
   async issuePair(user: TokenSubject, refresh: RefreshOptions = {}): Promise<TokenPair> {
     return {
-      access: await this.issue(user, 'access'),
+      // The access token names its family too, so that the list of sessions can tell the caller's own.
+      access: await this.issue(user, 'access', { amr: refresh.amr, family: refresh.family }),
       refresh: await this.issue(user, 'refresh', refresh),
     };
   }
@@ -160,7 +174,12 @@ export class TokenService {
   async issue(user: TokenSubject, type: TokenType, options: RefreshOptions = {}): Promise<string> {
     const jwk = await this.signer.publicJwk();
     const now = Math.floor(this.clock().getTime() / 1000);
-    const lifetime = type === 'access' ? this.settings.accessSeconds : this.settings.refreshSeconds;
+    const lifetime =
+      type === 'access'
+        ? this.settings.accessSeconds
+        : type === 'refresh'
+          ? this.settings.refreshSeconds
+          : mfaTokenSeconds;
     const header = { alg: 'ES256', typ: tokenTyp, kid: jwk.kid };
     const payload = {
       iss: this.settings.issuer,
@@ -171,6 +190,8 @@ export class TokenService {
       jti: options.jti ?? randomUUID(),
       ver: user.token_version ?? 0,
       ...(options.family ? { fam: options.family } : {}),
+      ...(options.amr?.length ? { amr: [...options.amr] } : {}),
+      ...(options.mfaFor ? { mfa_for: options.mfaFor } : {}),
       iat: now,
       exp: now + lifetime,
     };
@@ -235,8 +256,16 @@ export class TokenService {
   }
 }
 
-/** The session claims of a verified payload: `ver` (an integer, 0 when absent) and `fam` (refresh tokens). */
-function sessionClaims(payload: JwtPayload): Pick<TokenClaims, 'tokenVersion' | 'family'> {
+const mfaBindings: readonly unknown[] = ['jwt', 'session'] satisfies MfaBinding[];
+
+/** The claims of how the user signed in: `amr`, a list of short strings ([] when absent). */
+function amrOf(payload: JwtPayload): string[] {
+  const amr = payload.amr;
+  return Array.isArray(amr) ? amr.filter((value): value is string => typeof value === 'string') : [];
+}
+
+/** The session claims of a verified payload: `ver` (an integer, 0 when absent), `fam` (refresh), `amr`, `mfa_for`. */
+function sessionClaims(payload: JwtPayload): Pick<TokenClaims, 'tokenVersion' | 'family' | 'amr' | 'mfaFor'> {
   const tokenVersion = payload.ver === undefined ? 0 : payload.ver;
   if (typeof tokenVersion !== 'number' || !Number.isInteger(tokenVersion)) {
     throw new AuthenticationError({
@@ -244,7 +273,12 @@ function sessionClaims(payload: JwtPayload): Pick<TokenClaims, 'tokenVersion' | 
       code: 'token_not_valid',
     });
   }
-  return { tokenVersion, family: typeof payload.fam === 'string' ? payload.fam : undefined };
+  return {
+    tokenVersion,
+    family: typeof payload.fam === 'string' ? payload.fam : undefined,
+    amr: amrOf(payload),
+    mfaFor: mfaBindings.includes(payload.mfa_for) ? (payload.mfa_for as MfaBinding) : undefined,
+  };
 }
 
 /** The claims of a verified payload, or undefined unless each is exactly what `issue` writes and still valid. */

@@ -20,6 +20,7 @@ import {
   readsUser,
   requireKeySite,
 } from '../policy/permissions';
+import { requireSecondFactorWhereRequired } from '../policy/second-factor';
 import { keyRequest, type LoadedRequest, loadRequest, type RequestTarget } from '../tenancy/principal';
 import { siteSlugOf } from '../tenancy/tenancy';
 import type { Operations, RequestContext } from './context';
@@ -300,16 +301,23 @@ async function whoAndWhere(
 async function permittedInput(
   route: RouteDef,
   principal: LoadedRequest['principal'],
+  storedUser: LoadedRequest['storedUser'],
   params: Record<string, string>,
   event: HttpEvent,
   headers: Record<string, string | undefined>,
 ) {
   const ruleBased = route.permission.startsWith('rule:');
-  if (!ruleBased) enforce(route.permission, principal, { params, body: undefined });
+  if (!ruleBased) {
+    enforce(route.permission, principal, { params, body: undefined });
+    if (route.permission !== 'public') requireSecondFactorWhereRequired(principal, storedUser);
+  }
   const loading = validatorsLoaded(route);
   if (loading) await loading;
   const input = validatedInput(route, params, event, headers);
-  if (ruleBased) enforce(route.permission, principal, { params, body: input.body });
+  if (ruleBased) {
+    enforce(route.permission, principal, { params, body: input.body });
+    requireSecondFactorWhereRequired(principal, storedUser);
+  }
   return input;
 }
 
@@ -367,8 +375,15 @@ export function createGroupPipeline(
     checkPathBounds(params);
     const headers = lowerHeaders(event);
     // Who and where come before what: an anonymous request is a 401 whatever its body says.
-    const { principal, app } = await whoAndWhere(deps, route, params, headers, fact);
-    const { searchParams, query, body } = await permittedInput(route, principal, params, event, headers);
+    const { principal, app, storedUser } = await whoAndWhere(deps, route, params, headers, fact);
+    const { searchParams, query, body } = await permittedInput(
+      route,
+      principal,
+      storedUser,
+      params,
+      event,
+      headers,
+    );
     const ctx: RequestContext = {
       deps,
       log: log as Logger,

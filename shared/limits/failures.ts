@@ -37,7 +37,8 @@ export function subjectHash(subject: string): string {
   return createHash('sha256').update(subject).digest('hex').slice(0, 16);
 }
 
-const counterKey = (policy: FailurePolicy, subject: string) => ({
+/** The key of a subject's counter, for a caller that reads it in a batch beside other items (`refuseIfLocked`). */
+export const counterKey = (policy: FailurePolicy, subject: string) => ({
   PK: `LIMIT#${policy.scope}#${subjectHash(subject)}`,
   SK: 'FAILURES',
 });
@@ -61,6 +62,14 @@ async function readCounter(deps: LimitDeps, policy: FailurePolicy, subject: stri
 
 function throttled(lockedUntil: number, now: number): TooManyRequestsError {
   return new TooManyRequestsError({ retryAfterSeconds: Math.max(1, lockedUntil - now) });
+}
+
+/** Throws a 429 with the seconds left when a counter item read by the caller (or undefined) locks its subject. */
+export function refuseIfLocked(item: Record<string, unknown> | undefined, clock: Clock): void {
+  const now = epochOf(clock);
+  const counter = item as Counter | undefined;
+  if (counter && counter.expires_at_epoch > now && counter.locked_until_epoch > now)
+    throw throttled(counter.locked_until_epoch, now);
 }
 
 /** Throws a 429 with the seconds left while the subject is locked. */

@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { keys as accountKeys } from '../accounts/keys';
 import type { User } from '../accounts/model';
 import { publicUser } from '../accounts/model';
 import type { UserCreationEvents } from '../accounts/user-creation-events';
 import type { UserCreationDeps } from '../accounts/users';
 import { loginPolicies } from '../auth/login';
 import { startSession } from '../auth/sessions';
-import type { TokenService } from '../auth/tokens';
+import type { MfaBinding, TokenService } from '../auth/tokens';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors';
@@ -16,6 +17,7 @@ import { assertNotLocked, recordFailure } from '../limits/failures';
 import { consumeCall } from '../limits/rate';
 import type { Logger } from '../log';
 import type { Mailer } from '../mail/mailer';
+import { requireNoSecondFactor } from '../mfa/second-factor';
 import type { Store } from '../store/store';
 import { socialAccountOf } from './accounts';
 import { isConfigured, secretContext } from './apps';
@@ -323,7 +325,12 @@ export async function finishLogin(
   site: string,
   providerKey: string,
   input: { code: string; state: string },
-  caller: { user: Pick<User, 'id' | 'is_superuser'> | null; clientIp: string | undefined },
+  caller: {
+    user: Pick<User, 'id' | 'is_superuser'> | null;
+    clientIp: string | undefined;
+    /** Where the sign-in ends: an account with a second factor is answered 401 `mfa_required` bound to it. */
+    mfaFor: MfaBinding;
+  },
 ) {
   const { clientIp } = caller;
   const policy = loginPolicies(deps.config).ip;
@@ -356,7 +363,7 @@ export async function finishLogin(
   if (state.user_id !== undefined && caller.user) {
     refuseTenantIssuerFor(caller.user, app);
     const user = await linkIdentity(deps, target, login, state.user_id);
-    const pair = await startSession(deps, user);
+    const pair = await startSession(deps, user, ['fed'], { ip: clientIp });
     const link = socialKeys.identity(target.site, target.providerKey, identity.subject);
     const account = await socialAccountOf(deps, user.id, link);
     return {
@@ -373,6 +380,11 @@ export async function finishLogin(
   // A provider the platform trusts vouched for the address of an account nobody had proven it for: what was
   // attached to the account before ends (proof.ts), and its owner is told.
   if (proved) await afterProof(deps, deps.log, user, `by a sign-in with ${app.provider}`);
-  const pair = await startSession(deps, user);
+  // A provider proves the first factor only: an account with a second factor needs it too (shared/mfa).
+  const stored = await deps.store.doc.send(
+    new GetCommand({ TableName: deps.store.table, Key: accountKeys.user(user.id), ConsistentRead: true }),
+  );
+  await requireNoSecondFactor(deps, stored.Item, user, ['fed'], caller.mfaFor);
+  const pair = await startSession(deps, user, ['fed'], { ip: clientIp });
   return { answer: { ...pair, user: publicUser(user), created }, user };
 }

@@ -202,12 +202,13 @@ describe('PlatformStack secret store', () => {
             'kms:EncryptionContext:app': 'false',
             'kms:EncryptionContext:key': 'false',
           },
-          // Each its own share: auth the social apps' context, events the webhooks', secrets every other one.
+          // Each its own share: auth the social apps' and the TOTP secrets' contexts, events the webhooks',
+          // secrets every other one.
           ...(roles.includes('AuthRole')
-            ? { StringEquals: { 'kms:EncryptionContext:app': '~social' } }
+            ? { StringEquals: { 'kms:EncryptionContext:app': ['~social', '~mfa'] } }
             : roles.includes('EventsRole')
               ? { StringEquals: { 'kms:EncryptionContext:app': '~webhooks' } }
-              : { StringNotEquals: { 'kms:EncryptionContext:app': ['~social', '~webhooks'] } }),
+              : { StringNotEquals: { 'kms:EncryptionContext:app': ['~social', '~mfa', '~webhooks'] } }),
         },
       });
   });

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../shared/log';
 import { socialKeys } from '../../shared/social/model';
@@ -177,6 +178,38 @@ describe('POST /api/auth/{provider}/token/', () => {
     expect(second.status).toBe(200);
     expect(second.body.created).toBe(false);
     expect(second.body.user.id).toBe(first.body.user.id);
+  });
+
+  it('asks an account with a second factor for it too: 401 mfa_required, then a recovery code signs in', async () => {
+    const { id } = account();
+    const first = await login(id);
+    const signedIn = platform.api.withToken(first.body.access);
+    const { secret } = (await signedIn.post('/api/auth/mfa/totp/')).body;
+    // The code an authenticator app shows now (a step boundary in between is within the window of one step).
+    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
+    const confirmed = await signedIn.post('/api/auth/mfa/totp/confirm/', { code });
+    expect(confirmed.status).toBe(200);
+    const second = await login(id);
+    expect(second.status).toBe(401);
+    expect(second.body).toMatchObject({ code: 'mfa_required', methods: ['totp', 'recovery_code'] });
+    expect(second.body.access).toBeUndefined();
+    const finished = await visitor.post('/api/auth/mfa/authenticate/', {
+      mfa_token: second.body.mfa_token,
+      recovery_code: confirmed.body.recovery_codes[0],
+    });
+    expect(finished.status).toBe(200);
+    expect(finished.body.user.id).toBe(first.body.user.id);
+    const claims = JSON.parse(Buffer.from(finished.body.access.split('.')[1], 'base64url').toString());
+    expect(claims.amr).toEqual(['fed', 'recovery_code', 'mfa']);
+    // A browser-driven provider login sets no cookie before the second factor.
+    const browser = await visitor.post(
+      '/api/auth/corp/token/',
+      { ...(await authorize(id)), session: true },
+      { headers: { origin: new URL(platform.baseUrl).origin } },
+    );
+    expect(browser.status).toBe(401);
+    expect(browser.body.code).toBe('mfa_required');
+    expect(browser.headers.get('set-cookie')).toBeNull();
   });
 
   it("refuses to attach a site's own provider account to the existing user of an address, even a verified one", async () => {

@@ -66,6 +66,8 @@ export function paramValues(fixture: SecurityFixture): Record<string, string> {
     edge_id: '00000000-0000-4000-8000-000000000000',
     // No key has this id: revocations make a real one (samples below).
     key_id: '00000000-0000-4000-8000-000000000000',
+    // A browser session's hash no sign-in made: ending it ends nothing (204, to anyone alike).
+    session_id: 'f'.repeat(64),
   };
 }
 
@@ -229,6 +231,21 @@ export const samples: Record<string, Sample> = {
   jwks: none,
   startBrowserSession: (fixture) => ({ body: { username: targetName(fixture), password: defaultPassword } }),
   endBrowserSession: none,
+  listSessions: none,
+  // A session id no sign-in made: nothing ends, a 204 to anyone alike.
+  endSession: () => ({ params: { session_id: 'f'.repeat(64) } }),
+  // Ends the caller's other refresh families and browser sessions; the fixture's access tokens go on.
+  endOtherSessions: none,
+  getMfaStatus: none,
+  // A pending enrolment of the caller (each call replaces it); a user with a factor is a 409.
+  enrolTotp: none,
+  // A code no secret gives (not six digits): the route answers its 400 at `code`, and the caller keeps no factor.
+  confirmTotp: () => ({ body: { code: 'not-a-code' } }),
+  // Neither password nor code: a 400 at `password` (a real removal would end the fixture's tokens).
+  removeTotp: () => ({ body: {} }),
+  // Neither code nor recovery_code: a 400 at `code`, before the mfa_token is looked at, to anyone alike.
+  authenticateMfa: () => ({ body: { mfa_token: 'not-an-mfa-token' } }),
+  authenticateMfaSession: () => ({ body: { mfa_token: 'not-an-mfa-token' } }),
   // A new address each time: requests are limited per address asked for.
   requestPasswordReset: () => ({ body: { email: `${randomUUID()}@example.com` } }),
   // A token no reset link carries: the route answers its 400 at `token`, to anyone alike.
@@ -297,6 +314,8 @@ export const samples: Record<string, Sample> = {
   listOrganizations: none,
   createOrganization: () => ({ body: { name: freshName('Org') } }),
   getOrganization: none,
+  // Off (as it was): turning it on would lock the fixture's accounts, none of which has a second factor.
+  setOrganizationRequireMfa: () => ({ body: { require_mfa: false } }),
   listMembers: none,
   addMember: (fixture) => ({ body: { user_id: fixture.target.user?.id, role: 'member' } }),
   // A user outside the organization: allowed callers get a 400, and the owner stays the owner.

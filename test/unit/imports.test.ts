@@ -43,7 +43,7 @@ const layers: readonly (readonly [name: string, paths: readonly string[]])[] = [
   ['data: graph', ['shared/data/graph/']],
   [
     'domains: auth, groups, roles, data, policy',
-    ['shared/auth/', 'shared/groups/', 'shared/roles/', 'shared/data/', 'shared/policy/'],
+    ['shared/auth/', 'shared/mfa/', 'shared/groups/', 'shared/roles/', 'shared/data/', 'shared/policy/'],
   ],
   [
     'domains: tenancy, api keys, social, secrets',

@@ -20,14 +20,14 @@ const tokens = new TokenService(
 );
 
 describe('token version and family claims', () => {
-  it('carries the user’s token version in both tokens, and the family in the refresh token', async () => {
+  it('carries the user’s token version and the family in both tokens (the access token’s names the caller’s session)', async () => {
     const pair = await tokens.issuePair(
       { id: 7, username: 'ada', token_version: 3 },
       { family: 'fam-1', jti: 'j-1' },
     );
     await expect(tokens.verify(pair.access, 'access')).resolves.toMatchObject({
       tokenVersion: 3,
-      family: undefined,
+      family: 'fam-1',
     });
     await expect(tokens.verify(pair.refresh, 'refresh')).resolves.toMatchObject({
       tokenVersion: 3,

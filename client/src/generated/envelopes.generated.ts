@@ -114,6 +114,19 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
   "/api/auth/jwt/token/": {
     "POST": "detail"
   },
+  "/api/auth/mfa/": {
+    "GET": "detail"
+  },
+  "/api/auth/mfa/authenticate/": {
+    "POST": "detail"
+  },
+  "/api/auth/mfa/totp/": {
+    "POST": "detail",
+    "DELETE": "detail"
+  },
+  "/api/auth/mfa/totp/confirm/": {
+    "POST": "detail"
+  },
   "/api/auth/password/reset/": {
     "POST": "detail"
   },
@@ -123,6 +136,18 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
   "/api/auth/session/": {
     "POST": "detail",
     "DELETE": "detail"
+  },
+  "/api/auth/session/mfa/": {
+    "POST": "detail"
+  },
+  "/api/auth/sessions/": {
+    "GET": "detail"
+  },
+  "/api/auth/sessions/{session_id}/": {
+    "DELETE": "detail"
+  },
+  "/api/auth/sessions/end-others/": {
+    "POST": "detail"
   },
   "/api/auth/signup/": {
     "POST": "detail"
@@ -198,6 +223,9 @@ export const envelopes: Record<string, Record<string, 'detail' | 'roles' | 'secr
   "/api/cloud/organizations/{org_slug}/members/": {
     "GET": "detail",
     "POST": "detail"
+  },
+  "/api/cloud/organizations/{org_slug}/require-mfa/": {
+    "PUT": "detail"
   },
   "/api/cloud/organizations/{org_slug}/sites/": {
     "GET": "detail",

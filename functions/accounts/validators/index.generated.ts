@@ -22,6 +22,7 @@ export const validatorLoaders: RouteValidatorLoaders = {
   createApp: () => import('./createApp.generated'),
   createApiKey: () => import('./createApiKey.generated'),
   revokeApiKey: () => import('./revokeApiKey.generated'),
+  setOrganizationRequireMfa: () => import('./setOrganizationRequireMfa.generated'),
   listGroups: () => import('./listOrganizations.generated'),
   createGroup: () => import('./createGroup.generated'),
   getGroup: () => import('./getGroup.generated'),
