@@ -73,7 +73,7 @@ async function upsertRole(sql: Sql, login: LoginRole): Promise<void> {
   );
 }
 
-/** Gives the login role the non-system schemas the master user owns, and their tables and sequences. */
+/** Gives the login role the non-system schemas the master user owns, and their tables, sequences and functions. */
 async function handOverSchemas(sql: Sql, role: string): Promise<void> {
   const schemas = await sql<{ name: string }[]>`
     SELECT nspname AS name FROM pg_namespace
@@ -84,10 +84,19 @@ async function handOverSchemas(sql: Sql, role: string): Promise<void> {
     const relations = await sql<{ name: string; kind: string }[]>`
       SELECT c.relname AS name, c.relkind AS kind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname = ${name} AND c.relkind IN ('r', 'p', 'v', 'm', 'S')
-        AND c.relowner = (SELECT oid FROM pg_roles WHERE rolname = current_user)`;
+        AND c.relowner = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+        -- A sequence a column owns (serial, identity) moves with its table and cannot be moved alone.
+        AND NOT (c.relkind = 'S' AND EXISTS (
+          SELECT 1 FROM pg_depend d
+          WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype IN ('a', 'i')))`;
     for (const relation of relations) {
       const kind = relation.kind === 'S' ? 'SEQUENCE' : relation.kind === 'v' ? 'VIEW' : 'TABLE';
       await sql.unsafe(`ALTER ${kind} ${identifier(name)}.${identifier(relation.name)} OWNER TO ${role}`);
     }
+    // Functions too, so that a later migration run by the login role can replace them.
+    const functions = await sql<{ signature: string }[]>`
+      SELECT p.oid::regprocedure::text AS signature FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+      WHERE n.nspname = ${name} AND p.proowner = (SELECT oid FROM pg_roles WHERE rolname = current_user)`;
+    for (const { signature } of functions) await sql.unsafe(`ALTER ROUTINE ${signature} OWNER TO ${role}`);
   }
 }
