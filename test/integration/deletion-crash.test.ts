@@ -16,6 +16,7 @@ import { secretKeys } from '../../shared/secrets/keys';
 import type { Store } from '../../shared/store/store';
 import { ApiClient } from '../support/client';
 import { createTable, insert } from '../support/data';
+import { newcomerEnv } from '../support/local-process';
 import { databaseEnv, privateDatabase } from '../support/platform';
 
 /**
@@ -34,7 +35,7 @@ afterAll(async () => {
 });
 
 function startServer(env: Record<string, string>) {
-  const { DATABASE_URL: _external, DYNAMODB_ENDPOINT: _dynamo, ...inherited } = process.env;
+  const inherited = newcomerEnv();
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
     env: { ...inherited, LOG_LEVEL: 'silent', PORT: '0', ADMIN_PASSWORD: password, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

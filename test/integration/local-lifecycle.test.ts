@@ -13,7 +13,13 @@ import { loadConfig } from '../../shared/config';
 import { type LocalPlatform, startLocalPlatform } from '../../shared/host/local/runtime';
 import { ensureTable } from '../../shared/store/ensure-table';
 import { ApiClient } from '../support/client';
-import { dynoxidesOf, eventually, postgresChildrenOf, startProcess } from '../support/local-process';
+import {
+  dynoxidesOf,
+  eventually,
+  newcomerEnv,
+  postgresChildrenOf,
+  startProcess,
+} from '../support/local-process';
 import { databaseEnv } from '../support/platform';
 
 const dirs: string[] = [];
@@ -139,7 +145,7 @@ const embeddedRunOnly = Boolean(inject('databaseUrl'));
 
 /** `npm start` (bin/local.ts) as a real process, on the embedded stores, with its data in `dataDir`. */
 function startServer(dataDir: string, env: Record<string, string> = {}) {
-  const { DATABASE_URL: _external, DYNAMODB_ENDPOINT: _dynamo, ...inherited } = process.env;
+  const inherited = newcomerEnv();
   return startProcess(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
     ...inherited,
     LOG_LEVEL: 'silent',

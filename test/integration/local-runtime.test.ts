@@ -8,6 +8,7 @@ import { registry } from '../../functions/registry';
 import { loadConfig } from '../../shared/config';
 import { type LocalPlatform, startLocalPlatform } from '../../shared/host/local/runtime';
 import { DataDirLockedError, PortInUseError } from '../../shared/host/local/start-errors';
+import { newcomerEnv } from '../support/local-process';
 import { databaseEnv } from '../support/platform';
 
 const dirs: string[] = [];
@@ -119,9 +120,7 @@ describe.skipIf(embeddedRunOnly)('npm start (bin/local.ts)', () => {
   function run(env: Record<string, string>) {
     // `npm start` as a newcomer runs it: on the embedded stores, whatever database the test run itself uses (and
     // whatever cloud database settings a file before it in this worker left in the environment).
-    const inherited = Object.fromEntries(
-      Object.entries(process.env).filter(([key]) => !key.startsWith('DATABASE_')),
-    );
+    const inherited = newcomerEnv();
     const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
       env: { ...inherited, LOG_LEVEL: 'silent', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

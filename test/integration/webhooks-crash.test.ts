@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { ApiClient } from '../support/client';
 import { createTable, dataPath } from '../support/data';
+import { newcomerEnv } from '../support/local-process';
 import { databaseEnv, privateDatabase } from '../support/platform';
 import { startReceiver } from '../support/webhook-receiver';
 
@@ -26,7 +27,7 @@ afterAll(async () => {
 });
 
 function startServer(env: Record<string, string>) {
-  const { DATABASE_URL: _external, DYNAMODB_ENDPOINT: _dynamo, ...inherited } = process.env;
+  const inherited = newcomerEnv();
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
     env: { ...inherited, LOG_LEVEL: 'silent', PORT: '0', ADMIN_PASSWORD: password, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -117,3 +117,16 @@ export async function eventually(test: () => boolean, tries: number): Promise<bo
   }
   return test();
 }
+
+/**
+ * The environment a spawned local server starts with, as a newcomer's `npm start`: this process's, without any
+ * database or DynamoDB setting (the test run's own database, or cloud settings a file before this one in the
+ * same worker left behind), so it runs on its own embedded stores.
+ */
+export function newcomerEnv(): Record<string, string | undefined> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key]) => !key.startsWith('DATABASE_') && key !== 'DYNAMODB_ENDPOINT',
+    ),
+  );
+}
