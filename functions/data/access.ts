@@ -1,5 +1,5 @@
 import { siteSchemaName } from '../../shared/data/schema/names';
-import type { TableScope } from '../../shared/data/tables/data-table';
+import type { RecordActor, TableScope } from '../../shared/data/tables/data-table';
 import { appNotFound } from '../../shared/data/tables/errors';
 import { type RequestContext, siteContext } from '../../shared/http/context';
 import type { Sql } from '../../shared/sql/client';
@@ -21,8 +21,20 @@ function scopeOf(ctx: Ctx): TableScope {
     siteIdentity: access.site.created_at,
     app: ctx.app,
     log: ctx.log,
-    actor: ctx.user ? { type: 'user', id: ctx.user.id, username: ctx.user.username } : undefined,
+    actor: actorOf(ctx),
   };
+}
+
+/** Who a change's events name: the signed-in user, or the API key with its creator. */
+function actorOf(ctx: Ctx): RecordActor | undefined {
+  if (ctx.user) return { type: 'user', id: ctx.user.id, username: ctx.user.username };
+  if (ctx.key)
+    return {
+      type: 'api_key',
+      id: ctx.key.id,
+      created_by: { id: ctx.key.creator.id, username: ctx.key.creator.username },
+    };
+  return undefined;
 }
 
 /**

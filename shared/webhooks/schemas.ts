@@ -190,7 +190,17 @@ export const recordEventPayload = {
     deletion: { type: 'string', enum: ['soft', 'hard'], description: 'Deletes only' },
     actor: {
       type: ['object', 'null'],
-      properties: { type: { type: 'string' }, id: { type: 'integer' }, username: { type: 'string' } },
+      description:
+        "Who made the change: a user (`{type: 'user', id, username}`) or an API key (`{type: 'api_key', id, created_by: {id, username}}`)",
+      properties: {
+        type: { type: 'string', enum: ['user', 'api_key'] },
+        id: { type: ['integer', 'string'] },
+        username: { type: 'string' },
+        created_by: {
+          type: 'object',
+          properties: { id: { type: 'integer' }, username: { type: 'string' } },
+        },
+      },
     },
   },
 } as const;

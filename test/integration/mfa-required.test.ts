@@ -114,3 +114,25 @@ describe("an organization's require_mfa", () => {
     expect((await other.owner.get(`/api/cloud/organizations/${other.organization.slug}/`)).status).toBe(200);
   });
 });
+
+describe('require_mfa and API keys', () => {
+  it("leaves a site's API key working: a key has no second factor to give", async () => {
+    const tenant = await createTenant(platform);
+    await createTable(tenant.owner, tenant.app.slug, 'notes', {
+      fields: [{ name: 'title', type: 'string' }],
+    });
+    const made = await tenant.owner.post(
+      `/api/cloud/organizations/${tenant.organization.slug}/sites/${tenant.site.slug}/api-keys/`,
+      { name: 'Backend', permissions: ['change_site'] },
+    );
+    expect(made.status, made.text).toBe(201);
+    await enrol(tenant.owner);
+    expect((await requireMfa(tenant, true)).status).toBe(200);
+    const backend = platform.api.withToken(made.body.key).forSite(tenant.site.slug);
+    const written = await backend.post(dataPath(tenant.app.slug, 'notes'), { title: 'from a backend' });
+    expect(written.status, written.text).toBe(201);
+    // A member without a factor is refused the same route.
+    const member = await memberOf(tenant);
+    expect((await member.get(dataPath(tenant.app.slug, 'notes'))).status).toBe(403);
+  });
+});

@@ -109,6 +109,23 @@ describe('webhook endpoints', () => {
 });
 
 describe('record events delivered, signed', () => {
+  it('names an API key, with its creator, as the actor of the writes it makes', async () => {
+    const keys = `/api/cloud/organizations/${tenant.organization.slug}/sites/${tenant.site.slug}/api-keys/`;
+    const made = await tenant.owner.post(keys, { name: 'Indexer', permissions: ['change_site'] });
+    expect(made.status, made.text).toBe(201);
+    const backend = platform.api.withToken(made.body.key).forSite(tenant.site.slug);
+    const before = receiver.received.length;
+    const created = await backend.post(dataPath(app, 'orders'), { title: 'by a key', code: 'K1' });
+    expect(created.status, created.text).toBe(201);
+    await receiver.until((got) => got.length >= before + 1);
+    const [event] = verified().slice(before);
+    expect(event.actor).toEqual({
+      type: 'api_key',
+      id: made.body.id,
+      created_by: { id: tenant.ownerUser.id, username: tenant.ownerUser.username },
+    });
+  });
+
   it('delivers create, update, soft and hard delete of one record in commit order, each verified', async () => {
     const before = receiver.received.length;
     const orders = dataPath(app, 'orders');

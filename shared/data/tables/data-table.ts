@@ -26,12 +26,14 @@ export interface TableScope {
   actor?: RecordActor | undefined;
 }
 
-/** Who made a change: the signed-in user (API keys, when they exist, add their kind). */
-export interface RecordActor {
-  readonly type: 'user';
-  readonly id: number;
-  readonly username: string;
-}
+/** Who made a change: the signed-in user, or an API key (by its id, with the user who created it). */
+export type RecordActor =
+  | { readonly type: 'user'; readonly id: number; readonly username: string }
+  | {
+      readonly type: 'api_key';
+      readonly id: string;
+      readonly created_by: { readonly id: number; readonly username: string };
+    };
 
 /** Whose tables a scope reads and writes: the app's id and the site's and app's identities. */
 export function ownerOf(scope: TableScope): Owner {
