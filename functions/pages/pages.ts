@@ -3,6 +3,7 @@ import { requestOrigin } from '../../shared/api/pagination';
 import type { HttpResult } from '../../shared/api/result';
 import type { RequestContext } from '../../shared/http/context';
 import { signInHostFixed } from '../../shared/social/providers';
+import { accountSecuritySections } from './account-security';
 import { apiGet } from './api';
 import {
   esc,
@@ -298,6 +299,13 @@ ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: '
         : ''
     }</p>
 </form>
+<form id="second-factor-form" novalidate hidden aria-labelledby="second-factor-title">
+<h2 id="second-factor-title">Your second factor</h2>
+<p>The password is right. Enter the code your authenticator app shows now, or one of your recovery codes.</p>
+<p class="form-alert" role="alert" data-second-factor-alert></p>
+${field({ name: 'code', label: 'Code or recovery code', autocomplete: 'one-time-code' })}
+<button type="submit">Verify</button>
+</form>
 ${providers}`;
     return htmlResult(
       200,
@@ -547,6 +555,7 @@ ${field({ name: 'password', label: 'New password', type: 'password', autocomplet
 <button type="submit">Change password</button>
 </form>
 </section>
+${accountSecuritySections()}
 <section aria-labelledby="links-heading">
 <h2 id="links-heading">Sign-in providers</h2>
 <p class="form-alert" role="alert" data-links-alert></p>

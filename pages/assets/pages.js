@@ -241,6 +241,40 @@
     },
 
     'sign-in'() {
+      // The second step of a sign-in whose password was right, for an account with a second factor: a TOTP code
+      // (six digits) or a recovery code, with the short-lived token the first step answered.
+      const secondFactor = (passwordForm, mfaToken) => {
+        const form = document.getElementById('second-factor-form');
+        const alert = form.querySelector('[data-second-factor-alert]');
+        const input = form.querySelector('#code');
+        passwordForm.hidden = true;
+        form.hidden = false;
+        input.inputMode = 'numeric';
+        input.focus();
+        form.addEventListener('submit', async (event) => {
+          event.preventDefault();
+          clearErrors(form);
+          alert.textContent = '';
+          const code = input.value.trim().replace(/\s+/g, '');
+          if (!code) {
+            alert.textContent = 'Enter the code.';
+            return;
+          }
+          busy(form, true);
+          const body = /^\d{6}$/.test(code)
+            ? { mfa_token: mfaToken, code }
+            : { mfa_token: mfaToken, recovery_code: code };
+          const answer = await api('POST', '/api/auth/session/mfa/', body);
+          if (answer.status === 200) {
+            go(data.returnTo || data.after || '/account');
+            return;
+          }
+          busy(form, false);
+          input.value = '';
+          input.focus();
+          alert.textContent = messageOf(answer.body, 'The code could not be checked: sign in again.');
+        });
+      };
       const form = document.getElementById('sign-in-form');
       const alert = form.querySelector('[data-form-alert]');
       providerButtons(false, alert);
@@ -255,6 +289,10 @@
           return;
         }
         busy(form, false);
+        if (answer.status === 401 && answer.body && answer.body.code === 'mfa_required') {
+          secondFactor(form, answer.body.mfa_token);
+          return;
+        }
         if (answer.status === 401)
           answer.body = { detail: 'The username, e-mail or password is not correct.' };
         showErrors(form, answer, 'Signing in failed.');
@@ -454,8 +492,175 @@
       }
       providerButtons(true, linksAlert);
       signOutButtons();
+      emailChange();
+      secondFactorSection();
+      sessionsSection();
     },
   };
+
+  /** A form's answer with the API's field renamed to the page's own (two forms of the page ask a password). */
+  function renamed(answer, from, to) {
+    if (answer.body && typeof answer.body === 'object' && answer.body[from]) {
+      answer.body = { ...answer.body, [to]: answer.body[from] };
+      delete answer.body[from];
+    }
+    return answer;
+  }
+
+  function emailChange() {
+    const form = document.getElementById('email-form');
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      clearErrors(form);
+      busy(form, true);
+      const answer = await api('POST', '/api/auth/email/change/', {
+        email: form.querySelector('#email').value.trim(),
+        current_password: form.querySelector('#email_password').value,
+      });
+      busy(form, false);
+      if (answer.status !== 202) {
+        showErrors(
+          form,
+          renamed(answer, 'current_password', 'email_password'),
+          'The change could not be asked.',
+        );
+        return;
+      }
+      form.reset();
+      form.querySelector('[data-form-alert]').textContent = answer.body.detail;
+    });
+  }
+
+  async function secondFactorSection() {
+    const status = document.querySelector('[data-factor-status]');
+    const alert = document.querySelector('[data-factor-alert]');
+    const start = document.querySelector('[data-factor-start]');
+    const confirmForm = document.getElementById('factor-confirm-form');
+    const removeForm = document.getElementById('factor-remove-form');
+    const shown = await api('GET', '/api/auth/mfa/');
+    if (shown.status !== 200) {
+      status.textContent = messageOf(shown.body, 'Your second factor could not be read.');
+      return;
+    }
+    const on = shown.body.totp !== null;
+    status.textContent = on
+      ? `An authenticator app is set up; ${shown.body.recovery_codes_left} recovery codes are left.`
+      : 'No second factor is set up: signing in asks for your password only.';
+    start.hidden = on;
+    removeForm.hidden = !on;
+    start.addEventListener('click', async () => {
+      start.disabled = true;
+      alert.textContent = '';
+      const enrolment = await api('POST', '/api/auth/mfa/totp/');
+      start.disabled = false;
+      if (enrolment.status !== 200) {
+        alert.textContent = messageOf(enrolment.body, 'The second factor could not be set up.');
+        return;
+      }
+      const qr = confirmForm.querySelector('[data-factor-qr]');
+      qr.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(enrolment.body.qr_svg)}`;
+      confirmForm.querySelector('[data-factor-secret]').textContent = enrolment.body.secret;
+      start.hidden = true;
+      confirmForm.hidden = false;
+      confirmForm.querySelector('#factor_code').focus();
+    });
+    confirmForm.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      clearErrors(confirmForm);
+      busy(confirmForm, true);
+      const code = confirmForm.querySelector('#factor_code').value.replace(/\s+/g, '');
+      const answer = await api('POST', '/api/auth/mfa/totp/confirm/', { code });
+      busy(confirmForm, false);
+      if (answer.status !== 200) {
+        showErrors(confirmForm, renamed(answer, 'code', 'factor_code'), 'The code could not be checked.');
+        return;
+      }
+      confirmForm.hidden = true;
+      const list = document.querySelector('[data-recovery-codes]');
+      list.replaceChildren(
+        ...answer.body.recovery_codes.map((recoveryCode) => {
+          const item = document.createElement('li');
+          const text = document.createElement('code');
+          text.textContent = recoveryCode;
+          item.append(text);
+          return item;
+        }),
+      );
+      document.querySelector('[data-recovery]').hidden = false;
+      status.textContent = 'An authenticator app is set up: signing in now asks for a code from it.';
+      status.setAttribute('tabindex', '-1');
+      status.focus();
+    });
+    removeForm.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      clearErrors(removeForm);
+      busy(removeForm, true);
+      const answer = await api('DELETE', '/api/auth/mfa/totp/', {
+        password: removeForm.querySelector('#factor_password').value,
+      });
+      busy(removeForm, false);
+      if (answer.status !== 204) {
+        showErrors(
+          removeForm,
+          renamed(answer, 'password', 'factor_password'),
+          'The second factor could not be turned off.',
+        );
+        return;
+      }
+      go(data.account || '/account');
+    });
+  }
+
+  async function sessionsSection() {
+    const list = document.querySelector('[data-sessions]');
+    const alert = document.querySelector('[data-sessions-alert]');
+    const show = async () => {
+      const answer = await api('GET', '/api/auth/sessions/');
+      if (answer.status !== 200) {
+        alert.textContent = messageOf(answer.body, 'Your sessions could not be read.');
+        return;
+      }
+      list.replaceChildren(...answer.body.results.map(sessionItem));
+    };
+    // Every text from the session (its user agent is whatever a client sent) goes in as text, never as markup.
+    const sessionItem = (session) => {
+      const item = document.createElement('li');
+      const what = document.createElement('span');
+      const name = document.createElement('strong');
+      name.textContent = `${session.kind === 'browser' ? 'A browser' : 'An app (tokens)'}${session.current ? ', this one' : ''}`;
+      const detail = document.createElement('span');
+      detail.className = 'muted';
+      const since = new Date(session.created_at).toLocaleString();
+      detail.textContent = ` · ${session.user_agent || 'unknown device'} · ${session.client_ip || 'unknown address'} · since ${since}`;
+      what.append(name, detail);
+      item.append(what);
+      if (!session.current) {
+        const end = document.createElement('button');
+        end.type = 'button';
+        end.className = 'secondary';
+        end.textContent = 'End';
+        end.setAttribute('aria-label', `End the session since ${since}`);
+        end.addEventListener('click', async () => {
+          end.disabled = true;
+          const answer = await api('DELETE', `/api/auth/sessions/${encodeURIComponent(session.id)}/`);
+          if (answer.status !== 204)
+            alert.textContent = messageOf(answer.body, 'The session could not be ended.');
+          await show();
+        });
+        item.append(end);
+      }
+      return item;
+    };
+    document.querySelector('[data-end-others]').addEventListener('click', async () => {
+      const answer = await api('POST', '/api/auth/sessions/end-others/');
+      alert.textContent =
+        answer.status === 200
+          ? `${answer.body.ended} other session${answer.body.ended === 1 ? '' : 's'} ended.`
+          : messageOf(answer.body, 'The other sessions could not be ended.');
+      await show();
+    });
+    await show();
+  }
 
   const page = pages[data.page];
   if (page) page();

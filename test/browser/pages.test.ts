@@ -1,3 +1,4 @@
+import { Secret, TOTP } from 'otpauth';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { strictClock } from '../support/clock';
@@ -256,6 +257,47 @@ describe('sign-in page', () => {
     expect(after?.url()).toContain('/sign-in');
   });
 
+  it('asks an account with a second factor for its code, then signs in; a wrong code says so', async () => {
+    const person = await createUser(platform);
+    const enrolled = await person.api.post('/api/auth/mfa/totp/');
+    const totp = new TOTP({ secret: Secret.fromBase32(enrolled.body.secret) });
+    const confirmed = await person.api.post('/api/auth/mfa/totp/confirm/', {
+      code: totp.generate({ timestamp: clock().getTime() }),
+    });
+    expect(confirmed.status).toBe(200);
+    await signInWithPassword(person.user.username, person.password);
+    const code = page.getByLabel('Code or recovery code');
+    await expect.poll(() => code.isVisible()).toBe(true);
+    await expect
+      .poll(() => page.evaluate('document.activeElement && document.activeElement.id'))
+      .toBe('code');
+    expect(await page.locator('#sign-in-form').isHidden()).toBe(true);
+    await expectAccessible(page);
+    await screenshot(page, 'sign-in-second-factor');
+    await code.fill('000000');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect.poll(() => page.locator('[data-second-factor-alert]').textContent()).not.toBe('');
+    // The next time step's code: within the window, and not the step the confirmation spent.
+    await code.fill(totp.generate({ timestamp: clock().getTime() + 30_000 }));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL(/\/account/);
+    await expect.poll(() => page.locator('main').textContent()).toContain(person.user.email);
+  });
+
+  it('takes a recovery code in place of the authenticator code', async () => {
+    const person = await createUser(platform);
+    const enrolled = await person.api.post('/api/auth/mfa/totp/');
+    const totp = new TOTP({ secret: Secret.fromBase32(enrolled.body.secret) });
+    const confirmed = await person.api.post('/api/auth/mfa/totp/confirm/', {
+      code: totp.generate({ timestamp: clock().getTime() }),
+    });
+    const [recovery] = confirmed.body.recovery_codes as string[];
+    await signInWithPassword(person.user.username, person.password);
+    await page.getByLabel('Code or recovery code').fill(recovery as string);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL(/\/account/);
+  });
+
   it('refuses a return_to outside the allowlist and follows one inside it', async () => {
     const refused = await page.goto(
       url(`/sign-in?site=${tenant.site.slug}&return_to=${encodeURIComponent('https://evil.example/steal')}`),
@@ -481,5 +523,80 @@ describe('provider sign-in', () => {
         })
       ).status,
     ).toBe(200);
+  });
+});
+
+describe('account security', () => {
+  it('sets up an authenticator app from the account page, shows the recovery codes once, and turns it off', async () => {
+    const person = await createUser(platform);
+    await signInWithPassword(person.user.username, person.password);
+    await page.waitForURL(/\/account/);
+    await expect.poll(() => page.locator('[data-factor-status]').textContent()).toMatch(/No second factor/);
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    const key = page.locator('[data-factor-secret]');
+    await expect.poll(() => key.textContent()).toMatch(/^[A-Z2-7]{16,}$/);
+    expect(await page.locator('[data-factor-qr]').getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+    await expectAccessible(page);
+    await screenshot(page, 'account-second-factor');
+    const totp = new TOTP({ secret: Secret.fromBase32((await key.textContent()) ?? '') });
+    await page.getByLabel('Code from the app').fill('000000');
+    await page.getByRole('button', { name: 'Turn on the second factor' }).click();
+    await expect.poll(() => page.locator('#factor_code-error').textContent()).not.toBe('');
+    await page.getByLabel('Code from the app').fill(totp.generate({ timestamp: clock().getTime() }));
+    await page.getByRole('button', { name: 'Turn on the second factor' }).click();
+    await expect.poll(() => page.locator('[data-recovery-codes] li').count()).toBe(10);
+    await expectAccessible(page);
+    // Signing in now asks for the code.
+    const first = await platform.api.post('/api/auth/jwt/token/', {
+      username: person.user.username,
+      password: person.password,
+    });
+    expect(first.status).toBe(401);
+    expect(first.body.code).toBe('mfa_required');
+    await page.reload();
+    await expect.poll(() => page.locator('[data-factor-status]').textContent()).toMatch(/10 recovery codes/);
+    await page.getByLabel('Password to turn it off').fill(person.password);
+    await page.getByRole('button', { name: 'Turn off the second factor' }).click();
+    await expect.poll(() => page.locator('[data-factor-status]').textContent()).toMatch(/No second factor/);
+  });
+
+  it('asks for an e-mail change with the password; the link sent to the new address makes it', async () => {
+    const person = await createUser(platform);
+    await signInWithPassword(person.user.username, person.password);
+    await page.waitForURL(/\/account/);
+    const to = `${unique('moved')}@example.com`;
+    await page.getByLabel('New e-mail address').fill(to);
+    await page.getByLabel('Your password, to confirm the change').fill('wrong-password-here');
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await expect.poll(() => page.locator('#email_password-error').textContent()).toMatch(/not correct/);
+    await page.getByLabel('Your password, to confirm the change').fill(person.password);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await expect
+      .poll(() => page.locator('#email-form [data-form-alert]').textContent())
+      .toMatch(/Check the new address/);
+    const token = outboxFor(platform, to)
+      .map((eml) => /\/verify-email#([A-Za-z0-9_-]{43})/.exec(eml)?.[1])
+      .find(Boolean);
+    expect(token).toBeDefined();
+    await page.goto(url(`/verify-email?site=${tenant.site.slug}#${token}`));
+    await expect.poll(() => page.locator('[data-verify-status]').textContent()).toContain(to);
+    await expectAccessible(page);
+  });
+
+  it('lists where the account is signed in and ends the others', async () => {
+    const person = await createUser(platform);
+    // Another sign-in elsewhere: an app holding tokens.
+    await platform.api.login(person.user.username, person.password);
+    await signInWithPassword(person.user.username, person.password);
+    await page.waitForURL(/\/account/);
+    const sessions = page.locator('[data-sessions] li');
+    await expect.poll(() => sessions.count()).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => page.locator('[data-sessions]').textContent()).toContain('this one');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await expect
+      .poll(() => page.locator('[data-sessions-alert]').textContent())
+      .toMatch(/other sessions? ended/);
+    await expect.poll(() => sessions.count()).toBe(1);
   });
 });
