@@ -20,8 +20,8 @@ export const organizationMfaRoutes = [
     path: '/api/cloud/organizations/{org_slug}/require-mfa/',
     body: requireMfaBody,
     summary:
-      "Whether the organization's members need a second factor on its routes and its sites' data (owners and " +
-      'admins; turning it on needs a factor of the caller)',
+      "Whether the organization's members need a second factor on its routes and its sites' data; turning it " +
+      'on needs a factor of the caller',
     responses: {
       200: json('The organization', organization),
       ...errors(400, 401, 403, 404, 409),

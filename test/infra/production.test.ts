@@ -164,13 +164,19 @@ describe('5. meta and the secrets key hold only what they need', () => {
     expect(secretReads).toContain(health);
   });
 
-  it("binds auth's use of the secrets key to the social apps' and TOTP secrets' contexts and the secret store's to every other", () => {
+  it("binds auth's use of the secrets key to the social apps' and TOTP secrets' contexts, events' to the webhooks', and the secret store's to every other", () => {
     const kms = (group: string) =>
       policyOf(groupFunction(group)[0]).filter((s) => actionsOf(s).includes('kms:Decrypt'));
     const [auth] = kms('auth');
     const [secrets] = kms('secrets');
+    const [events] = kms('events');
     expect(auth?.Condition.StringEquals['kms:EncryptionContext:app']).toEqual(['~social', '~mfa']);
-    expect(secrets?.Condition.StringNotEquals['kms:EncryptionContext:app']).toEqual(['~social', '~mfa']);
+    expect(events?.Condition.StringEquals['kms:EncryptionContext:app']).toBe('~webhooks');
+    expect(secrets?.Condition.StringNotEquals['kms:EncryptionContext:app']).toEqual([
+      '~social',
+      '~mfa',
+      '~webhooks',
+    ]);
   });
 });
 

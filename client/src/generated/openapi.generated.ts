@@ -909,7 +909,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * Whether the organization's members need a second factor on its routes and its sites' data (owners and admins; turning it on needs a factor of the caller)
+         * Whether the organization's members need a second factor on its routes and its sites' data; turning it on needs a factor of the caller
          * @description Who may call it: the organization's owner and admins, superusers.
          */
         put: operations["setOrganizationRequireMfa"];
@@ -2423,10 +2423,16 @@ export interface webhooks {
                          * @enum {string}
                          */
                         deletion?: "soft" | "hard";
+                        /** @description Who made the change: a user (`{type: 'user', id, username}`) or an API key (`{type: 'api_key', id, created_by: {id, username}}`) */
                         actor: {
-                            type?: string;
-                            id?: number;
+                            /** @enum {string} */
+                            type?: "user" | "api_key";
+                            id?: number | string;
                             username?: string;
+                            created_by?: {
+                                id?: number;
+                                username?: string;
+                            };
                         } | null;
                     };
                 };
@@ -2496,10 +2502,16 @@ export interface webhooks {
                          * @enum {string}
                          */
                         deletion?: "soft" | "hard";
+                        /** @description Who made the change: a user (`{type: 'user', id, username}`) or an API key (`{type: 'api_key', id, created_by: {id, username}}`) */
                         actor: {
-                            type?: string;
-                            id?: number;
+                            /** @enum {string} */
+                            type?: "user" | "api_key";
+                            id?: number | string;
                             username?: string;
+                            created_by?: {
+                                id?: number;
+                                username?: string;
+                            };
                         } | null;
                     };
                 };
@@ -2569,10 +2581,16 @@ export interface webhooks {
                          * @enum {string}
                          */
                         deletion?: "soft" | "hard";
+                        /** @description Who made the change: a user (`{type: 'user', id, username}`) or an API key (`{type: 'api_key', id, created_by: {id, username}}`) */
                         actor: {
-                            type?: string;
-                            id?: number;
+                            /** @enum {string} */
+                            type?: "user" | "api_key";
+                            id?: number | string;
                             username?: string;
+                            created_by?: {
+                                id?: number;
+                                username?: string;
+                            };
                         } | null;
                     };
                 };

@@ -29,7 +29,7 @@ export function ApiKeysScreen({ place }: { place: Place & { org: string } }) {
   const queries = useQueryClient();
   const keys = useQuery({
     queryKey: ['api-keys', place.org, site],
-    queryFn: () => answerOf(clientFor().GET(keysPath, { params: { path } })),
+    queryFn: () => listKeys(path),
   });
   const action = useAction();
   const [name, setName] = useState('');
@@ -78,45 +78,7 @@ export function ApiKeysScreen({ place }: { place: Place & { org: string } }) {
       )}
       {keys.error ? <Failure error={keys.error} /> : null}
       {keys.data && list.length === 0 && <p>No key you may see.</p>}
-      {list.length > 0 && (
-        <div className="scroll">
-          <table>
-            <caption className="sr-only">API keys of the site</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Permissions</th>
-                <th scope="col">Created by</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((key) => (
-                <tr key={key.id}>
-                  <th scope="row">{key.name}</th>
-                  <td>
-                    <code>{key.prefix}…</code>
-                  </td>
-                  <td>{key.permissions.join(', ')}</td>
-                  <td>{key.created_by.username}</td>
-                  <td>{key.last_used_at ?? 'never'}</td>
-                  <td>{key.expires_at ?? 'never'}</td>
-                  <td className="actions">
-                    <ConfirmButton
-                      label="Revoke"
-                      what={`key ${key.name}`}
-                      onConfirm={() => revoke(key.id, key.name)}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {list.length > 0 && <KeysTable keys={list} onRevoke={revoke} />}
       <form className="card" onSubmit={create} noValidate aria-labelledby="new-key-title">
         <h2 id="new-key-title">Create a key</h2>
         <FormError error={action.error} shown={['name', 'permissions']} />
@@ -127,5 +89,60 @@ export function ApiKeysScreen({ place }: { place: Place & { org: string } }) {
         </button>
       </form>
     </>
+  );
+}
+
+type ListedKey = NonNullable<Awaited<ReturnType<typeof listKeys>>>[number];
+
+function listKeys(path: { org_slug: string; site_slug: string }) {
+  return answerOf(clientFor().GET(keysPath, { params: { path } }));
+}
+
+/** The keys one may see, each with its revocation. */
+function KeysTable({
+  keys,
+  onRevoke,
+}: {
+  keys: readonly ListedKey[];
+  onRevoke: (id: string, name: string) => void;
+}) {
+  return (
+    <div className="scroll">
+      <table>
+        <caption className="sr-only">API keys of the site</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Prefix</th>
+            <th scope="col">Permissions</th>
+            <th scope="col">Created by</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((key) => (
+            <tr key={key.id}>
+              <th scope="row">{key.name}</th>
+              <td>
+                <code>{key.prefix}…</code>
+              </td>
+              <td>{key.permissions.join(', ')}</td>
+              <td>{key.created_by.username}</td>
+              <td>{key.last_used_at ?? 'never'}</td>
+              <td>{key.expires_at ?? 'never'}</td>
+              <td className="actions">
+                <ConfirmButton
+                  label="Revoke"
+                  what={`key ${key.name}`}
+                  onConfirm={() => onRevoke(key.id, key.name)}
+                />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
