@@ -23,9 +23,13 @@ function withoutDataPlane(source) {
   return starts > 0 && withoutSql === starts && !otherStarts;
 }
 
+// `--without-browser` (the PgBouncer pass): the browser tests drive the same routes the HTTP tests send, so through
+// the pooler they would prove nothing about the SQL path the HTTP tests do not, at a quarter of the pass's time.
+const withoutBrowser = process.argv.includes('--without-browser');
+
 const files = [
   ...testFiles('test/integration'),
-  ...testFiles('test/browser'),
+  ...(withoutBrowser ? [] : testFiles('test/browser')),
   ...(existsSync('test/client') ? testFiles('test/client') : []),
   ...[...testFiles('test/unit'), ...testFiles('test/infra')].filter((file) =>
     reachesSql.test(readFileSync(file, 'utf8')),
