@@ -11,7 +11,7 @@ import type { Mailer, MailMessage } from '../mail/mailer';
 import { afterProof } from '../social/proof';
 import { uniqueKey } from '../store/store';
 import { onConditionFailure, rethrow, type TransactItem, transact } from '../store/writes';
-import { linkTokenHash, mintLinkToken, storedLinkToken } from './links';
+import { answerNoSoonerThan, linkTokenHash, mintLinkToken, storedLinkToken } from './links';
 import { storedUser } from './password-reset';
 import { confirmAddress, type SignUpDeps } from './sign-up';
 
@@ -96,7 +96,8 @@ const changedNotice = (to: string, now: string): MailMessage => ({
 /**
  * Asks for a change of the signed-in user's address: the current password is required (a wrong one is a 400 at
  * `current_password` and counts as a failed sign-in of the account); the new address must differ (400 at
- * `email`). Throttled per account (`PASSWORD_RESETS_PER_HOUR`), with `Retry-After`.
+ * `email`). Throttled per account (`PASSWORD_RESETS_PER_HOUR`), with `Retry-After`; answered no sooner than
+ * `PASSWORD_RESET_ANSWER_MS`, as a reset request.
  */
 export async function requestEmailChange(
   deps: EmailChangeDeps,
@@ -105,6 +106,7 @@ export async function requestEmailChange(
   input: { email: string; current_password: string },
   clientIp: string | undefined,
 ): Promise<typeof changeRequested> {
+  const started = performance.now();
   const to = input.email.trim();
   await consumeCall(
     deps,
@@ -132,6 +134,8 @@ export async function requestEmailChange(
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     log.error('e-mail change link not sent', { user_id: userId, reason });
   }
+  // No sooner than a reset request answers: the time does not tell whether the new address has an account.
+  await answerNoSoonerThan(started, deps.config.passwordReset.answerMs);
   return changeRequested;
 }
 
