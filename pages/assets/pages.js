@@ -560,6 +560,7 @@
       const qr = confirmForm.querySelector('[data-factor-qr]');
       qr.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(enrolment.body.qr_svg)}`;
       confirmForm.querySelector('[data-factor-secret]').textContent = enrolment.body.secret;
+      status.textContent = 'Setting up an authenticator app: it is on once a code from it is confirmed.';
       start.hidden = true;
       confirmForm.hidden = false;
       confirmForm.querySelector('#factor_code').focus();
