@@ -1,4 +1,3 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +15,7 @@ import { secretKeys } from '../../shared/secrets/keys';
 import type { Store } from '../../shared/store/store';
 import { ApiClient } from '../support/client';
 import { createTable, insert } from '../support/data';
-import { newcomerEnv } from '../support/local-process';
+import { startLocalServer } from '../support/local-process';
 import { databaseEnv, privateDatabase } from '../support/platform';
 
 /**
@@ -34,33 +33,7 @@ afterAll(async () => {
   for (const database of databases) await database.drop();
 });
 
-function startServer(env: Record<string, string>) {
-  const inherited = newcomerEnv();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
-    env: { ...inherited, LOG_LEVEL: 'silent', PORT: '0', ADMIN_PASSWORD: password, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  }) as ChildProcessWithoutNullStreams;
-  let stdout = '';
-  let stderr = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.once('exit', (code, signal) => done({ code, signal })),
-  );
-  const listening = new Promise<string>((done, fail) => {
-    const look = () => {
-      const url = /Tenantbase listening on (\S+)/.exec(stdout)?.[1];
-      if (url) done(url);
-    };
-    child.stdout.on('data', (chunk) => {
-      stdout += String(chunk);
-      look();
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += String(chunk);
-    });
-    exited.then(({ code, signal }) => fail(new Error(`exited (${code ?? signal}) first: ${stderr}`)));
-  });
-  return { child, exited, listening, stderr: () => stderr };
-}
+const startServer = (env: Record<string, string>) => startLocalServer({ ADMIN_PASSWORD: password, ...env });
 
 /** The rows `query` returns from the data directory's PostgreSQL (the shared one, or the directory's PGlite). */
 async function pgRows(dataDir: string, databaseUrl: string | undefined, query: string): Promise<unknown[]> {

@@ -1,4 +1,3 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { ApiClient } from '../support/client';
 import { createTable, dataPath } from '../support/data';
-import { newcomerEnv } from '../support/local-process';
+import { startLocalServer } from '../support/local-process';
 import { databaseEnv, privateDatabase } from '../support/platform';
 import { startReceiver } from '../support/webhook-receiver';
 
@@ -26,30 +25,7 @@ afterAll(async () => {
   for (const database of databases) await database.drop();
 });
 
-function startServer(env: Record<string, string>) {
-  const inherited = newcomerEnv();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
-    env: { ...inherited, LOG_LEVEL: 'silent', PORT: '0', ADMIN_PASSWORD: password, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  }) as ChildProcessWithoutNullStreams;
-  let stdout = '';
-  let stderr = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.once('exit', (code, signal) => done({ code, signal })),
-  );
-  const listening = new Promise<string>((done, fail) => {
-    child.stdout.on('data', (chunk) => {
-      stdout += String(chunk);
-      const url = /Tenantbase listening on (\S+)/.exec(stdout)?.[1];
-      if (url) done(url);
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += String(chunk);
-    });
-    exited.then(({ code, signal }) => fail(new Error(`exited (${code ?? signal}) first: ${stderr}`)));
-  });
-  return { child, exited, listening };
-}
+const startServer = (env: Record<string, string>) => startLocalServer({ ADMIN_PASSWORD: password, ...env });
 
 describe('the server killed (kill -9) during a burst of writes', () => {
   it('delivers every committed change after the restart, and nothing for rolled-back ones', async () => {

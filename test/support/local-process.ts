@@ -130,3 +130,31 @@ export function newcomerEnv(): Record<string, string | undefined> {
     ),
   );
 }
+
+/**
+ * `npm start` (bin/local.ts) as a real process on a port of its own, from a newcomer's environment: its exit, the
+ * address it listens on once it says so (rejected if it exits first, with what it wrote to stderr), its stderr.
+ */
+export function startLocalServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+    env: { ...newcomerEnv(), LOG_LEVEL: 'silent', PORT: '0', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  }) as ChildProcessWithoutNullStreams;
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
+  const listening = new Promise<string>((done, fail) => {
+    child.stdout.on('data', (chunk) => {
+      stdout += String(chunk);
+      const url = /Tenantbase listening on (\S+)/.exec(stdout)?.[1];
+      if (url) done(url);
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    exited.then(({ code, signal }) => fail(new Error(`exited (${code ?? signal}) first: ${stderr}`)));
+  });
+  return { child, exited, listening, stderr: () => stderr };
+}
