@@ -252,7 +252,10 @@ async function keyWhoAndWhere(
   fact.apiKeyId = key.id;
   fact.userId = key.created_by;
   throttleApiKey(key, deps.config.apiKeyRequestsPerSecond, deps.clock);
-  const site = route.scope === 'site' ? siteSlugOf(headers, { baseDomain: deps.config.baseDomain, defaultSite: key.site }) : null;
+  const site =
+    route.scope === 'site'
+      ? siteSlugOf(headers, { baseDomain: deps.config.baseDomain, defaultSite: key.site })
+      : null;
   requireKeySite(key, site);
   const target: RequestTarget = {
     userId: key.created_by,
